@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The tests: install, build, and run every test through CTest (unit, cli, gpu).
+# GPU tests report themselves skipped, with the reason, on a machine without a GPU.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+bash scripts/setup.sh
+ctest --preset "${JOSEKI_PRESET:-release}" -j "$(nproc)" "$@"

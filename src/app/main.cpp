@@ -1,0 +1,116 @@
+// joseki: measure which GPU kernel optimization patterns hold on the hardware in front of you.
+//
+// Exit codes: 0 ok, 1 run failure (no GPU, CUDA error, wrong result), 2 bad usage or bad input.
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "app/context.hpp"
+#include "measure/errors.hpp"
+#include "measure/program_scope.hpp"
+
+namespace {
+
+std::string self_exe_path(const char* argv0) {
+  char buf[PATH_MAX] = {};
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string(argv0);
+}
+
+int finish(joseki::app::Context& ctx, int code) {
+  try {
+    ctx.write_json();
+  } catch (const std::exception& e) {
+    std::cerr << "joseki: error: " << e.what() << std::endl;
+    if (code == 0) code = joseki::kExitRunFailure;
+  }
+  std::cout.flush();
+  std::fflush(stdout);
+  joseki::measure::ProgramScope::end();
+  return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  joseki::measure::ProgramScope::begin();
+  using joseki::app::Context;
+
+  CLI::App app{
+      "joseki: which GPU kernel optimization patterns (\"joseki\") hold on this hardware, and why, by measurement.\n"
+      "Exit codes: 0 ok, 1 run failure (no GPU, CUDA error, wrong result), 2 bad usage or bad input."};
+  app.require_subcommand(1);
+  app.fallthrough();
+  app.set_version_flag("--version", "joseki 0.1.0");
+
+  Context ctx;
+  ctx.self_exe = self_exe_path(argv[0]);
+  for (int i = 0; i < argc; ++i) ctx.command_line += (i ? " " : "") + std::string(argv[i]);
+  app.add_option("--json", ctx.json_path, "write the records of this run to PATH (JSON, docs/records.schema.json)");
+  app.add_option("--device", ctx.device, "GPU to use (index, as CUDA numbers them)")->check(CLI::NonNegativeNumber);
+  app.add_flag("-q,--quiet", ctx.quiet, "no progress lines on stderr");
+
+  auto& adders = joseki::app::CommandRegistry::all();
+  std::stable_sort(adders.begin(), adders.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [order, add] : adders) add(app, ctx);
+
+  // Name an unknown command plainly (CLI11 would only say that a subcommand is required).
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--json" || a == "--device") {
+      ++i;
+      continue;
+    }
+    if (a.empty() || a[0] == '-') continue;
+    bool known = false;
+    std::string names;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      known = known || sub->check_name(a);
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known) {
+      std::cerr << "joseki: error: unknown command '" << a << "' (commands: " << names << ")" << std::endl;
+      return finish(ctx, joseki::kExitBadInput);
+    }
+    break;
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    app.exit(e);
+    return finish(ctx, 0);
+  } catch (const CLI::CallForAllHelp& e) {
+    app.exit(e);
+    return finish(ctx, 0);
+  } catch (const CLI::CallForVersion& e) {
+    app.exit(e);
+    return finish(ctx, 0);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "joseki: error: " << e.what() << "\nRun 'joseki --help' (or 'joseki COMMAND --help') for usage."
+              << std::endl;
+    return finish(ctx, joseki::kExitBadInput);
+  } catch (const joseki::InputError& e) {
+    std::cerr << "joseki: error: " << e.what() << std::endl;
+    return finish(ctx, joseki::kExitBadInput);
+  } catch (const joseki::GpuUnavailable& e) {
+    std::cerr << "joseki: no GPU: " << e.what() << std::endl;
+    return finish(ctx, joseki::kExitRunFailure);
+  } catch (const joseki::RunError& e) {
+    std::cerr << "joseki: error: " << e.what() << std::endl;
+    return finish(ctx, joseki::kExitRunFailure);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "joseki: error: out of host memory" << std::endl;
+    return finish(ctx, joseki::kExitRunFailure);
+  } catch (const std::exception& e) {
+    std::cerr << "joseki: internal error: " << e.what() << std::endl;
+    return finish(ctx, joseki::kExitRunFailure);
+  }
+  return finish(ctx, joseki::kExitOk);
+}

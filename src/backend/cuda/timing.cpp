@@ -1,0 +1,58 @@
+#include "backend/cuda/timing.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "backend/cuda/kernels.hpp"
+
+namespace joseki::cuda {
+
+L2Flusher::L2Flusher(int device) {
+  int l2 = 0;
+  JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&m_sms, cudaDevAttrMultiProcessorCount, device));
+  const std::size_t bytes = std::max<std::size_t>(2 * static_cast<std::size_t>(l2), 8u << 20);
+  m_write = DeviceBuffer<unsigned char>(bytes);
+  m_read = DeviceBuffer<uint4>(bytes / sizeof(uint4));
+  m_sink = DeviceBuffer<unsigned int>(1);
+  JOSEKI_CUDA_CHECK(cudaMemset(m_read.data(), 0x5A, m_read.bytes()));
+}
+
+void L2Flusher::flush(cudaStream_t s) {
+  JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_write.data(), 0x3C, m_write.bytes(), s));
+  launch_stream_read(m_read.data(), m_read.size(), m_sink.data(), m_sms * 4, 512, s);
+}
+
+GpuTimer::GpuTimer(int device) : m_flusher(device) {}
+
+measure::Measurement GpuTimer::measure(const LaunchFn& launch, measure::Mode mode,
+                                       const measure::StoppingRule& rule, int hot_batch,
+                                       const measure::WarmUp& warmup) {
+  const cudaStream_t s = m_stream.get();
+  const bool cold = mode == measure::Mode::Cold;
+  int batch = cold ? 1 : std::max(hot_batch, 1);
+  if (!cold && hot_batch == 0) {
+    // Pick the batch from one timed launch (after a first, warming launch).
+    launch(s);
+    m_events.start(s);
+    launch(s);
+    m_events.stop(s);
+    const double one = m_events.seconds();
+    batch = static_cast<int>(std::clamp(std::ceil(2e-4 / std::max(one, 1e-7)), 1.0, 1000.0));
+  }
+  m_last_batch = batch;
+  auto prepare = [&] {
+    if (cold) m_flusher.flush(s);
+  };
+  auto sample = [&] {
+    m_events.start(s);
+    for (int i = 0; i < batch; ++i) launch(s);
+    m_events.stop(s);
+    return m_events.seconds() / batch;
+  };
+  measure::Measurement m = measure::measure(sample, prepare, rule, warmup);
+  JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
+  return m;
+}
+
+}  // namespace joseki::cuda

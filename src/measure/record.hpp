@@ -1,0 +1,110 @@
+// Records: one JSON object per (experiment, variant, axes, scope, mode), carrying
+// the device, host and build facts, the raw samples and their summary. Records are
+// the only thing tables, reports and comparisons read. Schema: docs/records.schema.json.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "measure/build_info.hpp"
+#include "measure/stats.hpp"
+#include "measure/stopping.hpp"
+#include "measure/sweep.hpp"
+#include "measure/throughput.hpp"
+
+namespace joseki::measure {
+
+inline constexpr const char* kRecordSchema = "joseki.record/1";
+inline constexpr const char* kRecordSetSchema = "joseki.records/1";
+
+// What the GPU is. Pure data, filled by the CUDA backend; `present == false` on CPU-only runs.
+struct DeviceFacts {
+  bool present = false;
+  int index = 0;
+  std::string name;
+  int cc_major = 0, cc_minor = 0;
+  int sm_count = 0;
+  int warp_size = 0;
+  std::int64_t l2_bytes = 0;
+  std::int64_t global_mem_bytes = 0;
+  std::int64_t smem_per_sm = 0;
+  std::int64_t smem_per_block_optin = 0;
+  int regs_per_sm = 0;
+  int max_threads_per_sm = 0;
+  int sm_clock_khz = 0;   // max SM clock
+  int mem_clock_khz = 0;  // max memory clock
+  int bus_width_bits = 0;
+  int driver_version = 0;   // e.g. 13000 for 13.0
+  int runtime_version = 0;
+  std::string pci_bus_id;
+  // Peak DRAM bandwidth from memory clock x bus width (x2 for double data rate).
+  double clock_bw_Bps() const;
+  // The vendor's published bandwidth where we know the part (H200: 4.8 TB/s); else clock_bw_Bps().
+  double datasheet_bw_Bps() const;
+  std::string datasheet_source() const;  // "vendor datasheet" | "memory clock x bus width"
+};
+
+struct HostFacts {
+  std::string hostname;
+  std::string cpu_model;
+  int logical_cpus = 0;
+  std::string os;
+};
+HostFacts query_host();
+
+struct Record {
+  std::string experiment;     // "reduce", "abc471g", "probe.coalescing", "device"
+  std::string variant;        // "r03_coarsen", "cub", "cpu_all_cores"
+  int rung = -1;              // position in its ladder; -1 when not a ladder rung
+  std::string technique;      // short text, "grid-stride coarsening + shared tree"
+  std::string backend;        // "cuda" | "cpu" | "process"
+  Point axes;                 // workload and tuning parameters
+  std::string scope;          // "GPU_COMPUTE" | "GPU_PIPELINE" | "PROGRAM" | "EXTERNAL" | "CPU_COMPUTE" | "VALUE"
+  std::string mode;           // "cold" | "hot" | "" (not applicable)
+  std::string unit = "s";     // samples' unit: "s" for times; "B/s", "cycles", ... for probes reporting other figures
+  std::vector<double> samples;
+  std::optional<Stats> summary;
+  std::string stop_reason;    // "converged" | "max_samples" | "timeout" | ""
+  int warmup_runs = 0;
+  std::optional<Throughput> throughput;
+  std::string validation = "not-checked";  // "exact" | "within-tolerance" | "not-checked" | "failed: ..."
+  std::optional<std::string> skipped;       // reason; a skipped record has no samples
+  nlohmann::json extra = nlohmann::json::object();  // experiment-specific figures (x previous, verdicts, ...)
+  DeviceFacts device;
+  HostFacts host;
+  BuildInfo build;
+  std::string timestamp;  // UTC, ISO 8601
+
+  // Fill samples, summary, stop reason and warm-up count from a measurement.
+  void set_measurement(const Measurement& m);
+};
+
+nlohmann::json to_json(const DeviceFacts& d);
+DeviceFacts device_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const HostFacts& h);
+HostFacts host_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const BuildInfo& b);
+BuildInfo build_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const Stats& s);
+Stats stats_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const Record& r);
+Record record_from_json(const nlohmann::json& j);  // throws std::runtime_error naming the bad field
+
+std::string utc_now_iso8601();
+
+// A file of records: {"schema": "joseki.records/1", "command": ..., "created": ..., "records": [...]}.
+struct RecordSet {
+  std::string command;
+  std::string created;
+  std::vector<Record> records;
+};
+nlohmann::json to_json(const RecordSet& s);
+RecordSet record_set_from_json(const nlohmann::json& j);
+void write_records(const std::string& path, const RecordSet& s);  // atomic (temp file + rename)
+RecordSet read_records(const std::string& path);                  // throws InputError naming the file
+
+}  // namespace joseki::measure

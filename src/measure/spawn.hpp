@@ -1,0 +1,42 @@
+// EXTERNAL scope: spawn a command, time it from just before posix_spawn to the
+// return of waitpid, and read back the PROGRAM / GPU scopes the child reported
+// through JOSEKI_SCOPE_REPORT (see program_scope.hpp). With the child's
+// CLOCK_MONOTONIC timestamps of main entry and end, the EXTERNAL time splits into
+// pre-main, PROGRAM and post-main.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "measure/scopes.hpp"
+
+namespace joseki::measure {
+
+struct SpawnOptions {
+  std::vector<std::string> argv;  // argv[0] is the program (a path, or a name looked up in PATH)
+  std::string stdin_path;         // empty: /dev/null
+  std::string stdout_path;        // empty: /dev/null
+  std::string stderr_path;        // empty: inherit ours
+  std::vector<std::pair<std::string, std::string>> env;  // added to (or replacing in) our environment
+  double timeout_s = 600;         // the child is killed (SIGKILL) after this long
+  bool want_report = true;        // set JOSEKI_SCOPE_REPORT to a fresh temp file and read it back
+};
+
+struct ExternalResult {
+  int exit_code = -1;    // the child's exit status; -1 when it died from a signal
+  int term_signal = 0;   // the signal that ended it, 0 if none
+  bool timed_out = false;
+  double external_s = 0;
+  // From the child's report (empty when it wrote none, e.g. it failed or is not a joseki program):
+  std::map<std::string, double> figures;  // "PROGRAM", "GPU_PIPELINE", "GPU_COMPUTE", phases...
+  std::optional<double> pre_main_s, post_main_s;
+  ScopeTimes scopes() const;  // EXTERNAL + whatever the child reported
+};
+
+// Throws RunError when the command cannot be started (names the command and errno text).
+ExternalResult run_external(const SpawnOptions& opts);
+
+}  // namespace joseki::measure

@@ -1,0 +1,80 @@
+#include "measure/stopping.hpp"
+
+#include <chrono>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "measure/errors.hpp"
+
+namespace joseki::measure {
+
+const char* to_string(Mode m) { return m == Mode::Cold ? "cold" : "hot"; }
+
+Mode mode_from_string(const std::string& s) {
+  if (s == "cold") return Mode::Cold;
+  if (s == "hot") return Mode::Hot;
+  throw InputError(fmt::format("--mode: '{}' is not a mode (expected cold or hot)", s));
+}
+
+const char* to_string(StopReason r) {
+  switch (r) {
+    case StopReason::Converged: return "converged";
+    case StopReason::MaxSamples: return "max_samples";
+    case StopReason::Timeout: return "timeout";
+  }
+  return "?";
+}
+
+void StoppingRule::validate() const {
+  if (min_samples < 1) throw InputError(fmt::format("stopping rule: min_samples {} < 1", min_samples));
+  if (max_samples < min_samples)
+    throw InputError(fmt::format("stopping rule: max_samples {} < min_samples {}", max_samples, min_samples));
+  if (!(min_time_s >= 0)) throw InputError(fmt::format("stopping rule: min_time {} s is negative", min_time_s));
+  if (!(max_noise > 0)) throw InputError(fmt::format("stopping rule: max_noise {} must be > 0", max_noise));
+  if (!(timeout_s > 0)) throw InputError(fmt::format("stopping rule: timeout {} s must be > 0", timeout_s));
+}
+
+StopDecision should_stop(const StoppingRule& rule, std::span<const double> samples, double elapsed_wall_s) {
+  const int n = static_cast<int>(samples.size());
+  if (n >= rule.max_samples) return {true, StopReason::MaxSamples};
+  if (n >= 1 && elapsed_wall_s >= rule.timeout_s) return {true, StopReason::Timeout};
+  if (n < rule.min_samples) return {false, StopReason::Converged};
+  const double measured = std::accumulate(samples.begin(), samples.end(), 0.0);
+  if (measured < rule.min_time_s) return {false, StopReason::Converged};
+  if (summarize(samples).rel_stdev <= rule.max_noise) return {true, StopReason::Converged};
+  return {false, StopReason::Converged};
+}
+
+double steady_seconds() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+Measurement measure(const SampleFn& sample, const PrepareFn& prepare, const StoppingRule& rule,
+                    const WarmUp& warmup, const ClockFn& clock) {
+  rule.validate();
+  Measurement m;
+  const double warm_start = clock();
+  while (m.warmup_runs < warmup.min_runs || clock() - warm_start < warmup.min_time_s) {
+    if (prepare) prepare();
+    (void)sample();
+    ++m.warmup_runs;
+    if (clock() - warm_start > rule.timeout_s) break;  // a very slow kernel: don't warm up forever
+  }
+  const double start = clock();
+  for (;;) {
+    if (prepare) prepare();
+    m.samples_s.push_back(sample());
+    const StopDecision d = should_stop(rule, m.samples_s, clock() - start);
+    if (d.stop) {
+      m.reason = d.reason;
+      break;
+    }
+  }
+  m.wall_s = clock() - start;
+  m.stats = summarize(m.samples_s);
+  return m;
+}
+
+}  // namespace joseki::measure

@@ -1,0 +1,46 @@
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+#include "backend/cpu/cpu_info.hpp"
+#include "backend/cpu/parallel.hpp"
+#include "backend/gpu.hpp"
+
+using namespace joseki::cpu;
+
+TEST(ThreadPool, EveryTaskRunsExactlyOnce) {
+  ThreadPool pool(4);
+  for (int round = 0; round < 50; ++round) {
+    std::vector<std::atomic<int>> hits(1000);
+    pool.parallel_for(1000, [&](std::int64_t i) { hits[static_cast<std::size_t>(i)]++; });
+    for (auto& h : hits) ASSERT_EQ(h.load(), 1);
+  }
+}
+
+TEST(ThreadPool, ExceptionPropagatesAndPoolSurvives) {
+  ThreadPool pool(3);
+  EXPECT_THROW(pool.parallel_for(100, [](std::int64_t i) {
+    if (i == 42) throw std::runtime_error("task 42");
+  }), std::runtime_error);
+  std::atomic<long> sum{0};
+  pool.parallel_for(10, [&](std::int64_t i) { sum += i; });
+  EXPECT_EQ(sum.load(), 45);
+}
+
+TEST(CpuInfo, SimdLevelNeverExceedsTheCpu) {
+  const auto& f = cpu_features();
+  EXPECT_GE(f.logical_cpus, 1);
+  EXPECT_LE(static_cast<int>(simd_level()), static_cast<int>(f.best()));
+}
+
+TEST(GpuBackend, AvailabilityNeverThrowsAndExplainsItself) {
+  const auto a = joseki::gpu::availability();
+  if (!a.ok) {
+    EXPECT_FALSE(a.reason.empty());
+  } else {
+    EXPECT_GE(a.device_count, 1);
+  }
+}
