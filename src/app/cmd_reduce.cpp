@@ -1,0 +1,248 @@
+// `joseki reduce`: the reduction ladder (issue 3). u32 sum mod 2^32, every rung checked
+// exactly against the CPU reference, timed cold and/or hot beside CUB and the stream-read
+// ceiling; markdown tables on stdout, records to --json. Without a GPU the CPU rungs run and
+// every GPU rung is a skipped record saying why (exit 0).
+#include <algorithm>
+#include <iostream>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "app/context.hpp"
+#include "experiments/reduce/harness.hpp"
+#include "measure/errors.hpp"
+#include "measure/table.hpp"
+
+namespace joseki::app {
+namespace {
+
+using measure::Record;
+using reduce::Rung;
+
+struct ReduceOpts {
+  std::vector<std::string> sizes, offsets, rungs, sweep_rungs;
+  std::string mode = "cold";
+  bool sweep = false, validate_only = false, list = false;
+  std::uint64_t seed = 0;
+  measure::StoppingRule rule;
+};
+
+std::vector<measure::Mode> parse_modes(const std::string& m) {
+  if (m == "both") return {measure::Mode::Cold, measure::Mode::Hot};
+  if (m == "cold" || m == "hot") return {measure::mode_from_string(m)};
+  throw InputError(fmt::format("--mode: '{}' is not a mode (expected cold, hot or both)", m));
+}
+
+std::string cell_median(const Record& r) {
+  if (r.validation.rfind("failed", 0) == 0) return "FAILED: " + r.validation.substr(8);
+  if (r.skipped) return r.skipped->rfind("no GPU", 0) == 0 ? "skipped: no GPU (see above)" : "skipped: " + *r.skipped;
+  return r.summary ? measure::format_time(r.summary->median) : "-";
+}
+
+double extra_num(const Record& r, const char* k) {
+  return r.extra.contains(k) && r.extra.at(k).is_number() ? r.extra.at(k).get<double>() : NAN;
+}
+
+std::string config_cell(const Record& r) {
+  std::string s;
+  for (const auto& [name, v] : r.axes.values())
+    if (name != "n" && name != "offset") s += (s.empty() ? "" : " ") + name + "=" + measure::to_string(v);
+  return s;
+}
+
+void row_for(measure::Table& t, const Record& r, const std::string& label) {
+  const bool timed = r.summary && !r.skipped;
+  const measure::Throughput* tp = r.throughput ? &*r.throughput : nullptr;
+  t.add_row({label, r.technique, cell_median(r), timed ? measure::format_time(r.summary->min) : "",
+             timed ? measure::format_time(r.summary->max) : "",
+             timed ? measure::format_pct(100.0 * r.summary->rel_stdev) : "",
+             tp && tp->bytes_per_s > 0 ? fmt::format("{:.1f}", tp->bytes_per_s / 1e9) : "",
+             tp ? measure::format_pct(tp->pct_datasheet) : "", tp ? measure::format_pct(tp->pct_ceiling) : "",
+             measure::format_ratio(extra_num(r, "x_previous")), measure::format_ratio(extra_num(r, "x_baseline")),
+             config_cell(r)});
+}
+
+std::string header_line(const reduce::RunResult& res) {
+  const measure::BuildInfo& b = measure::build_info();
+  const std::string commit = fmt::format("commit {}{}", b.git_commit.substr(0, 12), b.git_dirty ? " (dirty)" : "");
+  if (!res.device.present)
+    return fmt::format("device: none ({}) · {}", res.gpu_skip_reason.empty() ? "GPU rungs not selected" : res.gpu_skip_reason,
+                       commit);
+  return fmt::format("device: {} ({} SMs, datasheet {}) · {}", res.device.name, res.device.sm_count,
+                     measure::format_rate(res.device.datasheet_bw_Bps()), commit);
+}
+
+bool in_group(const Record& r, std::int64_t n, std::int64_t off, const std::string& mode) {
+  return r.mode == mode && r.axes.has("n") && r.axes.get_int("n") == n &&
+         (!r.axes.has("offset") || r.axes.get_int("offset") == off);
+}
+
+void print_tables(const reduce::RunOptions& o, const reduce::RunResult& res) {
+  std::cout << header_line(res) << "\n\n";
+  for (std::size_t n : o.sizes)
+    for (std::size_t off : o.offsets)
+      for (measure::Mode mode : o.modes) {
+        const std::string m = measure::to_string(mode);
+        const auto N = static_cast<std::int64_t>(n), OFF = static_cast<std::int64_t>(off);
+        // Sweeps first: they chose the configurations the ladder below uses.
+        for (const Rung* rung : o.rungs) {
+          measure::Table t({"Config", "median", "GB/s", "% stream-read ceiling", "chosen"});
+          std::string rule;
+          for (const Record& r : res.records)
+            if (in_group(r, N, OFF, m) && r.variant == rung->slug && r.extra.contains("sweep")) {
+              const bool chosen = r.extra.value("chosen", false);
+              t.add_row({config_cell(r), cell_median(r),
+                         r.throughput ? fmt::format("{:.1f}", r.throughput->bytes_per_s / 1e9) : "",
+                         r.throughput ? measure::format_pct(r.throughput->pct_ceiling) : "", chosen ? "**chosen**" : ""});
+              if (chosen) rule = r.extra.value("tie_rule", "");
+            }
+          if (t.rows() == 0) continue;
+          std::cout << fmt::format("### sweep {}: n = {}, offset {}, {}\n\n", rung->slug, reduce::size_label(n), off, m)
+                    << t.markdown() << "\ntie rule: " << (rule.empty() ? "no point could be timed" : rule) << "\n\n";
+        }
+        measure::Table t({"Rung", "Technique", "median", "min", "max", "noise", "GB/s", "% datasheet",
+                          "% stream-read ceiling", "x previous", "x CUB", "Config"});
+        for (const Rung* rung : o.rungs)
+          for (const Record& r : res.records)
+            if (in_group(r, N, OFF, m) && r.variant == rung->slug && !r.extra.contains("sweep")) row_for(t, r, r.variant);
+        for (const Record& r : res.records)
+          if (r.variant == reduce::CEILING && in_group(r, N, OFF, m)) row_for(t, r, "(ceiling) stream_read");
+        std::cout << fmt::format("## reduce: n = {}, {:.1f} MiB, offset {}, {}\n\n", reduce::size_label(n),
+                                 n * 4.0 / 1048576.0, off, m)
+                  << t.markdown() << "\n";
+      }
+}
+
+void print_validations(const reduce::RunResult& res) {
+  std::cout << header_line(res) << "\n\n";
+  measure::Table t({"Rung", "n", "offset", "Config", "result", "status"});
+  for (const auto& v : res.validations)
+    t.add_row({v.variant, std::to_string(v.n), std::to_string(v.offset), v.config,
+               v.message.rfind("skipped", 0) == 0 ? "" : fmt::format("{:#010x}", v.got),
+               v.ok ? (v.message.empty() ? "exact" : v.message) : "FAILED: " + v.message});
+  std::cout << "## reduce: validation against the CPU reference\n\n" << t.markdown() << std::endl;
+}
+
+void print_list() {
+  measure::Table t({"Rung", "id", "Name", "Technique", "Previous", "Backend", "Knobs (default)", "Preconditions"});
+  for (const Rung& r : reduce::rungs())
+    t.add_row({r.slug, r.id, r.name, r.technique, r.predecessor.empty() ? "-" : r.predecessor,
+               r.is_gpu() ? "cuda" : "cpu",
+               (r.config_from.empty() ? "" : "from " + r.config_from + ": ") + reduce::knobs_point(r, r.defaults).label() +
+                   (r.swept ? " (swept)" : ""),
+               r.preconditions});
+  std::cout << t.markdown();
+}
+
+reduce::RunResult run_and_record(Context& ctx, reduce::RunOptions o) {
+  o.progress = [&ctx](const std::string& line) { ctx.note(line); };
+  reduce::RunResult res = reduce::run(o);
+  for (Record& r : res.records) Context::stamp(r, res.device);
+  if (o.validate_only)
+    print_validations(res);
+  else
+    print_tables(o, res);
+  ctx.add(res.records);
+  return res;
+}
+
+void fail_if_wrong(const reduce::RunResult& res) {
+  if (res.failures.empty()) return;
+  throw ValidationError(fmt::format("reduce: {} failure(s); first: {}", res.failures.size(), res.failures.front()));
+}
+
+std::uint64_t fresh_seed() { return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}(); }
+
+void add_reduce_command(CLI::App& app, Context& ctx) {
+  auto* cmd = app.add_subcommand("reduce", "the reduction ladder: u32 sum (mod 2^32) from one atomic per element to "
+                                           "the bandwidth limit, every rung exact, beside CUB and the stream-read "
+                                           "ceiling");
+  auto o = std::make_shared<ReduceOpts>();
+  cmd->add_option("--n", o->sizes, "sizes in elements, e.g. 16777216, 2^24, 2^20+3 (repeatable or a comma list; "
+                                   "default 2^24)")
+      ->delimiter(',');
+  cmd->add_option("--mode", o->mode, "cold (L2 flushed before each sample), hot, or both")->capture_default_str();
+  cmd->add_option("--rungs", o->rungs, "rungs to run, by name or id (comma list; default all; see --list)")
+      ->delimiter(',');
+  cmd->add_option("--offset", o->offsets, "start the input this many elements into its buffer, e.g. 1 for an input "
+                                          "not aligned to 16 bytes (comma list; default 0)")
+      ->delimiter(',');
+  cmd->add_flag("--sweep", o->sweep, "sweep the knobs of the swept rungs (r03: block x blocks per SM, as the seed "
+                                     "did; r06-r08) and use the tie rule's choice in the ladder");
+  cmd->add_option("--sweep-rungs", o->sweep_rungs, "sweep only these rungs (comma list)")->delimiter(',');
+  cmd->add_flag("--validate-only", o->validate_only, "check every rung against the CPU reference, time nothing "
+                                                     "(default sizes 1, 31, 255, 2^20+3, 2^24; offsets 0..3)");
+  cmd->add_option("--seed", o->seed, "random seed of the input (default: fresh each run; recorded)");
+  cmd->add_flag("--list", o->list, "list the rungs (registry) and exit");
+  add_rule_options(cmd, o->rule);
+  cmd->callback([&ctx, o] {
+    if (o->list) return print_list();
+    reduce::RunOptions r;
+    r.modes = parse_modes(o->mode);
+    for (const auto& s : o->sizes) r.sizes.push_back(reduce::parse_size(s));
+    r.offsets.clear();
+    for (const auto& s : o->offsets) r.offsets.push_back(reduce::parse_offset(s));
+    if (o->validate_only && r.sizes.empty()) r.sizes = {1, 31, 255, (1u << 20) + 3, 1u << 24};
+    if (o->validate_only && r.offsets.empty()) r.offsets = {0, 1, 2, 3};
+    if (r.sizes.empty()) r.sizes = {1u << 24};
+    if (r.offsets.empty()) r.offsets = {0};
+    r.rungs = reduce::select_rungs(o->rungs);
+    for (const auto& s : o->sweep_rungs) {
+      const Rung& sr = reduce::find_rung(s);
+      if (!sr.swept) throw InputError(fmt::format("--sweep-rungs: {} has no sweep", s));
+      r.sweep_rungs.push_back(sr.slug);
+    }
+    r.sweep = o->sweep || !r.sweep_rungs.empty();
+    r.validate_only = o->validate_only;
+    r.rule = o->rule;
+    r.device = ctx.device;
+    r.seed = o->seed ? o->seed : fresh_seed();
+    r.slow = reduce::slow_variants_from_env();
+    fail_if_wrong(run_and_record(ctx, r));
+  });
+}
+
+JOSEKI_REGISTER_COMMAND(20, add_reduce_command);
+
+std::vector<Record> tour_reduce(Context& ctx, const TourOptions& t) {
+  std::vector<reduce::RunOptions> runs;
+  reduce::RunOptions base;
+  base.rungs = reduce::select_rungs({});
+  base.rule = t.rule;
+  base.device = ctx.device;
+  base.seed = fresh_seed();
+  base.slow = reduce::slow_variants_from_env();
+  if (t.quick) {
+    runs.push_back(base);
+    runs.back().sizes = {1u << 24};
+  } else {
+    runs.push_back(base);
+    runs.back().sizes = {1u << 20, std::size_t{1} << 28};
+    runs.push_back(base);  // 2^24 cold, with the seed's sweep (r03)
+    runs.back().sizes = {1u << 24};
+    runs.back().sweep = true;
+    runs.back().sweep_rungs = {"r03_coarsen"};
+    runs.push_back(base);
+    runs.back().sizes = {1u << 24};
+    runs.back().modes = {measure::Mode::Hot};
+  }
+  const std::size_t before = ctx.records.size();
+  std::vector<std::string> failures;
+  for (const auto& r : runs) {
+    const auto res = run_and_record(ctx, r);
+    failures.insert(failures.end(), res.failures.begin(), res.failures.end());
+  }
+  // On a failure the records stay in ctx (so that --json keeps them) and the tour stops with exit 1.
+  if (!failures.empty())
+    throw ValidationError(fmt::format("reduce: {} failure(s); first: {}", failures.size(), failures.front()));
+  // run_and_record added the records to ctx already; hand them back to the tour instead.
+  std::vector<Record> out(ctx.records.begin() + static_cast<std::ptrdiff_t>(before), ctx.records.end());
+  ctx.records.resize(before);
+  return out;
+}
+
+JOSEKI_REGISTER_TOUR_STEP(reduce, "reduce", "the reduction ladder (u32 sum): rungs, CUB, stream-read ceiling", 20, 15,
+                          120, tour_reduce, false);
+
+}  // namespace
+}  // namespace joseki::app

@@ -1,0 +1,134 @@
+// Device pieces shared by the reduction ladder's rungs: warp and block sums (shared tree,
+// shuffle, redux.sync), the 16-byte tile loop with its scalar head and tail, and the
+// single-pass finish (last block done publishes the total). Included by .cu files only.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "backend/cuda/check.hpp"
+#include "experiments/reduce/rung.hpp"
+
+namespace joseki::reduce::dev {
+
+constexpr unsigned FULL_MASK = 0xffffffffu;
+
+// For kernels launched as "one full wave" (SMs x 2048 threads): at most 32 registers per
+// thread, so 2048 threads fit per SM whatever the block size (<= 1024).
+#define JOSEKI_FULL_WAVE __launch_bounds__(1024, 2)
+
+__device__ __forceinline__ std::uint32_t sum4(const uint4& v) { return v.x + v.y + v.z + v.w; }
+
+__device__ __forceinline__ std::size_t global_thread() {
+  return static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+__device__ __forceinline__ std::size_t grid_threads() { return static_cast<std::size_t>(gridDim.x) * blockDim.x; }
+
+// The seed's v2 tree: s[] holds blockDim.x values (a power of two), halved level by level
+// with a barrier per level. Returns the block's sum in thread 0.
+__device__ __forceinline__ std::uint32_t block_sum_tree(std::uint32_t v, std::uint32_t* s) {
+  const unsigned t = threadIdx.x;
+  s[t] = v;
+  __syncthreads();  // every value is in shared memory before the first level reads it
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+    if (t < stride) s[t] += s[t + stride];
+    __syncthreads();  // the next level reads what this level wrote
+  }
+  return t == 0 ? s[0] : 0u;
+}
+
+// Five shuffle steps: lane 0 ends with the warp's sum.
+__device__ __forceinline__ std::uint32_t warp_sum_shfl(std::uint32_t v) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(FULL_MASK, v, offset);
+  return v;
+}
+
+// One instruction (REDUX.SUM, sm_80+): every lane gets the warp's sum.
+__device__ __forceinline__ std::uint32_t warp_sum_redux(std::uint32_t v) { return __reduce_add_sync(FULL_MASK, v); }
+
+// Warp sums -> one shared slot per warp -> the first warp sums the slots. One barrier.
+// blockDim.x must be a multiple of 32 (full warps). Returns the block's sum in thread 0.
+template <bool REDUX>
+__device__ __forceinline__ std::uint32_t block_sum_warps(std::uint32_t v) {
+  __shared__ std::uint32_t s_warp[32];
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+  v = REDUX ? warp_sum_redux(v) : warp_sum_shfl(v);
+  if (lane == 0) s_warp[warp] = v;
+  __syncthreads();  // every warp's sum is in shared memory
+  v = 0;
+  if (warp == 0) {
+    v = lane < (blockDim.x >> 5) ? s_warp[lane] : 0u;
+    v = REDUX ? warp_sum_redux(v) : warp_sum_shfl(v);
+  }
+  return threadIdx.x == 0 ? v : 0u;
+}
+
+// The scalars before and after the 16-byte body, one per thread of the first threads.
+__device__ __forceinline__ std::uint32_t sum_head_tail(const std::uint32_t* in, std::size_t n, const VecSplit& sp) {
+  const std::size_t g = global_thread();
+  std::uint32_t s = 0;
+  if (g < sp.head) s += in[g];
+  if (g < sp.tail) s += in[n - sp.tail + g];
+  return s;
+}
+
+// The body in tiles of blockDim.x * UNROLL 16-byte words. In each round every block takes one
+// tile (tile = round * gridDim.x + blockIdx.x) and each thread issues UNROLL independent
+// loads (blockDim.x words apart, so that every load instruction of a warp reads 512
+// contiguous bytes) before it adds any of them. The words after the last whole round (fewer
+// than one tile per block) are spread over all threads, UNROLL predicated loads each, so
+// that no block ends a whole tile after the others.
+// The index math is rung.hpp's tile_walk (unit-tested on the host by emulating the grid).
+template <int UNROLL, class Load>
+__device__ __forceinline__ std::uint32_t sum_tiles(const uint4* v, std::size_t nvec, Load load) {
+  const TileWalk w = tile_walk(nvec, blockDim.x, gridDim.x, UNROLL);
+  std::uint32_t sum = 0;
+#pragma unroll 1  // UNROLL loads in flight means UNROLL, not UNROLL x the compiler's unrolling
+  for (std::size_t k = 0; k < w.rounds; ++k) {
+    const uint4* p = v + tile_word(w, k, blockIdx.x, threadIdx.x);
+    uint4 r[UNROLL];
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) r[u] = load(p + static_cast<std::size_t>(u) * blockDim.x);
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) sum += sum4(r[u]);
+  }
+  // The rest: fewer than grid_threads() * UNROLL words, so UNROLL loads per thread cover it.
+  const std::size_t base = rest_word(w, global_thread());
+  uint4 r[UNROLL];
+#pragma unroll
+  for (int u = 0; u < UNROLL; ++u) {
+    const std::size_t i = base + static_cast<std::size_t>(u) * grid_threads();
+    r[u] = i < nvec ? load(v + i) : make_uint4(0, 0, 0, 0);
+  }
+#pragma unroll
+  for (int u = 0; u < UNROLL; ++u) sum += sum4(r[u]);
+  return sum;
+}
+
+struct PlainLoad {
+  __device__ __forceinline__ uint4 operator()(const uint4* p) const { return *p; }
+};
+
+// The last block done publishes the total: every block adds its sum to st->acc, fences,
+// and takes a ticket; the block with the last ticket sees every other block's add, writes
+// the total to *out and resets the state for the next launch. Call from every thread;
+// block_sum is meaningful in thread 0.
+__device__ __forceinline__ void single_pass_finish(std::uint32_t block_sum, SinglePassState* st, std::uint32_t* out) {
+  if (threadIdx.x != 0) return;
+  atomicAdd(&st->acc, block_sum);
+  __threadfence();  // our add is visible device-wide before our ticket is
+  const unsigned ticket = atomicAdd(&st->count, 1u);
+  if (ticket == gridDim.x - 1) {
+    __threadfence();  // every other block's add (ordered before its ticket) is visible to us
+    *out = atomicExch(&st->acc, 0u);
+    atomicExch(&st->count, 0u);
+  }
+}
+
+inline unsigned grid_of(const GpuArgs& a) { return static_cast<unsigned>(a.plan.grid); }
+inline unsigned block_of(const GpuArgs& a) { return static_cast<unsigned>(a.plan.block); }
+
+}  // namespace joseki::reduce::dev

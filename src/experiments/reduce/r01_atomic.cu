@@ -1,0 +1,28 @@
+// r01: one global atomicAdd per element (the seed's v1).
+// What changed: first GPU rung. Every thread adds its element to the one result word.
+// Prediction: the textbook's worst case (n same-address atomics, serialized at one L2
+//   slice) -- but nvcc proves the address warp-uniform and rewrites the atomic into
+//   VOTEU.ANY + UFLO (elect a leader) + REDUX.SUM (warp sum) + one REDG per warp (SASS in
+//   docs/REDUCE.md), so the real cost is n/32 same-address atomics. r01b measures the
+//   un-aggregated cost. Bottleneck: the same-address atomic rate at the L2.
+// Preconditions: none. The result word is zeroed by a memset inside the rung (timed).
+// H200: not yet measured.
+#include "experiments/reduce/common.cuh"
+#include "experiments/reduce/launchers.hpp"
+
+namespace joseki::reduce {
+
+namespace {
+__global__ void r01_atomic_kernel(const std::uint32_t* __restrict__ in, std::size_t n, std::uint32_t* out) {
+  const std::size_t i = dev::global_thread();
+  if (i < n) atomicAdd(out, in[i]);
+}
+}  // namespace
+
+void launch_r01_atomic(const GpuArgs& a, CUstream_st* s) {
+  JOSEKI_CUDA_CHECK(cudaMemsetAsync(a.d_out, 0, sizeof(std::uint32_t), s));
+  r01_atomic_kernel<<<dev::grid_of(a), dev::block_of(a), 0, s>>>(a.d_in, a.n, a.d_out);
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace joseki::reduce

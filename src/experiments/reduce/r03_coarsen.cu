@@ -1,0 +1,35 @@
+// r03: thread coarsening (the seed's v3): register partial sums over a grid-stride loop,
+//   then the shared-memory tree of r02, then one atomicAdd per block.
+// What changed from r02: the grid no longer covers one element per thread; it is sized from
+//   the device (default: one full wave, SMs x 2048 threads) and each thread first adds
+//   n / (grid x block) elements in a register -- no barrier, no atomic -- so the 9 barriers
+//   and the atomic are paid once per thread-block, not once per 256 elements.
+// Prediction: memory-bound at last; the seed's M4 reached 50-65 GB/s here. On the H200,
+//   4-byte loads with one load in flight per thread per iteration limit the bytes in flight,
+//   so expect well below the stream-read ceiling. The grid is swept (--sweep) and chosen
+//   with the tie rule: within 2 % of the fastest, prefer fewer threads (more work each).
+// Preconditions: block a power of two, 64..1024. Result zeroed by a memset (timed).
+// H200: not yet measured.
+#include "experiments/reduce/common.cuh"
+#include "experiments/reduce/launchers.hpp"
+
+namespace joseki::reduce {
+
+namespace {
+__global__ void JOSEKI_FULL_WAVE r03_coarsen_kernel(const std::uint32_t* __restrict__ in, std::size_t n, std::uint32_t* out) {
+  extern __shared__ std::uint32_t s_tree[];
+  std::uint32_t sum = 0;
+  for (std::size_t i = dev::global_thread(); i < n; i += dev::grid_threads()) sum += in[i];
+  sum = dev::block_sum_tree(sum, s_tree);
+  if (threadIdx.x == 0) atomicAdd(out, sum);
+}
+}  // namespace
+
+void launch_r03_coarsen(const GpuArgs& a, CUstream_st* s) {
+  JOSEKI_CUDA_CHECK(cudaMemsetAsync(a.d_out, 0, sizeof(std::uint32_t), s));
+  r03_coarsen_kernel<<<dev::grid_of(a), dev::block_of(a), a.plan.block * sizeof(std::uint32_t), s>>>(a.d_in, a.n,
+                                                                                                   a.d_out);
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace joseki::reduce

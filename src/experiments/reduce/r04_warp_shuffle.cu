@@ -1,0 +1,30 @@
+// r04: warp-level reduction with shuffles instead of the shared-memory tree.
+// What changed from r03: the block sum is five __shfl_down_sync steps per warp, one shared
+//   slot per warp and one barrier, instead of log2(block) shared-memory levels with a barrier
+//   each. Same grid and coarsening as r03 (it takes r03's configuration).
+// Prediction: the block sum is paid once per block after thousands of loads, so the gain
+//   is small at large n; visible where blocks are many and short. Bottleneck: unchanged
+//   (4-byte loads, memory latency).
+// Preconditions: block a multiple of 32, up to 1024. Result zeroed by a memset (timed).
+// H200: not yet measured.
+#include "experiments/reduce/common.cuh"
+#include "experiments/reduce/launchers.hpp"
+
+namespace joseki::reduce {
+
+namespace {
+__global__ void JOSEKI_FULL_WAVE r04_warp_shuffle_kernel(const std::uint32_t* __restrict__ in, std::size_t n, std::uint32_t* out) {
+  std::uint32_t sum = 0;
+  for (std::size_t i = dev::global_thread(); i < n; i += dev::grid_threads()) sum += in[i];
+  sum = dev::block_sum_warps<false>(sum);
+  if (threadIdx.x == 0) atomicAdd(out, sum);
+}
+}  // namespace
+
+void launch_r04_warp_shuffle(const GpuArgs& a, CUstream_st* s) {
+  JOSEKI_CUDA_CHECK(cudaMemsetAsync(a.d_out, 0, sizeof(std::uint32_t), s));
+  r04_warp_shuffle_kernel<<<dev::grid_of(a), dev::block_of(a), 0, s>>>(a.d_in, a.n, a.d_out);
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace joseki::reduce

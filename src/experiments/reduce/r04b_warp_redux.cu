@@ -1,0 +1,27 @@
+// r04b: the warp sum in one instruction, redux.sync (__reduce_add_sync, sm_80+).
+// What changed from r04: REDUX.SUM replaces the five shuffle-and-add steps.
+// Prediction: the same time as r04 within noise at large n (the block sum is not the
+//   bottleneck); kept because later rungs build on it. Bottleneck: 4-byte loads.
+// Preconditions: block a multiple of 32, up to 1024; sm_80 or newer. Memset (timed).
+// H200: not yet measured.
+#include "experiments/reduce/common.cuh"
+#include "experiments/reduce/launchers.hpp"
+
+namespace joseki::reduce {
+
+namespace {
+__global__ void JOSEKI_FULL_WAVE r04b_warp_redux_kernel(const std::uint32_t* __restrict__ in, std::size_t n, std::uint32_t* out) {
+  std::uint32_t sum = 0;
+  for (std::size_t i = dev::global_thread(); i < n; i += dev::grid_threads()) sum += in[i];
+  sum = dev::block_sum_warps<true>(sum);
+  if (threadIdx.x == 0) atomicAdd(out, sum);
+}
+}  // namespace
+
+void launch_r04b_warp_redux(const GpuArgs& a, CUstream_st* s) {
+  JOSEKI_CUDA_CHECK(cudaMemsetAsync(a.d_out, 0, sizeof(std::uint32_t), s));
+  r04b_warp_redux_kernel<<<dev::grid_of(a), dev::block_of(a), 0, s>>>(a.d_in, a.n, a.d_out);
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace joseki::reduce

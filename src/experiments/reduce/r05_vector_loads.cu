@@ -1,0 +1,55 @@
+// r05: 16-byte vector loads, several in flight per thread.
+// What changed from r04b: the body of the input is read as uint4 words (LDG.E.128), in tiles
+//   of block x UNROLL words: each thread issues UNROLL independent loads before it adds any,
+//   so a thread keeps 16 x UNROLL bytes in flight instead of 4. An input that does not start
+//   on a 16-byte boundary is split into a scalar head (0..3 elements), the 16-byte body and
+//   a scalar tail (0..3). Grid: at most one full wave (SMs x blocks per SM), fewer when the
+//   input has fewer tiles.
+// Prediction: this is what reaches the bandwidth limit: Little's law wants ~4.8 TB/s x ~1 us
+//   of latency, about 5 MB in flight, i.e. ~36 KB per SM; 2048 threads x 64 bytes = 128 KB
+//   per SM is plenty. Expect close to the stream-read ceiling at 2^28; at small n the memset
+//   and two launches remain. Bottleneck: DRAM bandwidth.
+// Registers: __launch_bounds__(1024, 2) holds every instance to 32 (ptxas -v), so 2048 threads
+//   are resident per SM and "one full wave" is real; within 32 registers ptxas schedules UNROLL 8
+//   as 5 loads, adds, then 3 more (SASS), so 8 is not twice 4 in flight. The last partial round
+//   of tiles is spread over all threads, so no block ends a whole tile after the others.
+// Preconditions: input 4-byte aligned (any 16-byte phase); block a multiple of 32, up to
+//   1024; UNROLL in {1, 2, 4, 8}. Result zeroed by a memset (timed). Takes r06's configuration.
+// H200: not yet measured.
+#include <stdexcept>
+
+#include "experiments/reduce/common.cuh"
+#include "experiments/reduce/launchers.hpp"
+
+namespace joseki::reduce {
+
+namespace {
+template <int UNROLL>
+__global__ void JOSEKI_FULL_WAVE r05_vector_loads_kernel(const std::uint32_t* __restrict__ in, std::size_t n, std::uint32_t* out) {
+  const VecSplit sp = vec_split(reinterpret_cast<std::uintptr_t>(in), n);
+  const uint4* body = reinterpret_cast<const uint4*>(in + sp.head);
+  std::uint32_t sum = dev::sum_tiles<UNROLL>(body, sp.nvec, dev::PlainLoad{});
+  sum += dev::sum_head_tail(in, n, sp);
+  sum = dev::block_sum_warps<true>(sum);
+  if (threadIdx.x == 0) atomicAdd(out, sum);
+}
+
+template <int UNROLL>
+void launch(const GpuArgs& a, cudaStream_t s) {
+  r05_vector_loads_kernel<UNROLL><<<dev::grid_of(a), dev::block_of(a), 0, s>>>(a.d_in, a.n, a.d_out);
+}
+}  // namespace
+
+void launch_r05_vector_loads(const GpuArgs& a, CUstream_st* s) {
+  JOSEKI_CUDA_CHECK(cudaMemsetAsync(a.d_out, 0, sizeof(std::uint32_t), s));
+  switch (a.plan.unroll) {
+    case 1: launch<1>(a, s); break;
+    case 2: launch<2>(a, s); break;
+    case 4: launch<4>(a, s); break;
+    case 8: launch<8>(a, s); break;
+    default: throw std::invalid_argument("r05_vector_loads: unroll must be 1, 2, 4 or 8");
+  }
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace joseki::reduce

@@ -1,0 +1,51 @@
+// r06: one launch end to end (no memset, no second kernel).
+// What changed from r05: the result is not zeroed by the host's memset and summed by
+//   atomics into it; each block adds its sum to a workspace accumulator, takes a ticket,
+//   and the last block done publishes the total to the output and resets the accumulator
+//   and the counter (threadfence pattern), so the next launch needs no host work.
+// Prediction: the same bandwidth as r05 at 2^28 (one memset is ~2 us of 240 us); at 2^20
+//   (4 MiB, ~1 us of data) the saved memset node and launch are a large share, and against
+//   CUB's two kernels this is where >= 1.3x must come from. Bottleneck: launch latency and
+//   DRAM latency at small n, DRAM bandwidth at large n.
+// Preconditions: as r05. Workspace: SinglePassState, zeroed once at setup.
+// H200: not yet measured.
+#include <stdexcept>
+
+#include "experiments/reduce/common.cuh"
+#include "experiments/reduce/launchers.hpp"
+
+namespace joseki::reduce {
+
+namespace {
+template <int UNROLL>
+__global__ void JOSEKI_FULL_WAVE r06_single_pass_kernel(const std::uint32_t* __restrict__ in, std::size_t n, std::uint32_t* out,
+                                       SinglePassState* st) {
+  const VecSplit sp = vec_split(reinterpret_cast<std::uintptr_t>(in), n);
+  const uint4* body = reinterpret_cast<const uint4*>(in + sp.head);
+  std::uint32_t sum = dev::sum_tiles<UNROLL>(body, sp.nvec, dev::PlainLoad{});
+  sum += dev::sum_head_tail(in, n, sp);
+  sum = dev::block_sum_warps<true>(sum);
+  dev::single_pass_finish(sum, st, out);
+}
+
+template <int UNROLL>
+void launch(const GpuArgs& a, cudaStream_t s) {
+  r06_single_pass_kernel<UNROLL><<<dev::grid_of(a), dev::block_of(a), 0, s>>>(
+      a.d_in, a.n, a.d_out, static_cast<SinglePassState*>(a.d_work));
+}
+}  // namespace
+
+std::size_t single_pass_workspace(std::size_t) { return sizeof(SinglePassState); }
+
+void launch_r06_single_pass(const GpuArgs& a, CUstream_st* s) {
+  switch (a.plan.unroll) {
+    case 1: launch<1>(a, s); break;
+    case 2: launch<2>(a, s); break;
+    case 4: launch<4>(a, s); break;
+    case 8: launch<8>(a, s); break;
+    default: throw std::invalid_argument("r06_single_pass: unroll must be 1, 2, 4 or 8");
+  }
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace joseki::reduce

@@ -1,0 +1,142 @@
+// The reduction ladder on the GPU: every GPU rung exact at the edge sizes and offsets (the
+// output poisoned before each run, each configuration run twice), every sweep point exact,
+// and a timed run's records complete (ratios, ceiling). Skipped, visibly, without a GPU.
+#include "gpu_test.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "experiments/reduce/harness.hpp"
+#include "measure/errors.hpp"
+
+using namespace joseki;
+using namespace joseki::reduce;
+
+namespace {
+
+std::vector<const Rung*> gpu_rungs() {
+  std::vector<const Rung*> v;
+  for (const Rung& r : rungs())
+    if (r.is_gpu()) v.push_back(&r);
+  return v;
+}
+
+measure::StoppingRule one_sample() {
+  measure::StoppingRule r;
+  r.min_samples = 1;
+  r.max_samples = 1;
+  r.min_time_s = 0;
+  r.timeout_s = 0.05;
+  return r;
+}
+
+}  // namespace
+
+TEST(ReduceGpu, EveryRungIsExactAtEdgeSizesAndOffsets) {
+  JOSEKI_REQUIRE_GPU();
+  RunOptions o;
+  o.sizes = {1, 2, 3, 4, 5, 31, 255, 4099, (1u << 20) + 3, 1u << 24};
+  o.offsets = {0, 1, 2, 3};
+  o.rungs = gpu_rungs();
+  o.validate_only = true;
+  o.seed = 12345;
+  const RunResult res = run(o);
+  for (const auto& f : res.failures) ADD_FAILURE() << f;
+  std::map<std::string, int> ok;
+  for (const auto& v : res.validations) {
+    EXPECT_TRUE(v.ok) << v.message;
+    EXPECT_TRUE(v.message.empty()) << v.variant << " not validated: " << v.message;
+    if (v.ok) ++ok[v.variant];
+  }
+  for (const Rung* r : o.rungs) {
+    EXPECT_EQ(ok[r->slug], 10 * 4) << r->slug;
+  }
+}
+
+TEST(ReduceGpu, EverySweepPointIsExactAndTheTieRuleChooses) {
+  JOSEKI_REQUIRE_GPU();
+  RunOptions o;
+  o.sizes = {(1u << 22) + 1};
+  o.offsets = {3};
+  o.rungs = gpu_rungs();
+  o.sweep = true;
+  o.rule = one_sample();
+  o.seed = 777;
+  const RunResult res = run(o);
+  for (const auto& f : res.failures) ADD_FAILURE() << f;
+  std::map<std::string, int> points, chosen;
+  for (const auto& r : res.records) {
+    if (!r.extra.contains("sweep")) continue;
+    EXPECT_EQ(r.rung, -1);
+    if (r.skipped) continue;
+    EXPECT_EQ(r.validation, "exact") << r.variant << " " << r.axes.label();
+    ++points[r.variant];
+    if (r.extra["chosen"].get<bool>()) {
+      ++chosen[r.variant];
+      EXPECT_FALSE(r.extra.value("tie_rule", "").empty());
+    }
+  }
+  for (const Rung* r : o.rungs)
+    if (r->swept) {
+      EXPECT_GE(points[r->slug], 4) << r->slug;
+      EXPECT_EQ(chosen[r->slug], 1) << r->slug;
+    }
+}
+
+TEST(ReduceGpu, TimedLadderHasRatiosCeilingAndExactResults) {
+  JOSEKI_REQUIRE_GPU();
+  RunOptions o;
+  o.sizes = {1u << 20};
+  o.modes = {measure::Mode::Cold, measure::Mode::Hot};
+  o.rungs = select_rungs({"r00_cub,r01_atomic,r05_vector_loads,r06_single_pass,r08_bulk_copy"});
+  o.rule = one_sample();
+  o.rule.max_samples = 5;
+  o.rule.min_samples = 3;
+  o.seed = 4242;
+  o.slow = {{"r06_single_pass", 2}};
+  const RunResult res = run(o);
+  for (const auto& f : res.failures) ADD_FAILURE() << f;
+  EXPECT_TRUE(res.device.present);
+  int ceilings = 0, rows = 0;
+  for (const auto& r : res.records) {
+    SCOPED_TRACE(r.variant + " " + r.mode);
+    if (r.variant == CEILING) {
+      ++ceilings;
+      ASSERT_TRUE(r.throughput);
+      EXPECT_GT(r.throughput->bytes_per_s, 0);
+      continue;
+    }
+    ++rows;
+    EXPECT_EQ(r.validation, "exact");
+    ASSERT_TRUE(r.summary);
+    ASSERT_TRUE(r.throughput);
+    EXPECT_EQ(r.throughput->ceiling_name, CEILING);
+    EXPECT_GT(r.throughput->pct_ceiling, 0);
+    EXPECT_GT(r.throughput->pct_datasheet, 0);
+    EXPECT_TRUE(r.extra.contains("x_baseline"));
+    EXPECT_EQ(r.extra.value("baseline", ""), BASELINE);
+    if (r.variant == "r06_single_pass") {
+      EXPECT_TRUE(r.extra.contains("x_previous"));
+      EXPECT_EQ(r.extra["slow_factor"], 2);
+    }
+    if (r.mode == "hot") {
+      EXPECT_GE(r.extra.value("launches_per_sample", 0), 1);
+    }
+  }
+  EXPECT_EQ(ceilings, 2);
+  EXPECT_EQ(rows, 5 * 2);
+}
+
+TEST(ReduceGpu, SizesBeyondMemoryAreBadInputNamingTheSize) {
+  JOSEKI_REQUIRE_GPU();
+  RunOptions o;
+  o.sizes = {MAX_N};
+  o.rungs = select_rungs({"r06"});
+  try {
+    run(o);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(std::to_string(MAX_N)), std::string::npos) << e.what();
+  }
+}
