@@ -4,7 +4,7 @@
 # binaries are static apart from libc/libm.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-B=build/${JOSEKI_PRESET:-release}
+B=${JOSEKI_BUILD_DIR:-build/${JOSEKI_PRESET:-release}}
 rm -rf .device && mkdir -p .device/bin
 cp "$B/joseki" .device/bin/
 for t in "$B"/tests/joseki_*_tests "$B"/tests/scope_child; do [[ -x $t ]] && cp "$t" .device/bin/; done

@@ -1,0 +1,156 @@
+// Probe "launch": what it costs to start work on the GPU from the host: an empty kernel's
+// GPU interval (back to back), host enqueue time and launch + synchronize round trip; and
+// host<->device copies, pageable and pinned, both ways, over sizes from 4 KiB to 256 MiB.
+#include <chrono>
+#include <cstring>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "experiments/probes/probe.hpp"
+#include "measure/errors.hpp"
+#include "measure/table.hpp"
+
+#ifdef JOSEKI_HAVE_CUDA
+#include "backend/cuda/kernels.hpp"
+#include "experiments/probes/device_common.hpp"
+#include "experiments/probes/gpu_util.hpp"
+#endif
+
+namespace joseki::probes {
+namespace {
+
+using measure::Record;
+
+#ifdef JOSEKI_HAVE_CUDA
+double host_s() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+std::vector<Record> run_launch(const ProbeOptions& o) {
+  GpuContext g(o.device);
+  const cudaStream_t s = g.stream();
+  std::vector<Record> recs;
+  const int batch = 1000;
+  cuda::EventPair ev;
+  struct L {
+    const char* variant;
+    const char* tech;
+    const char* scope;
+    std::function<double()> fn;
+  };
+  const L lats[] = {
+      {"launch_gpu_interval", "1000 empty kernels back to back, events around them, per kernel", "GPU_COMPUTE",
+       [&] {
+         ev.start(s);
+         for (int i = 0; i < batch; ++i) cuda::launch_empty(s);
+         ev.stop(s);
+         return ev.seconds() / batch;
+       }},
+      {"launch_host_enqueue", "host time to enqueue one empty kernel (1000 in a row)", "CPU_COMPUTE",
+       [&] {
+         g.sync();
+         const double t0 = host_s();
+         for (int i = 0; i < batch; ++i) cuda::launch_empty(s);
+         const double t1 = host_s();
+         g.sync();
+         return (t1 - t0) / batch;
+       }},
+      {"launch_roundtrip", "launch one empty kernel + cudaStreamSynchronize, host clock", "CPU_COMPUTE",
+       [&] {
+         const double t0 = host_s();
+         cuda::launch_empty(s);
+         g.sync();
+         return host_s() - t0;
+       }},
+  };
+  double gpu_interval = 0, roundtrip = 0;
+  for (const L& l : lats) {
+    Record r = make_record("launch", l.variant, l.tech, l.scope, "hot");
+    const auto m = measure::measure(l.fn, nullptr, o.rule);
+    r.set_measurement(m);
+    r.validation = "not-applicable";
+    recs.push_back(r);
+    if (std::string(l.variant) == "launch_gpu_interval") {
+      gpu_interval = m.stats.median;
+      add_unit_cost(recs.back(), "launch_s", gpu_interval);
+    }
+    if (std::string(l.variant) == "launch_roundtrip") roundtrip = m.stats.median;
+  }
+
+  // Copies: the host data are random, checked after the round trip H2D -> D2H.
+  const std::vector<std::size_t> sizes = o.quick ? std::vector<std::size_t>{4096, 1 << 20, 64 << 20}
+                                                 : std::vector<std::size_t>{4096, 65536, 1 << 20, 16 << 20, 256 << 20};
+  const std::size_t max_bytes = sizes.back();
+  cuda::DeviceBuffer<unsigned char> dbuf(max_bytes);
+  cuda::PinnedBuffer<unsigned char> pinned(max_bytes);
+  std::vector<unsigned char> pageable(max_bytes);
+  auto byte_at = [](std::size_t i) { return static_cast<int>((mix32(i / 4, run_seed()) >> (8 * (i % 4))) & 0xFFu); };
+  for (std::size_t w = 0; w < max_bytes / 4; ++w) {
+    const std::uint32_t v = mix32(w, run_seed());
+    std::memcpy(&pageable[4 * w], &v, 4);  // little-endian: byte i is byte_at(i)
+  }
+  std::memcpy(pinned.data(), pageable.data(), max_bytes);
+  std::map<std::string, double> bw;
+  for (std::size_t bytes : sizes)
+    for (int pin : {0, 1})
+      for (int h2d : {1, 0}) {
+        unsigned char* host = pin ? pinned.data() : pageable.data();
+        const std::string variant = fmt::format("{}_{}", h2d ? "h2d" : "d2h", pin ? "pinned" : "pageable");
+        Record r = make_record("launch", variant, fmt::format("cudaMemcpy, {} host memory, host clock", pin ? "pinned" : "pageable"),
+                               "CPU_COMPUTE", "hot");
+        r.axes.set("bytes", static_cast<std::int64_t>(bytes));
+        auto copy = [&] {
+          const double t0 = host_s();
+          if (h2d)
+            JOSEKI_CUDA_CHECK(cudaMemcpy(dbuf.data(), host, bytes, cudaMemcpyHostToDevice));
+          else
+            JOSEKI_CUDA_CHECK(cudaMemcpy(host, dbuf.data(), bytes, cudaMemcpyDeviceToHost));
+          return host_s() - t0;
+        };
+        const auto m = measure::measure(copy, nullptr, light_rule(o.rule, o.quick));  // host copies are noisy
+        r.set_measurement(m);
+        r.throughput = measure::throughput({static_cast<double>(bytes), static_cast<double>(bytes)}, m.stats.median);
+        // Round trip check: after D2H the host buffer must again hold the original bytes.
+        if (!h2d) {
+          Checker chk("host bytes after H2D + D2H");
+          for (std::size_t i = 0; i < bytes; i += 4093) 
+            chk.expect(static_cast<int>(host[i]), byte_at(i), fmt::format("byte {}", i));
+          r.validation = chk.text();
+        } else {
+          r.validation = "not-checked";
+        }
+        r.extra["display"] = measure::format_rate(r.throughput->bytes_per_s);
+        if (bytes == max_bytes) bw[variant] = r.throughput->bytes_per_s;
+        recs.push_back(r);
+      }
+  using measure::format_rate;
+  using measure::format_time;
+  const double ph = bw["h2d_pinned"] / bw["h2d_pageable"], pd = bw["d2h_pinned"] / bw["d2h_pageable"];
+  recs.push_back(verdict_record(
+      "launch", "pinned", "pinned (page-locked) host memory copies faster than pageable memory",
+      ph >= 1.5 && pd >= 1.5 ? Verdict::Holds : (ph < 1.1 && pd < 1.1 ? Verdict::DoesNotHold : Verdict::Depends),
+      fmt::format("{} MiB: H2D pinned {} vs pageable {} ({:.1f} x), D2H pinned {} vs pageable {} ({:.1f} x)",
+                  max_bytes >> 20, format_rate(bw["h2d_pinned"]), format_rate(bw["h2d_pageable"]), ph,
+                  format_rate(bw["d2h_pinned"]), format_rate(bw["d2h_pageable"]), pd),
+      ph, "x"));
+  recs.push_back(verdict_record(
+      "launch", "latency", "a kernel launch costs microseconds: tiny kernels are launch-bound",
+      gpu_interval > 1e-6 ? Verdict::Holds : Verdict::Depends,
+      fmt::format("back-to-back empty kernels {} each on the GPU; launch + synchronize round trip {}",
+                  format_time(gpu_interval), format_time(roundtrip)),
+      gpu_interval, "s"));
+  return recs;
+}
+#else
+std::vector<Record> run_launch(const ProbeOptions&) { throw GpuUnavailable(NO_CUDA); }
+#endif
+
+}  // namespace
+
+JOSEKI_REGISTER_PROBE(launch, ProbeInfo{"launch", "kernel launch latency; pageable and pinned copies both ways",
+                                        "launches cost microseconds; pinned copies are faster", true, 90, 8,
+                                        run_launch});
+
+}  // namespace joseki::probes

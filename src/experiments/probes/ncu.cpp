@@ -1,0 +1,214 @@
+#include "experiments/probes/ncu.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "measure/spawn.hpp"
+
+namespace joseki::probes {
+
+std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        cur += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        cur += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.push_back(cur);
+      cur.clear();
+    } else if (c != '\r') {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+std::optional<double> parse_ncu_number(const std::string& s) {
+  std::string t;
+  for (char c : s)
+    if (c != ',' && c != ' ') t += c;
+  if (t.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(t.c_str(), &end);
+  if (end == t.c_str() || *end != '\0') return std::nullopt;
+  return v;
+}
+
+std::vector<NcuRow> parse_ncu_csv(const std::string& text) {
+  std::vector<NcuRow> rows;
+  std::istringstream in(text);
+  int c_id = -1, c_kernel = -1, c_metric = -1, c_unit = -1, c_value = -1;
+  std::size_t width = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] != '"') continue;
+    const std::vector<std::string> f = split_csv_line(line);
+    bool header = false;
+    for (const auto& x : f) header = header || x == "Metric Name";
+    if (header) {
+      c_id = c_kernel = c_metric = c_unit = c_value = -1;
+      for (std::size_t i = 0; i < f.size(); ++i) {
+        const int k = static_cast<int>(i);
+        if (f[i] == "ID") c_id = k;
+        if (f[i] == "Kernel Name") c_kernel = k;
+        if (f[i] == "Metric Name") c_metric = k;
+        if (f[i] == "Metric Unit") c_unit = k;
+        if (f[i] == "Metric Value") c_value = k;
+      }
+      width = f.size();
+      continue;
+    }
+    if (c_metric < 0 || c_value < 0 || f.size() != width) continue;
+    NcuRow r;
+    if (c_id >= 0) r.id = f[c_id];
+    if (c_kernel >= 0) r.kernel = f[c_kernel];
+    r.metric = f[c_metric];
+    if (c_unit >= 0) r.unit = f[c_unit];
+    r.raw_value = f[c_value];
+    r.value = parse_ncu_number(r.raw_value);
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+std::set<std::string> parse_ncu_query(const std::string& text) {
+  static const std::regex name(R"(^[\s"]*([a-z0-9]+__[A-Za-z0-9_]+))");
+  std::set<std::string> out;
+  std::istringstream in(text);
+  std::smatch m;
+  for (std::string line; std::getline(in, line);)
+    if (std::regex_search(line, m, name)) out.insert(m[1].str());
+  return out;
+}
+
+std::string metric_base(const std::string& metric) { return metric.substr(0, metric.find('.')); }
+
+std::string find_ncu() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  auto exe = [&](const fs::path& p) { return fs::is_regular_file(p, ec) && access(p.c_str(), X_OK) == 0; };
+  if (const char* e = std::getenv("JOSEKI_NCU"); e && *e) return exe(e) ? e : "";
+  if (const char* path = std::getenv("PATH")) {
+    std::istringstream ps(path);
+    for (std::string dir; std::getline(ps, dir, ':');)
+      if (!dir.empty() && exe(fs::path(dir) / "ncu")) return (fs::path(dir) / "ncu").string();
+  }
+  if (exe("/usr/local/cuda/bin/ncu")) return "/usr/local/cuda/bin/ncu";
+  std::vector<fs::path> found;
+  if (fs::is_directory("/opt/nvidia/nsight-compute", ec))
+    for (const auto& d : fs::directory_iterator("/opt/nvidia/nsight-compute", ec))
+      if (exe(d.path() / "ncu")) found.push_back(d.path() / "ncu");
+  std::sort(found.begin(), found.end());
+  return found.empty() ? "" : found.back().string();  // the newest version folder
+}
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+std::string temp_path(const char* tag) {
+  static int counter = 0;
+  return (std::filesystem::temp_directory_path() /
+          fmt::format("joseki-ncu-{}-{}-{}.txt", getpid(), tag, counter++)).string();
+}
+
+std::string last_lines(const std::string& text, int n) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);)
+    if (!l.empty()) lines.push_back(l);
+  std::string out;
+  for (std::size_t i = lines.size() > static_cast<std::size_t>(n) ? lines.size() - n : 0; i < lines.size(); ++i)
+    out += (out.empty() ? "" : " | ") + lines[i];
+  return out;
+}
+
+}  // namespace
+
+std::set<std::string> query_ncu_metrics(const std::string& ncu, int device, double timeout_s) {
+  measure::SpawnOptions so;
+  (void)device;  // the query describes the chip ncu finds first; all probes use one GPU kind
+  so.argv = {ncu, "--query-metrics"};
+  so.stdout_path = temp_path("query");
+  so.stderr_path = temp_path("query-err");
+  so.env = {{"LC_ALL", "C"}};
+  so.timeout_s = timeout_s;
+  so.want_report = false;
+  std::set<std::string> known;
+  try {
+    const measure::ExternalResult r = measure::run_external(so);
+    if (r.exit_code == 0) known = parse_ncu_query(slurp(so.stdout_path));
+  } catch (const std::exception&) {
+  }
+  std::remove(so.stdout_path.c_str());
+  std::remove(so.stderr_path.c_str());
+  return known;
+}
+
+NcuRun run_ncu(const std::string& ncu, const std::vector<std::string>& metrics, const std::set<std::string>& known,
+               const std::string& kernel_regex, const std::vector<std::string>& app, double timeout_s) {
+  NcuRun run;
+  for (const auto& m : metrics)
+    (known.empty() || known.count(metric_base(m)) ? run.metrics : run.dropped).push_back(m);
+  if (run.metrics.empty()) {
+    run.error = "none of the metrics is offered by this ncu";
+    return run;
+  }
+  std::string list;
+  for (const auto& m : run.metrics) list += (list.empty() ? "" : ",") + m;
+  measure::SpawnOptions so;
+  so.argv = {ncu, "--clock-control", "none", "--csv", "--print-units", "base", "--metrics", list,
+             "--kernel-name", "regex:" + kernel_regex};
+  so.argv.insert(so.argv.end(), app.begin(), app.end());
+  for (const auto& a : so.argv) run.command += (run.command.empty() ? "" : " ") + a;
+  so.stdout_path = temp_path("out");
+  so.stderr_path = temp_path("err");
+  so.env = {{"LC_ALL", "C"}};
+  so.timeout_s = timeout_s;
+  so.want_report = false;
+  try {
+    const measure::ExternalResult r = measure::run_external(so);
+    run.seconds = r.external_s;
+    const std::string out = slurp(so.stdout_path), err = slurp(so.stderr_path);
+    run.rows = parse_ncu_csv(out);
+    if (r.timed_out)
+      run.error = fmt::format("ncu timed out after {:.0f} s", timeout_s);
+    else if (r.exit_code != 0 || run.rows.empty())
+      run.error = fmt::format("ncu exited with code {} and {} metric rows: {}", r.exit_code, run.rows.size(),
+                              last_lines(err + "\n" + out, 3));
+    else
+      run.ok = true;
+  } catch (const std::exception& e) {
+    run.error = e.what();
+  }
+  std::remove(so.stdout_path.c_str());
+  std::remove(so.stderr_path.c_str());
+  return run;
+}
+
+}  // namespace joseki::probes

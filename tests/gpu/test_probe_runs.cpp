@@ -1,0 +1,84 @@
+// Every probe runs on the GPU (quick mode, a light stopping rule) and returns its records:
+// validated, measured (or skipped with a reason), and with its verdicts. Skipped without a GPU.
+#include "gpu_test.hpp"
+
+#include "experiments/probes/probe.hpp"
+
+using namespace joseki;
+using namespace joseki::probes;
+
+namespace {
+ProbeOptions quick_options() {
+  ProbeOptions o;
+  o.quick = true;
+  o.rule.min_samples = 3;
+  o.rule.timeout_s = 0.2;
+  o.rule.min_time_s = 0.002;
+  return o;
+}
+
+void expect_sane(const std::string& name, const std::vector<measure::Record>& recs, int min_verdicts) {
+  ASSERT_FALSE(recs.empty()) << name;
+  int verdicts = 0;
+  for (const auto& r : recs) {
+    EXPECT_EQ(r.validation.rfind("failed", 0), std::string::npos) << name << " " << r.variant << ": " << r.validation;
+    if (r.skipped) {
+      EXPECT_TRUE(r.samples.empty()) << name << " " << r.variant;
+      continue;
+    }
+    ASSERT_TRUE(r.summary) << name << " " << r.variant;
+    EXPECT_FALSE(r.samples.empty()) << name << " " << r.variant;
+    if (r.extra.contains("verdict")) {
+      ++verdicts;
+      const std::string v = r.extra.at("verdict");
+      EXPECT_TRUE(v == "holds" || v == "does not hold" || v == "depends") << v;
+      EXPECT_FALSE(r.extra.value("figure", "").empty()) << name << " " << r.variant;
+    }
+  }
+  EXPECT_GE(verdicts, min_verdicts) << name;
+}
+}  // namespace
+
+class ProbeRuns : public ::testing::TestWithParam<std::pair<const char*, int>> {};
+
+TEST_P(ProbeRuns, ReturnsValidatedRecordsAndVerdicts) {
+  JOSEKI_REQUIRE_GPU();
+  const auto [name, verdicts] = GetParam();
+  const ProbeInfo* p = ProbeRegistry::find(name);
+  ASSERT_NE(p, nullptr);
+  expect_sane(name, p->run(quick_options()), verdicts);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, ProbeRuns,
+                         ::testing::Values(std::pair{"exec", 1}, std::pair{"divergence", 3}, std::pair{"coalescing", 3},
+                                           std::pair{"banks", 2}, std::pair{"caches", 2}, std::pair{"atomics", 2},
+                                           std::pair{"fences", 1}, std::pair{"barriers", 1}, std::pair{"occupancy", 2},
+                                           std::pair{"launch", 2}, std::pair{"startup", 2}),
+                         [](const auto& info) { return std::string(info.param.first); });
+
+TEST(ProbeRunsProfile, UnitCostsAndPrediction) {
+  JOSEKI_REQUIRE_GPU();
+  // No joseki binary to spawn here: the measured ranking is skipped with the reason.
+  const auto recs = ProbeRegistry::find("profile")->run(quick_options());
+  expect_sane("profile", recs, 0);
+  int costs = 0, predicted = 0;
+  for (const auto& r : recs) {
+    if (r.experiment != "probe.profile") continue;
+    costs += r.extra.contains("x_global_load_elem");
+    predicted += r.variant.rfind("predicted_", 0) == 0;
+    if (r.variant == "verdict:prediction") {
+      EXPECT_TRUE(r.skipped);
+    }
+  }
+  EXPECT_EQ(costs, 6);
+  EXPECT_EQ(predicted, 3);
+}
+
+TEST(ProbeRunsDiagnose, TimesEveryBadKernelAndItsFix) {
+  JOSEKI_REQUIRE_GPU();
+  const auto recs = ProbeRegistry::find("diagnose")->run(quick_options());
+  expect_sane("diagnose", recs, 0);
+  int timed = 0;
+  for (const auto& r : recs) timed += r.scope == "GPU_COMPUTE" && r.summary.has_value();
+  EXPECT_EQ(timed, 10);  // 5 symptoms x (bad, fix)
+}
