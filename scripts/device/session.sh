@@ -13,6 +13,9 @@ export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVL
 SAN="compute-sanitizer"
 command -v $SAN >/dev/null || SAN=/usr/local/cuda/bin/compute-sanitizer
 step() { echo; echo "======== $* ($(date -u +%H:%M:%S))"; }
+pack() { tar -C "$OUT" -czf "$OUT/results.tar.gz" work 2>/dev/null && rm -rf "$W"; ls -la "$OUT"; }
+# If the call's time limit strikes, still bring back what was measured.
+trap 'echo "session: interrupted, packing"; pack; exit 124' TERM INT
 run() { echo "\$ $*"; "$@"; echo "[exit $?]"; }
 
 step "host"
@@ -47,5 +50,4 @@ for s in "$@"; do
 done
 
 step "pack"
-tar -C "$OUT" -czf "$OUT/results.tar.gz" work && rm -rf "$W"
-ls -la "$OUT"
+pack
