@@ -21,6 +21,17 @@ inline constexpr std::uint64_t kLcgMul = 6364136223846793005ULL;
 inline constexpr std::uint64_t kLcgInc = 2026081520260815ULL;
 inline constexpr std::uint64_t kMaxSeed = (1ULL << 60) - 1;
 
+// Limits of this implementation (added; the contest's are N <= 7e6, K <= 2300, M <= 1e5):
+//   N <= 10^15: below 2^53, so every count (<= N) is exact in a double (the FFT path) and in u64;
+//               A is streamed, never stored: memory does not depend on N.
+//   K <= 65536: A_i fits 16 bits; the direct method's bank of pre-shifted V copies stays ~140 KiB
+//               (L2) and its cost grows as N*K/512; cpu-pairs needs K^2 counters and has its own,
+//               lower limit (see cpu-pairs).
+//   M <= 10^8:  the given values b are kept in memory (4 bytes each).
+inline constexpr std::uint64_t kMaxN = 1'000'000'000'000'000ULL;
+inline constexpr std::uint32_t kMaxK = 65536;
+inline constexpr std::uint64_t kMaxM = 100'000'000ULL;
+
 struct Problem {
   std::uint64_t n = 0;
   std::uint32_t k = 0;

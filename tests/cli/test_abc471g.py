@@ -1,0 +1,174 @@
+"""joseki abc471g: solve with AtCoder I/O (stdin and file), exit code 2 with a message naming the
+field and value for every malformed input, the solver list, --explain on stderr only, gen, and a
+small bench whose records validate against the schema."""
+import glob
+import json
+import os
+
+from harness import ROOT, Skip, Suite, expect, expect_exit, validate_records
+
+suite = Suite()
+
+SHARED = os.environ.get("JOSEKI_ABC471G_TESTDATA") or next(
+    (d for d in (os.path.join(os.path.dirname(ROOT), "shared", "testdata", "abc471g"),
+                 os.path.join(ROOT, ".device", "testdata", "abc471g")) if os.path.isdir(d)), "")
+OWN = os.path.join(ROOT, "tests", "data", "abc471g")
+SOLVERS = ["auto", "cpu-direct", "cpu-pairs", "editorial"]
+
+
+def cases(folder):
+    return sorted(glob.glob(os.path.join(folder, "*.in")))
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+@suite.test
+def solve_shared_vectors_every_cpu_solver(s):
+    ins = cases(SHARED)
+    if not ins:
+        raise Skip(f"no test vectors in {SHARED}")
+    for path in ins:
+        want = read(path[:-3] + ".out")
+        for solver in SOLVERS:
+            p = s.run("abc471g", "solve", "--solver", solver, stdin=read(path))
+            expect_exit(p, 0)
+            expect(p.stdout == want, f"{solver} on {os.path.basename(path)}: output differs")
+
+
+@suite.test
+def solve_own_cases_from_a_file_argument(s):
+    ins = cases(OWN)
+    expect(len(ins) >= 5, "tests/data/abc471g should hold generated cases")
+    for path in ins:
+        p = s.run("abc471g", "solve", "--solver", "auto", path)
+        expect_exit(p, 0)
+        expect(p.stdout == read(path[:-3] + ".out"), f"{os.path.basename(path)}: output differs")
+
+
+@suite.test
+def output_is_exactly_k_lines_and_explain_goes_to_stderr(s):
+    text = "5 3 0 5\n0 1 2 0 1\n1 0 0\n"
+    p = s.run("abc471g", "solve", "--explain", stdin=text)
+    expect_exit(p, 0)
+    expect(p.stdout == "2\n1\n2\n", f"stdout must be the K lines only: {p.stdout!r}")
+    expect("auto:" in p.stderr and "chose" in p.stderr, f"--explain should say what auto chose: {p.stderr!r}")
+
+
+@suite.test
+def solver_list_and_unknown_solver(s):
+    p = s.run("abc471g", "solve", "--help")
+    expect_exit(p, 0, "cpu-direct", "cpu-pairs", "editorial", "brute", "auto", "65536")
+    p = s.run("abc471g", "solve", "--solver", "quantum", stdin="1 1 0 1\n0\n1\n")
+    expect_exit(p, 2, "quantum", "cpu-direct", "brute")
+
+
+MALFORMED = [
+    ("empty", "", "empty"),
+    ("missing tokens", "5 3 0 5\n0 1 2\n", "missing b_4"),
+    ("extra token", "5 3 0 5\n0 1 2 0 1\n1 0 0\n9\n", "extra token '9'"),
+    ("non-number", "5 x 0 1\n0\n1 0 0\n", "K = 'x'"),
+    ("negative", "5 3 0 1\n-2\n1 0 0\n", "b_1 = '-2'"),
+    ("overflow", "5 3 0 1\n0\n1 0 123456789012345678901234567890\n", "overflows 64 bits"),
+    ("K = 0", "5 0 0 1\n0\n", "K = 0"),
+    ("K too large", "5 70000 0 1\n0\n", "K = 70000"),
+    ("M > N", "2 3 0 3\n0 0 0\n1 0 0\n", "M = 3"),
+    ("M = 0", "2 3 0 0\n1 0 0\n", "M = 0"),
+    ("b >= K", "5 3 0 1\n3\n1 0 0\n", "b_1 = 3"),
+    ("V not 0/1", "5 3 0 1\n0\n1 0 7\n", "V_2 = 7"),
+    ("seed >= 2^60", "5 3 1152921504606846976 1\n0\n1 0 0\n", "seed = 1152921504606846976"),
+    ("N = 0", "0 3 0 1\n0\n1 0 0\n", "N = 0"),
+]
+
+
+@suite.test
+def malformed_inputs_exit_2_naming_field_and_value(s):
+    for name, text, needle in MALFORMED:
+        for solver in ("auto", "brute"):
+            p = s.run("abc471g", "solve", "--solver", solver, stdin=text, timeout=30)
+            expect_exit(p, 2, needle)
+            expect(p.stdout == "", f"{name}: nothing may be printed on stdout: {p.stdout!r}")
+
+
+@suite.test
+def missing_input_file_is_bad_input(s):
+    p = s.run("abc471g", "solve", os.path.join(s.tmp, "nope.in"))
+    expect_exit(p, 2, "nope.in")
+
+
+@suite.test
+def pair_solvers_refuse_k_beyond_their_limit_by_name(s):
+    text = "3 9000 0 3\n1 2 3\n" + " ".join("1" if j % 3 else "0" for j in range(9000)) + "\n"
+    expect_exit(s.run("abc471g", "solve", "--solver", "cpu-pairs", stdin=text), 2, "cpu-pairs", "8192")
+    p = s.run("abc471g", "solve", "--solver", "auto", stdin=text)
+    expect_exit(p, 0)
+    expect(len(p.stdout.splitlines()) == 9000, "auto must still answer with cpu-direct")
+
+
+@suite.test
+def gen_then_solve_agrees_with_brute(s):
+    path = os.path.join(s.tmp, "g.in")
+    expect_exit(s.run("abc471g", "gen", "--n", "20000", "--k", "333", "--m", "17", "--seed", "1152921504606846975",
+                      "-o", path), 0)
+    want = s.run("abc471g", "solve", "--solver", "brute", path)
+    expect_exit(want, 0)
+    for solver in ("cpu-direct", "cpu-pairs", "editorial"):
+        p = s.run("abc471g", "solve", "--solver", solver, "--threads", "2", path)
+        expect_exit(p, 0)
+        expect(p.stdout == want.stdout, f"{solver} differs from brute")
+    expect_exit(s.run("abc471g", "gen", "--k", "0"), 2, "--k 0")
+
+
+@suite.test
+def bench_small_case_records_validate(s):
+    path = os.path.join(s.tmp, "bench.json")
+    p = s.run("--json", path, "abc471g", "bench", "--case", "N=50000,K=300", "--solvers",
+              "cpu-direct,cpu-pairs,editorial,brute", "--runs", "2")
+    expect_exit(p, 0, "| Solver", "cpu-direct", "EXTERNAL", "PROGRAM", "x editorial")
+    doc = validate_records(path)
+    recs = doc["records"]
+    ext = [r for r in recs if r["scope"] == "EXTERNAL" and not r["skipped"]]
+    expect(len(ext) == 4, f"one EXTERNAL record per solver: {len(ext)}")
+    for r in recs:
+        expect(r["experiment"] == "abc471g", r["experiment"])
+        if r["skipped"]:
+            continue
+        expect(r["validation"] == "exact", f"{r['variant']}: {r['validation']}")
+        expect(len(r["samples"]) == 2, "2 runs")
+        expect(r["extra"]["baseline"] == "editorial" and r["extra"]["x_baseline"] > 0, "ratio to editorial")
+        if r["scope"] == "PROGRAM":
+            expect("parse" in r["extra"]["phases_s"], "phases from the child's report")
+            prog = r["summary"]["median"]
+            ext_m = [e for e in ext if e["variant"] == r["variant"]][0]["summary"]["median"]
+            expect(prog <= ext_m, "PROGRAM nests inside EXTERNAL")
+
+
+@suite.test
+def bench_skips_a_gpu_solver_without_a_gpu_and_runs_it_with_one(s):
+    helptext = s.run("abc471g", "solve", "--help").stdout
+    gpu = [line.split()[0] for line in helptext.splitlines() if line.rstrip().endswith("[GPU]")]
+    if not gpu:
+        raise Skip("no GPU solver registered in this build")
+    path = os.path.join(s.tmp, "bench-gpu.json")
+    p = s.run("--json", path, "abc471g", "bench", "--case", "N=20000,K=100", "--solvers", "cpu-direct," + gpu[0],
+              "--runs", "1")
+    expect_exit(p, 0)
+    doc = validate_records(path)
+    for r in doc["records"]:
+        if r["variant"] != gpu[0]:
+            continue
+        if s.gpu():
+            expect(r["validation"] == "exact" or r["skipped"], f"{gpu[0]}: {r['validation']}")
+        else:
+            expect(r["skipped"] and "GPU" in r["skipped"], f"{gpu[0]} without a GPU must be skipped: {r}")
+
+
+@suite.test
+def bench_rejects_bad_arguments(s):
+    expect_exit(s.run("abc471g", "bench", "--case", "N=abc"), 2, "N=abc")
+    expect_exit(s.run("abc471g", "bench", "--solvers", "cpu-direct,nope"), 2, "nope")
+
+
+suite.main()
