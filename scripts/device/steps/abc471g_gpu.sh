@@ -1,0 +1,66 @@
+# Device step abc471g_gpu (sourced by scripts/device/session.sh on the GPU host, from the repo root):
+# the ABC471G direct ladder on the GPU. Budget: 4 minutes (expected ~2.5).
+#   1. the ladder on the max case: validation suite, every rung, the sweeps, the four scopes
+#      -> $W/abc471g_ladder.json (records), abc471g_ladder.md (tables), abc471g_ladder.err (progress)
+#   2. the GPU tests of the ladder (every rung on every test vector, edge cases, random vs brute)
+#   3. compute-sanitizer memcheck and racecheck on the validation of a small case (all rungs, every
+#      validation configuration)
+# Each part has its own time limit and is skipped (said so) when the step's budget is spent; one
+# failing part does not stop the others. Full logs in $W; a summary table at the end.
+export JOSEKI_TESTDATA=$PWD/.device/testdata/abc471g
+abc_t0=$(date +%s)
+abc_left() { echo $(( 235 - ($(date +%s) - abc_t0) )); }
+abc_rc_ladder=- abc_rc_tests=- abc_rc_mem=- abc_rc_race=-
+
+step "abc471g_gpu: the ladder on the max case (all rungs, sweeps, four scopes)"
+timeout 150 "$J" --json "$W/abc471g_ladder.json" abc471g ladder --sweep \
+  > "$W/abc471g_ladder.md" 2> "$W/abc471g_ladder.err"
+abc_rc_ladder=$?
+tail -3 "$W/abc471g_ladder.err"
+echo "[exit $abc_rc_ladder]"
+
+step "abc471g_gpu: GPU tests (Abc471gGpu*)"
+if (( $(abc_left) > 30 )); then
+  timeout $(( $(abc_left) < 60 ? $(abc_left) : 60 )) "$B/joseki_gpu_tests" --gtest_filter='Abc471gGpu*' \
+    --gtest_brief=1 > "$W/abc471g_gpu_tests.log" 2>&1
+  abc_rc_tests=$?
+  tail -6 "$W/abc471g_gpu_tests.log"
+  echo "[exit $abc_rc_tests]"
+else
+  echo "skipped: step budget spent"
+fi
+
+step "abc471g_gpu: compute-sanitizer memcheck, validation of the small case (all rungs)"
+if (( $(abc_left) > 20 )); then
+  timeout $(( $(abc_left) < 60 ? $(abc_left) : 60 )) $SAN --tool memcheck --error-exitcode 9 \
+    "$J" -q abc471g ladder --validate-only --case small > "$W/abc471g_memcheck.log" 2>&1
+  abc_rc_mem=$?
+  tail -4 "$W/abc471g_memcheck.log"
+  echo "[exit $abc_rc_mem]"
+else
+  echo "skipped: step budget spent"
+fi
+
+step "abc471g_gpu: compute-sanitizer racecheck, validation of the small case (all rungs)"
+if (( $(abc_left) > 20 )); then
+  timeout $(abc_left) $SAN --tool racecheck --racecheck-report hazard --error-exitcode 9 \
+    "$J" -q abc471g ladder --validate-only --case small > "$W/abc471g_racecheck.log" 2>&1
+  abc_rc_race=$?
+  tail -4 "$W/abc471g_racecheck.log"
+  echo "[exit $abc_rc_race]"
+else
+  echo "skipped: step budget spent"
+fi
+
+step "abc471g_gpu: summary ($(( $(date +%s) - abc_t0 )) s)"
+echo "| part | exit (124: timed out) |"
+echo "|---|---|"
+echo "| ladder --sweep (abc471g_ladder.md, .json, .err) | $abc_rc_ladder |"
+echo "| GPU tests (abc471g_gpu_tests.log) | $abc_rc_tests |"
+echo "| memcheck (abc471g_memcheck.log) | $abc_rc_mem |"
+echo "| racecheck (abc471g_racecheck.log) | $abc_rc_race |"
+echo
+grep -h "^## ABC471G on the GPU: validation" "$W/abc471g_ladder.md" || true
+awk '/^## ABC471G direct ladder/{p=1} /^## Sweep/{p=0} p' "$W/abc471g_ladder.md"
+grep -h -E "^## Sweep|\*\*chosen\*\*|^Tie rule" "$W/abc471g_ladder.md" || true
+awk '/^## Four scopes/{p=1} p' "$W/abc471g_ladder.md"

@@ -1,0 +1,73 @@
+// g02 — time-direction chunks (the seed's WORK3).
+// What changed from g01: the N elements are cut into chunks; one thread per (chunk, shift k)
+//   counts the rises inside its chunk and writes a partial count; a second kernel sums the
+//   partials per k. A rise at a chunk's first element needs the element before it, so every
+//   chunk but the first starts from A[start - 1]: each pair (A_{i-1}, A_i) is counted once.
+// Prediction: ceil(N / chunk) x K threads (2M at chunk 8192) fill the machine, so the time
+//   falls from latency x N to roughly total work / throughput: 10x or more over g01. Too small
+//   a chunk costs partial-count traffic (chunks x K x 4 bytes, 63 MB at chunk 1024) and the
+//   reduction; too large a chunk leaves SMs idle. Sweep: chunk 1024..65536 (the seed chose 32768).
+// Preconditions: chunk >= 1; chunks x ceil(K / block) blocks within the grid limit.
+// H200: not yet measured.
+#include "experiments/abc471g/gpu_direct/common.cuh"
+#include "experiments/abc471g/gpu_direct/shared_kernels.hpp"
+
+namespace joseki::abc471g::JK_GPU_NS {
+namespace g02 {
+
+__global__ void kernel(const u32* __restrict__ a, const u8* __restrict__ v, u64 n, u32 k, u64 chunk, u32 per_chunk,
+                       u32* __restrict__ partial) {
+  const u64 c = blockIdx.x / per_chunk;
+  const u32 shift = (blockIdx.x % per_chunk) * blockDim.x + threadIdx.x;
+  if (shift >= k) return;
+  const u64 begin = c * chunk, end = min_u64(n, begin + chunk);
+  u32 prev = 0, count = 0;
+  if (begin > 0) {  // the element before the chunk decides whether its first element is a rise
+    u32 idx = a[begin - 1] + shift;
+    if (idx >= k) idx -= k;
+    prev = v[idx];
+  }
+  for (u64 i = begin; i < end; ++i) {
+    u32 idx = a[i] + shift;
+    if (idx >= k) idx -= k;
+    const u32 cur = v[idx];
+    count += cur & (prev ^ 1u);
+    prev = cur;
+  }
+  partial[c * k + shift] = count;
+}
+
+u64 chunks_of(const Shape& sh, const Config& c) { return (sh.n + c.chunk - 1) / c.chunk; }
+
+std::string check(const Shape& sh, const Config& c) {
+  if (c.block < 1 || c.block > 1024) return "block " + std::to_string(c.block) + " outside 1..1024";
+  if (c.chunk < 1) return "chunk " + std::to_string(c.chunk) + " < 1";
+  if (chunk_grid(chunks_of(sh, c), ceil_div_u32(sh.k, c.block)) == 0)
+    return "chunk " + std::to_string(c.chunk) + ": too many blocks for one grid";
+  return "";
+}
+
+std::size_t scratch(const Shape& sh, const Config& c) { return align256(chunks_of(sh, c) * sh.k * sizeof(u32)); }
+
+void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) {
+  const u64 chunks = chunks_of(p.shape, c);
+  const u32 per_chunk = ceil_div_u32(p.shape.k, static_cast<u32>(c.block));
+  auto* partial = static_cast<u32*>(p.d_scratch);
+  JK_LAUNCH(kernel, static_cast<unsigned>(chunk_grid(chunks, per_chunk)), c.block, 0, s, p.d_a, p.d_v, p.shape.n,
+            p.shape.k, static_cast<u64>(c.chunk), per_chunk, partial);
+  launch_reduce_partials(partial, chunks, p.shape.k, p.d_answer, s);
+}
+
+}  // namespace g02
+
+RungOps g02_ops() {
+  RungOps o;
+  o.check = g02::check;
+  o.scratch_bytes = g02::scratch;
+  o.launch = g02::launch;
+  o.sweep_name = "g02_chunk";
+  o.sweep_chunks = {1024, 2048, 4096, 8192, 16384, 32768, 65536};
+  return o;
+}
+
+}  // namespace joseki::abc471g::JK_GPU_NS

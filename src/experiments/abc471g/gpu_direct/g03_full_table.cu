@@ -1,0 +1,82 @@
+// g03 — the full table current[A][k] (the seed's rejected variant, kept as a result).
+// What changed from g02: V[(a + k) mod K] is precomputed for every (a, k) as a K x K byte table
+//   (5.3 MB at K = 2300; built inside the timed launch), so the inner loop is one load at
+//   table[A_i * K + k] with no add/compare for the mod.
+// Prediction: slower, as on the seed's laptop (+72%). g02's V is 2.3 KB and lives in L1; the
+//   table is 5.3 MB: it fits the H200's 60 MB L2 but not its 256 KB L1, so every lookup becomes
+//   an L2 access (~4x the latency, and L2 bandwidth instead of L1's) to save two integer ops.
+//   The larger L2 of Hopper does not help: the cost is L1 vs L2, not L2 vs DRAM.
+// Preconditions: chunk >= 1; K x K bytes of scratch.
+// H200: not yet measured.
+#include "experiments/abc471g/gpu_direct/common.cuh"
+#include "experiments/abc471g/gpu_direct/shared_kernels.hpp"
+
+namespace joseki::abc471g::JK_GPU_NS {
+namespace g03 {
+
+__global__ void build_kernel(const u8* __restrict__ v, u32 k, u8* __restrict__ table) {
+  const u64 total = static_cast<u64>(k) * k;
+  for (u64 x = blockIdx.x * static_cast<u64>(blockDim.x) + threadIdx.x; x < total;
+       x += static_cast<u64>(gridDim.x) * blockDim.x) {
+    const u32 a = static_cast<u32>(x / k), shift = static_cast<u32>(x % k);
+    u32 idx = a + shift;
+    if (idx >= k) idx -= k;
+    table[x] = v[idx];
+  }
+}
+
+__global__ void kernel(const u32* __restrict__ a, const u8* __restrict__ table, u64 n, u32 k, u64 chunk,
+                       u32 per_chunk, u32* __restrict__ partial) {
+  const u64 c = blockIdx.x / per_chunk;
+  const u32 shift = (blockIdx.x % per_chunk) * blockDim.x + threadIdx.x;
+  if (shift >= k) return;
+  const u64 begin = c * chunk, end = min_u64(n, begin + chunk);
+  u32 prev = begin > 0 ? table[static_cast<u64>(a[begin - 1]) * k + shift] : 0u;
+  u32 count = 0;
+  for (u64 i = begin; i < end; ++i) {
+    const u32 cur = table[static_cast<u64>(a[i]) * k + shift];
+    count += cur & (prev ^ 1u);
+    prev = cur;
+  }
+  partial[c * k + shift] = count;
+}
+
+u64 chunks_of(const Shape& sh, const Config& c) { return (sh.n + c.chunk - 1) / c.chunk; }
+std::size_t table_bytes(const Shape& sh) { return align256(static_cast<std::size_t>(sh.k) * sh.k); }
+
+std::string check(const Shape& sh, const Config& c) {
+  if (c.block < 1 || c.block > 1024) return "block " + std::to_string(c.block) + " outside 1..1024";
+  if (c.chunk < 1) return "chunk " + std::to_string(c.chunk) + " < 1";
+  if (chunk_grid(chunks_of(sh, c), ceil_div_u32(sh.k, c.block)) == 0)
+    return "chunk " + std::to_string(c.chunk) + ": too many blocks for one grid";
+  return "";
+}
+
+std::size_t scratch(const Shape& sh, const Config& c) {
+  return table_bytes(sh) + align256(chunks_of(sh, c) * sh.k * sizeof(u32));
+}
+
+void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) {
+  const u64 chunks = chunks_of(p.shape, c);
+  const u32 per_chunk = ceil_div_u32(p.shape.k, static_cast<u32>(c.block));
+  auto* table = static_cast<u8*>(p.d_scratch);
+  auto* partial = reinterpret_cast<u32*>(static_cast<unsigned char*>(p.d_scratch) + table_bytes(p.shape));
+  const u64 entries = static_cast<u64>(p.shape.k) * p.shape.k;
+  const unsigned build_grid = static_cast<unsigned>(min_u64((entries + 255) / 256, 4096));
+  JK_LAUNCH(build_kernel, build_grid, 256, 0, s, p.d_v, p.shape.k, table);
+  JK_LAUNCH(kernel, static_cast<unsigned>(chunk_grid(chunks, per_chunk)), c.block, 0, s, p.d_a, table, p.shape.n,
+            p.shape.k, static_cast<u64>(c.chunk), per_chunk, partial);
+  launch_reduce_partials(partial, chunks, p.shape.k, p.d_answer, s);
+}
+
+}  // namespace g03
+
+RungOps g03_ops() {
+  RungOps o;
+  o.check = g03::check;
+  o.scratch_bytes = g03::scratch;
+  o.launch = g03::launch;
+  return o;
+}
+
+}  // namespace joseki::abc471g::JK_GPU_NS

@@ -1,0 +1,37 @@
+// g11 — A generated on the GPU by LCG jump-ahead.
+// What changed from g10: instead of reading A (28 MB, generated on the host and copied over),
+//   each thread jumps the LCG to its first element (square-and-multiply, once per block) and
+//   then steps by the block size (one 64-bit multiply-add per element it generates): A_i is b_i
+//   for i < M, the PCG output mod K after that. Only b (400 KB) and V cross the bus.
+// Prediction: GPU_COMPUTE about the same (the 28 MB read was ~7 us of HBM time, now ~25 integer
+//   ops per element, 1/8 of the counting work per element); GPU_PIPELINE loses the 28 MB host to
+//   device copy (~0.5 ms pinned, ~3.5 ms pageable) and the host loses the generation.
+// Preconditions: as g10.
+// H200: not yet measured.
+#include "experiments/abc471g/gpu_direct/blocked.cuh"
+
+namespace joseki::abc471g::JK_GPU_NS {
+namespace g11 {
+
+std::string check(const Shape& sh, const Config& c) { return blocked::check_chunked<u32>(sh, c); }
+std::size_t scratch(const Shape&, const Config&) { return 0; }
+void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) {
+  blocked::launch<u32, blocked::GeneratedA>(p, c.block, static_cast<u64>(c.chunk), s);
+}
+void prepare(const Shape& sh, const Config& c) { blocked::prepare<u32, blocked::GeneratedA>(sh, c.block); }
+
+}  // namespace g11
+
+// For g13, which runs this kernel with a one-wave grid.
+int g11_blocks_per_sm(const Shape& sh, int block) { return blocked::blocks_per_sm<u32, blocked::GeneratedA>(sh, block); }
+
+RungOps g11_ops() {
+  RungOps o;
+  o.check = g11::check;
+  o.scratch_bytes = g11::scratch;
+  o.launch = g11::launch;
+  o.prepare = g11::prepare;
+  return o;
+}
+
+}  // namespace joseki::abc471g::JK_GPU_NS

@@ -1,0 +1,32 @@
+// g12 — 64-bit lane words.
+// What changed from g11: a word holds 64 shifts: W = 36 words for K = 2300, 8 threads x 5 words
+//   (40: 4 idle words, 10%), 8-byte shared loads from 2 interleaved table copies (conflict-free
+//   per half-warp), 64-bit counter planes.
+// Prediction: no gain, likely a small loss. The SM's integer units are 32-bit: a 64-bit AND is
+//   two LOP3s, so the counting work per shift is unchanged; shared memory moves the same bytes
+//   per shift (the floor of g10/g11); only the per-element address work is halved, while 10% of
+//   the lanes idle. A slower rung here is the answer to "do 64-bit words pay on a GPU?".
+// Preconditions: K <= 2560; block a multiple of 32 up to 256; chunk <= 63 x 4 x block.
+// H200: not yet measured.
+#include "experiments/abc471g/gpu_direct/blocked.cuh"
+
+namespace joseki::abc471g::JK_GPU_NS {
+namespace g12 {
+
+std::string check(const Shape& sh, const Config& c) { return blocked::check_chunked<u64>(sh, c); }
+std::size_t scratch(const Shape&, const Config&) { return 0; }
+void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) {
+  blocked::launch<u64, blocked::GeneratedA>(p, c.block, static_cast<u64>(c.chunk), s);
+}
+
+}  // namespace g12
+
+RungOps g12_ops() {
+  RungOps o;
+  o.check = g12::check;
+  o.scratch_bytes = g12::scratch;
+  o.launch = g12::launch;
+  return o;
+}
+
+}  // namespace joseki::abc471g::JK_GPU_NS

@@ -1,0 +1,58 @@
+// g13 — one-wave persistent grid (g11's kernel, the grid sized to the machine).
+// What changed from g11: the grid is SMs x resident blocks per SM (the occupancy query), and the
+//   N elements are split into that many equal contiguous ranges, so every block is resident from
+//   the start, there is no tail wave, and each block builds its table and decodes its counters
+//   once. (More blocks only if a range would exceed 63 tiles.)
+// Prediction: g11 at chunk 16384 runs ~430 blocks of 16 k elements in 1.1-3 waves; the last
+//   wave is partly empty and every block pays its table build (~1 tile of work) and decode. One
+//   wave removes both: a few % to ~20%, more where the chunk left a large tail.
+// Preconditions: K <= 2304; block a multiple of 32 up to 256. chunk is not used.
+// H200: not yet measured.
+#include "experiments/abc471g/gpu_direct/blocked.cuh"
+
+namespace joseki::abc471g::JK_GPU_NS {
+
+int g11_blocks_per_sm(const Shape& sh, int block);  // g11_device_generated.cu
+
+namespace g13 {
+
+u64 per_block(const Shape& sh, int block) {
+  int device = 0, sms = 1;
+  JK_CHECK(cudaGetDevice(&device));
+  JK_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const int resident = g11_blocks_per_sm(sh, block);
+  const u64 wave = static_cast<u64>(sms) * static_cast<u64>(resident < 1 ? 1 : resident);
+  const u64 even = (sh.n + wave - 1) / wave;
+  const u64 cap = blocked::max_per_block(block);
+  return even < cap ? even : cap;  // past the cap: more than one wave, still correct
+}
+
+std::string check(const Shape& sh, const Config& c) {
+  if (std::string why = blocked::check_block(c.block); !why.empty()) return why;
+  if (std::string why = blocked::check_shape<u32>(sh); !why.empty()) return why;
+  if ((sh.n + blocked::max_per_block(c.block) - 1) / blocked::max_per_block(c.block) > 0x7fffffffull)
+    return "N = " + std::to_string(sh.n) + ": too many blocks for one grid";
+  return "";
+}
+std::size_t scratch(const Shape&, const Config&) { return 0; }
+void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) {
+  Config g11c = c;
+  g11c.chunk = static_cast<std::int64_t>(per_block(p.shape, c.block));
+  g11_ops().launch(p, g11c, s);
+}
+void prepare(const Shape& sh, const Config& c) { g11_ops().prepare(sh, c); }
+
+}  // namespace g13
+
+RungOps g13_ops() {
+  RungOps o;
+  o.check = g13::check;
+  o.scratch_bytes = g13::scratch;
+  o.launch = g13::launch;
+  o.prepare = g13::prepare;
+  o.sweep_name = "g13_block";
+  o.sweep_blocks = {64, 128, 192, 256};
+  return o;
+}
+
+}  // namespace joseki::abc471g::JK_GPU_NS

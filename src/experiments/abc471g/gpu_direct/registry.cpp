@@ -1,0 +1,139 @@
+// The ladder's registry (from rungs.def), rung selection, preconditions and the configurations
+// each rung is validated at.
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "experiments/abc471g/gpu_direct/ladder_internal.hpp"
+#include "measure/errors.hpp"
+
+namespace joseki::abc471g::ladder {
+
+namespace {
+
+std::vector<RungInfo> make_rungs() {
+  std::vector<RungInfo> v;
+#define JK_RUNG(id_, slug_, name_, tech_, pred_, adev_, block_, chunk_, seed_ms_, note_) \
+  v.push_back(RungInfo{#id_, slug_, name_, tech_, pred_, 0, adev_, Config{block_, chunk_}, seed_ms_, note_});
+#include "experiments/abc471g/gpu_direct/rungs.def"
+#undef JK_RUNG
+  for (std::size_t i = 0; i < v.size(); ++i) v[i].rung = static_cast<int>(i + 1);
+  return v;
+}
+
+std::string id_list() {
+  std::string s;
+  for (const RungInfo& r : rungs()) s += (s.empty() ? "" : ", ") + r.id;
+  return s;
+}
+
+bool one_of(const std::string& id, std::initializer_list<const char*> ids) {
+  return std::any_of(ids.begin(), ids.end(), [&](const char* x) { return id == x; });
+}
+
+}  // namespace
+
+const std::vector<RungInfo>& rungs() {
+  static const std::vector<RungInfo> v = make_rungs();
+  return v;
+}
+
+const RungInfo& find_rung(const std::string& name) {
+  for (const RungInfo& r : rungs())
+    if (name == r.id || name == r.slug || name == r.variant()) return r;
+  throw InputError(fmt::format("--rungs: '{}' is not a rung (rungs: {}, or all)", name, id_list()));
+}
+
+std::vector<const RungInfo*> select_rungs(const std::string& list) {
+  std::vector<const RungInfo*> out;
+  if (list.empty() || list == "all") {
+    for (const RungInfo& r : rungs()) out.push_back(&r);
+    return out;
+  }
+  std::vector<bool> want(rungs().size(), false);
+  std::size_t pos = 0;
+  while (pos <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', pos), list.size());
+    const std::string name = list.substr(pos, comma - pos);
+    if (name.empty()) throw InputError(fmt::format("--rungs '{}': empty name in the list", list));
+    want[static_cast<std::size_t>(find_rung(name).rung - 1)] = true;
+    pos = comma + 1;
+  }
+  for (std::size_t i = 0; i < want.size(); ++i)
+    if (want[i]) out.push_back(&rungs()[i]);
+  return out;
+}
+
+const RungInfo& final_rung() { return find_rung("g13"); }
+const RungInfo& baseline_rung() { return find_rung("g01"); }
+
+#ifdef JOSEKI_HAVE_CUDA
+bool built_with_cuda() { return true; }
+
+const gpu_api::RungOps& ops_of(const RungInfo& r) {
+  static const std::map<std::string, gpu_api::RungOps> ops = [] {
+    std::map<std::string, gpu_api::RungOps> m;
+#define JK_RUNG(id_, ...) m[#id_] = gpu::id_##_ops();
+#include "experiments/abc471g/gpu_direct/rungs.def"
+#undef JK_RUNG
+    return m;
+  }();
+  return ops.at(r.id);
+}
+#else
+bool built_with_cuda() { return false; }
+#endif
+
+Shape shape_of(const Problem& p) { return Shape{p.n, p.k, p.m()}; }
+
+std::string check(const RungInfo& r, const Shape& s, const Config& c) {
+  if (s.n < 1 || s.k < 1 || s.m < 1 || s.m > s.n)
+    return fmt::format("shape N = {}, K = {}, M = {} is not a problem", s.n, s.k, s.m);
+  if (s.n > kMaxN) return fmt::format("N = {} above 2^32 (the GPU rungs count in 32 bits)", s.n);
+#ifdef JOSEKI_HAVE_CUDA
+  return ops_of(r).check(s, c);
+#else
+  (void)r;
+  (void)c;
+  return "this joseki was built without CUDA";
+#endif
+}
+
+std::vector<Config> validation_configs(const RungInfo& r) {
+  std::vector<Config> v{r.defaults};
+  const std::string& id = r.id;
+  if (id == "g01") {
+    v.push_back({32, 0});
+  } else if (one_of(id, {"g02", "g03"})) {
+    v.push_back({32, 7});     // many chunk boundaries
+    v.push_back({96, 100});
+  } else if (id == "g04") {
+    v.push_back({32, 50});
+    v.push_back({96, 2500});  // two shared-memory tiles per chunk, the second partial
+  } else if (one_of(id, {"g05", "g06a", "g06b", "g06c", "g07", "g08", "g09"})) {
+    v.push_back({32, 7});     // chunks shorter than one compress16 group
+    v.push_back({96, 100});   // one group + a tail of 4 per chunk; 3 warps
+    v.push_back({64, 33});    // one group + an odd element
+  } else if (one_of(id, {"g10", "g11", "g12"})) {
+    v.push_back({64, 100});   // one partial tile per block, many blocks
+    v.push_back({96, 1000});  // 3 tiles, the last one partial
+    v.push_back({32, 300});   // one warp: 4 streams, 3 tiles
+  } else if (id == "g13") {
+    v.push_back({64, 0});
+    v.push_back({256, 0});
+  }
+  return v;
+}
+
+measure::Point config_point(const RungInfo& r, const Config& c) {
+  measure::Point p;
+  p.set("block", static_cast<std::int64_t>(c.block));
+  if (r.id == "g13")
+    p.set("chunk", std::string("one wave"));
+  else if (r.id != "g01")
+    p.set("chunk", static_cast<std::int64_t>(c.chunk));
+  return p;
+}
+
+}  // namespace joseki::abc471g::ladder

@@ -1,0 +1,260 @@
+// The GPU ladder's own kernel code, run on the CPU: this file compiles every rung's .cu with the
+// host emulation of gpu_direct/emu.hpp (threads as fibers, __syncthreads as real barriers, shared
+// memory per block), so indexing, chunk boundaries, tails, tiles, padding, the bit-sliced counters
+// and the device-side generator are checked exactly against the plain reference on any machine.
+// The GPU tests (tests/gpu/test_abc471g_gpu.cpp) run the same rungs on the device.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "experiments/abc471g/gpu_direct/cases.hpp"
+#include "experiments/abc471g/inputs.hpp"
+#include "experiments/abc471g/problem.hpp"
+#include "measure/record.hpp"
+
+// Everything above is ordinary host code; from here on the rungs' .cu files are compiled as host
+// C++ against the emulation (namespace joseki::abc471g::gpu_emu).
+#define JOSEKI_GPU_EMULATION 1
+#include "experiments/abc471g/gpu_direct/ladder.hpp"
+// clang-format off
+#include "experiments/abc471g/gpu_direct/common.cu"
+#include "experiments/abc471g/gpu_direct/g01_lane_per_thread.cu"
+#include "experiments/abc471g/gpu_direct/g02_chunked.cu"
+#include "experiments/abc471g/gpu_direct/g03_full_table.cu"
+#include "experiments/abc471g/gpu_direct/g04_shared_a.cu"
+#include "experiments/abc471g/gpu_direct/g05_bitsliced_ripple.cu"
+#include "experiments/abc471g/gpu_direct/g06a_two_rise.cu"
+#include "experiments/abc471g/gpu_direct/g06b_two_rise_csa.cu"
+#include "experiments/abc471g/gpu_direct/g06c_csa_compress16.cu"
+#include "experiments/abc471g/gpu_direct/g07_alignment_bank.cu"
+#include "experiments/abc471g/gpu_direct/g08_geometry.cu"
+#include "experiments/abc471g/gpu_direct/g09_strided_lanes.cu"
+#include "experiments/abc471g/gpu_direct/g10_smem_blocked.cu"
+#include "experiments/abc471g/gpu_direct/g11_device_generated.cu"
+#include "experiments/abc471g/gpu_direct/g12_lane64.cu"
+#include "experiments/abc471g/gpu_direct/g13_persistent.cu"
+// clang-format on
+
+namespace {
+
+using namespace joseki;
+using namespace joseki::abc471g;
+namespace E = joseki::abc471g::gpu_emu;
+namespace L = joseki::abc471g::ladder;
+namespace C = joseki::abc471g::gpu_cases;
+namespace emu = joseki::abc471g::emu;
+
+// Restores the emulator's options when a test ends (even through a failed ASSERT).
+struct EmuOptionsGuard {
+  emu::Options saved = emu::options();
+  ~EmuOptionsGuard() { emu::options() = saved; }
+};
+
+const gpu_api::RungOps& emu_ops(const std::string& id) {
+  static const std::map<std::string, gpu_api::RungOps> ops = [] {
+    std::map<std::string, gpu_api::RungOps> m;
+#define JK_RUNG(id_, ...) m[#id_] = E::id_##_ops();
+#include "experiments/abc471g/gpu_direct/rungs.def"
+#undef JK_RUNG
+    return m;
+  }();
+  return ops.at(id);
+}
+
+struct Prepared {
+  Problem p;
+  std::vector<std::uint32_t> a;
+  Answer want;
+};
+
+Prepared prepare(const C::Case& c) {
+  Prepared x{c.problem, C::generate_all(c.problem), {}};
+  x.want = c.expected ? *c.expected : C::reference_answer(c.problem, x.a);
+  return x;
+}
+
+// One emulated solve with a poisoned output and scratch; "" when exact, "skip" when not runnable.
+std::string emu_check(const L::RungInfo& r, const Prepared& x, const gpu_api::Config& cfg) {
+  const gpu_api::RungOps& ops = emu_ops(r.id);
+  const gpu_api::Shape shape{x.p.n, x.p.k, x.p.m()};
+  if (!ops.check(shape, cfg).empty()) return "skip";
+  std::vector<std::uint32_t> answer(x.p.k);
+  std::memset(answer.data(), 0xA5, answer.size() * 4);
+  std::vector<uint4> scratch((ops.scratch_bytes(shape, cfg) + 15) / 16 + 1);
+  std::memset(scratch.data(), 0xA5, scratch.size() * 16);
+  gpu_api::DeviceProblem dp;
+  dp.shape = shape;
+  dp.seed = x.p.seed;
+  dp.d_a = r.a_on_device ? nullptr : x.a.data();  // a rung that generates A must not read it
+  dp.d_b = x.p.b.data();
+  dp.d_v = x.p.v.data();
+  dp.d_answer = answer.data();
+  dp.d_scratch = scratch.data();
+  ops.launch(dp, cfg, nullptr);
+  return C::compare_answers(Answer(answer.begin(), answer.end()), x.want);
+}
+
+// ---- the pieces ----------------------------------------------------------------------------
+
+TEST(Abc471gGpuEmu, DeviceGeneratorMatchesTheHostOne) {
+  std::mt19937_64 rng(1);
+  for (int i = 0; i < 200; ++i) {
+    const std::uint64_t s = rng() & kMaxSeed, d = i < 100 ? rng() % 100000 : rng();
+    EXPECT_EQ(E::lcg_jump(s, d), lcg_jump(s, d)) << "s=" << s << " d=" << d;
+    const std::uint32_t k = 1 + static_cast<std::uint32_t>(rng() % 3000);
+    EXPECT_EQ(E::pcg_mod(s, k), pcg_value(s, k));
+  }
+  // A negative distance (mod 2^64) steps backwards: the state before element 0 is reachable.
+  const std::uint64_t s0 = 12345;
+  EXPECT_EQ(E::lcg_jump(E::lcg_jump(s0, ~0ull), 1), s0);
+  EXPECT_EQ(E::lcg_jump(s0, 0), s0);
+  EXPECT_EQ(E::lcg_jump(s0, 3), lcg_step(lcg_step(lcg_step(s0))));
+}
+
+TEST(Abc471gGpuEmu, PairRiseIsTheSumOfTwoExclusiveRises) {
+  for (unsigned bits = 0; bits < 8; ++bits) {
+    const std::uint32_t c0 = bits & 1, c1 = (bits >> 1) & 1, c2 = (bits >> 2) & 1;
+    const unsigned rises = (c1 && !c0) + (c2 && !c1);
+    EXPECT_LE(rises, 1u);
+    EXPECT_EQ(E::pair_rise<std::uint32_t>(c0, c1, c2) & 1u, rises) << bits;
+  }
+}
+
+template <class W>
+void check_counters() {
+  constexpr int L = 8 * sizeof(W), P = 16;
+  std::mt19937_64 rng(7);
+  W c[P] = {};
+  std::vector<std::uint32_t> want(L, 0);
+  for (int round = 0; round < 200; ++round) {
+    W d[16];
+    for (auto& x : d) x = static_cast<W>(rng());
+    for (int b = 0; b < L; ++b)
+      for (const W x : d) want[b] += static_cast<std::uint32_t>((x >> b) & 1u);
+    E::ripple_add<4>(c, E::compress16(c[0], c[1], c[2], c[3], d));
+    const W one = static_cast<W>(rng());
+    for (int b = 0; b < L; ++b) want[b] += static_cast<std::uint32_t>((one >> b) & 1u);
+    if (round % 2) E::ripple_add<0>(c, one);
+    else E::ripple_add_full<0>(c, one);
+    for (int b = 0; b < L; ++b) ASSERT_EQ(E::lane_value(c, b), want[b]) << "round " << round << " lane " << b;
+  }
+}
+
+TEST(Abc471gGpuEmu, BitSlicedCountersCountEveryLane32) { check_counters<std::uint32_t>(); }
+TEST(Abc471gGpuEmu, BitSlicedCountersCountEveryLane64) { check_counters<std::uint64_t>(); }
+
+TEST(Abc471gGpuEmu, EmulatorReportsADivergentBarrier) {
+  auto bad = [](unsigned* out) {
+    if (threadIdx.x == 0) return;  // exits before the barrier the others wait at
+    __syncthreads();
+    out[threadIdx.x] = 1;
+  };
+  std::vector<unsigned> out(64);
+  EXPECT_THROW(JK_LAUNCH(bad, 1, 64, 0, nullptr, out.data()), std::logic_error);
+}
+
+TEST(Abc471gGpuEmu, EmulatorBarriersOrderSharedMemory) {
+  // Each thread writes its slot, waits, reads its neighbour's: right only with a working barrier.
+  auto k = [](unsigned* out) {
+    __shared__ unsigned s[128];
+    s[threadIdx.x] = threadIdx.x * 3 + blockIdx.x;
+    __syncthreads();
+    out[blockIdx.x * 128 + threadIdx.x] = s[(threadIdx.x + 1) % 128];
+  };
+  EmuOptionsGuard guard;
+  for (emu::Order order : {emu::Order::Forward, emu::Order::Reverse}) {
+    emu::options().order = order;
+    std::vector<unsigned> out(3 * 128);
+    JK_LAUNCH(k, 3, 128, 0, nullptr, out.data());
+    for (unsigned b = 0; b < 3; ++b)
+      for (unsigned t = 0; t < 128; ++t) ASSERT_EQ(out[b * 128 + t], ((t + 1) % 128) * 3 + b);
+  }
+}
+
+// ---- every rung ------------------------------------------------------------------------------
+
+class Abc471gGpuEmuRung : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Abc471gGpuEmuRung, ExactOnEdgeCasesAtEveryValidationConfiguration) {
+  const L::RungInfo& r = L::find_rung(GetParam());
+  int runs = 0;
+  for (const C::Case& c : C::edge_cases()) {
+    const Prepared x = prepare(c);
+    for (const gpu_api::Config& cfg : L::validation_configs(r)) {
+      const std::string res = emu_check(r, x, cfg);
+      if (res == "skip") continue;
+      ++runs;
+      EXPECT_EQ(res, "") << r.id << " on " << c.name << " at block " << cfg.block << " chunk " << cfg.chunk;
+    }
+  }
+  EXPECT_GT(runs, 20) << "too few runnable cases for " << r.id;
+}
+
+TEST_P(Abc471gGpuEmuRung, ExactOnTheSmallTestVectors) {
+  const L::RungInfo& r = L::find_rung(GetParam());
+  const auto vectors = C::load_vectors(C::testdata_dir());
+  if (vectors.empty()) GTEST_SKIP() << "no test vectors in " << C::testdata_dir() << " (set JOSEKI_TESTDATA)";
+  int runs = 0;
+  for (const C::Case& c : vectors) {
+    if (static_cast<double>(c.problem.n) * c.problem.k > 2e7) continue;  // the 1e6 x 2300 one: GPU tests only
+    const Prepared x = prepare(c);
+    for (const gpu_api::Config& cfg : L::validation_configs(r)) {
+      const std::string res = emu_check(r, x, cfg);
+      if (res == "skip") continue;
+      ++runs;
+      EXPECT_EQ(res, "") << r.id << " on " << c.name << " at block " << cfg.block << " chunk " << cfg.chunk;
+    }
+  }
+  EXPECT_GT(runs, 0);
+}
+
+TEST_P(Abc471gGpuEmuRung, ThreadOrderDoesNotChangeTheAnswer) {
+  // Threads run barrier interval by barrier interval; reversing their order would expose a
+  // read of shared memory that no barrier separates from its write.
+  const L::RungInfo& r = L::find_rung(GetParam());
+  const C::Case c = C::builtin_case("small");
+  const Prepared x = prepare(c);
+  EmuOptionsGuard guard;
+  emu::options().order = emu::Order::Reverse;
+  for (const gpu_api::Config& cfg : L::validation_configs(r)) {
+    const std::string res = emu_check(r, x, cfg);
+    if (res != "skip") {
+      EXPECT_EQ(res, "") << r.id << " (reverse order) at block " << cfg.block;
+    }
+  }
+}
+
+std::vector<std::string> rung_ids() {
+  std::vector<std::string> ids;
+  for (const auto& r : L::rungs()) ids.push_back(r.id);
+  return ids;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllRungs, Abc471gGpuEmuRung, ::testing::ValuesIn(rung_ids()),
+                         [](const auto& info) { return info.param; });
+
+TEST(Abc471gGpuEmu, OneWaveGridAtAnySizeOfMachine) {
+  // g13 splits N over SMs x blocks per SM; whatever the machine, the answer is the same.
+  const L::RungInfo& r = L::find_rung("g13");
+  const Prepared x = prepare(C::edge_cases()[13]);  // N = 20011, K = 1000
+  EmuOptionsGuard guard;
+  for (int sms : {1, 2, 5, 64, 500}) {
+    emu::options().sm_count = sms;
+    EXPECT_EQ(emu_check(r, x, r.defaults), "") << sms << " SMs";
+  }
+}
+
+TEST(Abc471gGpuEmu, PreconditionsNameTheValue) {
+  const gpu_api::Shape big{1000, 2305, 1};
+  EXPECT_NE(emu_ops("g10").check(big, {128, 1000}).find("2305"), std::string::npos);
+  EXPECT_NE(emu_ops("g05").check({1000, 10, 1}, {64, 70000}).find("70000"), std::string::npos);
+  EXPECT_NE(emu_ops("g11").check({1000, 10, 1}, {100, 1000}).find("100"), std::string::npos);
+  EXPECT_NE(emu_ops("g11").check({1000, 10, 1}, {128, 40000}).find("40000"), std::string::npos);
+  EXPECT_EQ(emu_ops("g12").check({1000, 2560, 1}, {128, 1000}), "");  // 8 x 5 words of 64 lanes
+}
+
+}  // namespace
