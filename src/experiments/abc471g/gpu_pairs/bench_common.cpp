@@ -1,0 +1,280 @@
+// Shared pieces of the gpu-pairs benchmarks: references, answer comparison, temp inputs,
+// EXTERNAL sampling and scope records (bench.hpp, bench_util.hpp).
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "experiments/abc471g/gpu_pairs/bench.hpp"
+#include "experiments/abc471g/gpu_pairs/bench_util.hpp"
+#include "experiments/abc471g/gpu_pairs/costs.hpp"
+#include "experiments/abc471g/gpu_pairs/reference.hpp"
+#include "measure/errors.hpp"
+#include "measure/scopes.hpp"
+#include "measure/stats.hpp"
+
+namespace joseki::abc471g::pairs {
+
+namespace {
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+bool registered(const std::string& name) {
+  for (const Solver& s : solver_registry())
+    if (s.name == name) return true;
+  return false;
+}
+}  // namespace
+
+Reference reference_answer(const Problem& p) {
+  Reference r;
+  const double t0 = now_s();
+  const double work = static_cast<double>(p.n) * p.k;
+  std::string name;
+  if (work <= 2e8 && registered("brute")) name = "brute";
+  else if (registered("cpu-direct") && work <= 5e12) name = "cpu-direct";
+  else if (registered("cpu-pairs") && p.k <= 8192) name = "cpu-pairs";
+  if (!name.empty()) {
+    r.answer = find_solver(name).solve(p, SolveOptions{}).answer;
+    r.name = name;
+  } else {
+    r.answer = solve_pairs_reference(p);
+    r.name = "pairs-reference (CPU table + host NTT)";
+  }
+  r.seconds = now_s() - t0;
+  return r;
+}
+
+std::string compare_answers(const Answer& got, const Answer& want) {
+  if (got.size() != want.size()) return fmt::format("{} answers, expected {}", got.size(), want.size());
+  std::string s;
+  int shown = 0;
+  std::size_t bad = 0;
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    if (got[k] == want[k]) continue;
+    ++bad;
+    if (shown < 5) {
+      s += fmt::format("{}k = {}: got {}, expected {}", shown ? "; " : "", k, got[k], want[k]);
+      ++shown;
+    }
+  }
+  if (bad > static_cast<std::size_t>(shown)) s += fmt::format("; {} mismatches in all", bad);
+  return s;
+}
+
+std::pair<std::string, std::string> choose_calibrated(const Problem& p, const std::vector<std::string>& candidates) {
+  return choose_calibrated(p, candidates, active_costs());
+}
+
+std::pair<std::string, std::string> choose_calibrated(const Problem& p, const std::vector<std::string>& candidates,
+                                                      const CostModel& m) {
+  std::string best, why = fmt::format("auto (calibrated, {}): N = {}, K = {}", m.source, p.n, p.k);
+  double best_t = 0;
+  for (const std::string& name : candidates) {
+    const Solver* s = nullptr;
+    for (const Solver& v : solver_registry())
+      if (v.name == name) s = &v;
+    if (!s) {
+      why += fmt::format("\n  {:<12} not in this build", name);
+      continue;
+    }
+    if (s->needs_gpu) {
+      if (const std::string r = gpu_presence_reason(); !r.empty()) {
+        why += fmt::format("\n  {:<12} not possible: {}", name, r);
+        continue;
+      }
+    }
+    const auto t = estimate_external(m, name, s->needs_gpu, static_cast<double>(p.n), p.k);
+    if (!t) {
+      why += fmt::format("\n  {:<12} not calibrated", name);
+      continue;
+    }
+    why += fmt::format("\n  {:<12} ~{:.3f} ms  ({}{})", name, *t * 1e3, m.solvers.at(name).formula(),
+                       s->needs_gpu ? fmt::format(" + GPU fixed {:.1f} ms", m.gpu_fixed_s() * 1e3) : "");
+    if (best.empty() || *t < best_t) {
+      best = name;
+      best_t = *t;
+    }
+  }
+  if (best.empty()) best = "cpu-direct";
+  why += "\n  -> " + best;
+  return {best, why};
+}
+
+namespace bench {
+
+TempDir::TempDir() {
+  const char* t = std::getenv("TMPDIR");
+  std::string tmpl = std::string(t && *t ? t : "/tmp") + "/joseki-pairs-XXXXXX";
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  if (!mkdtemp(buf.data())) throw RunError("cannot create a temp folder under " + tmpl);
+  m_path = buf.data();
+}
+
+TempDir::~TempDir() {
+  for (const auto& f : m_files) std::remove(f.c_str());
+  ::rmdir(m_path.c_str());
+}
+
+std::string TempDir::write(const std::string& name, const std::string& text) {
+  const std::string path = m_path + "/" + name;
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw RunError("cannot write " + path);
+  m_files.push_back(path);
+  return path;
+}
+
+measure::Record base_record(const std::string& variant, const std::string& technique, const std::string& backend,
+                            const std::string& scope, const std::string& mode) {
+  measure::Record r;
+  r.experiment = "abc471g";
+  r.variant = variant;
+  r.technique = technique;
+  r.backend = backend;
+  r.scope = scope;
+  r.mode = mode;
+  return r;
+}
+
+void set_problem_axes(measure::Record& r, const Problem& p) {
+  r.axes.set("n", static_cast<std::int64_t>(p.n))
+      .set("k", static_cast<std::int64_t>(p.k))
+      .set("m", static_cast<std::int64_t>(p.m()));
+}
+
+measure::Record skipped_record(measure::Record r, const std::string& why) {
+  r.skipped = why;
+  r.samples.clear();
+  r.summary.reset();
+  r.validation = "not-checked";
+  return r;
+}
+
+double median(std::vector<double> v) { return v.empty() ? 0.0 : measure::median_of(std::move(v)); }
+
+std::string fmt_n(std::uint64_t n) {
+  int e = 0;
+  std::uint64_t x = n;
+  while (x >= 10 && x % 10 == 0) {
+    x /= 10;
+    ++e;
+  }
+  if (e >= 3) return x == 1 ? fmt::format("10^{}", e) : fmt::format("{}e{}", x, e);
+  return std::to_string(n);
+}
+
+std::string now_id() { return measure::utc_now_iso8601(); }
+
+std::vector<double> ExternalSet::scope(const std::string& name) const {
+  std::vector<double> v;
+  for (const auto& r : runs) {
+    if (name == "EXTERNAL") v.push_back(r.external_s);
+    else if (name == "pre_main" && r.pre_main_s) v.push_back(*r.pre_main_s);
+    else if (name == "post_main" && r.post_main_s) v.push_back(*r.post_main_s);
+    else if (auto it = r.figures.find(name); it != r.figures.end()) v.push_back(it->second);
+  }
+  return v;
+}
+
+ExternalSet sample_external(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env,
+                            int runs, const std::optional<std::string>& expected_stdout, double timeout_s,
+                            const std::string& stdin_path) {
+  ExternalSet set;
+  TempDir dir;
+  const std::string out_path = dir.write("stdout", "");
+  const std::string err_path = dir.write("stderr", "");
+  for (int i = 0; i <= runs; ++i) {
+    measure::SpawnOptions so;
+    so.argv = argv;
+    so.env = env;
+    so.stdin_path = stdin_path;
+    so.stdout_path = out_path;
+    so.stderr_path = err_path;
+    so.timeout_s = timeout_s;
+    const measure::ExternalResult r = measure::run_external(so);
+    std::ifstream f(out_path, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    set.stdout_text = ss.str();
+    if (r.timed_out) {
+      set.failure = fmt::format("timed out after {:.1f} s", timeout_s);
+      return set;
+    }
+    if (r.exit_code != 0) {
+      std::ifstream e(err_path);
+      std::stringstream es;
+      es << e.rdbuf();
+      std::string msg = es.str();
+      if (msg.size() > 300) msg = msg.substr(msg.size() - 300);
+      set.failure = fmt::format("exit {}{}: {}", r.exit_code, r.term_signal ? fmt::format(" (signal {})", r.term_signal) : "", msg);
+      return set;
+    }
+    if (expected_stdout && set.stdout_text != *expected_stdout) {
+      set.failure = "the output differs from the reference answer";
+      return set;
+    }
+    if (i > 0) set.runs.push_back(r);  // the first run is untimed (page cache, driver warm-up)
+  }
+  return set;
+}
+
+std::vector<measure::Record> external_records(const ExternalSet& s, const std::string& variant,
+                                              const std::string& technique, const std::string& scope_set,
+                                              const measure::Point& axes) {
+  std::vector<measure::Record> out;
+  const struct {
+    const char* figure;
+    const char* scope;
+  } scopes[] = {{"EXTERNAL", "EXTERNAL"}, {"PROGRAM", "PROGRAM"}, {"GPU_PIPELINE", "GPU_PIPELINE"}, {"GPU_COMPUTE", "GPU_COMPUTE"}};
+  measure::ScopeTimes med;
+  for (const auto& sc : scopes) {
+    const std::vector<double> v = s.scope(sc.figure);
+    if (v.empty()) continue;
+    measure::Record r = base_record(variant, technique, "process", sc.scope, "");
+    r.axes = axes;
+    r.samples = v;
+    r.summary = measure::summarize(v);
+    r.stop_reason = "max_samples";
+    r.warmup_runs = 1;
+    r.validation = "exact";  // every run's output equalled the reference (sample_external checks)
+    r.extra["scope_set"] = scope_set;
+    r.extra["measured_by"] = std::string(sc.scope) == "EXTERNAL" ? "parent: posix_spawn to waitpid"
+                                                                 : "child: JOSEKI_SCOPE_REPORT";
+    out.push_back(r);
+    const double m = r.summary->median;
+    if (std::string(sc.scope) == "EXTERNAL") med.external = m;
+    if (std::string(sc.scope) == "PROGRAM") med.program = m;
+    if (std::string(sc.scope) == "GPU_PIPELINE") med.gpu_pipeline = m;
+    if (std::string(sc.scope) == "GPU_COMPUTE") med.gpu_compute = m;
+  }
+  if (out.empty()) return out;
+  // The split of EXTERNAL and the child's named phases go on the EXTERNAL record.
+  measure::Record& ext = out.front();
+  const auto pre = s.scope("pre_main"), post = s.scope("post_main");
+  if (!pre.empty()) ext.extra["pre_main_s"] = median(pre);
+  if (!post.empty()) ext.extra["post_main_s"] = median(post);
+  nlohmann::json phases = nlohmann::json::object();
+  if (!s.runs.empty())
+    for (const auto& [name, v] : s.runs.front().figures)
+      if (name != "PROGRAM" && name != "GPU_PIPELINE" && name != "GPU_COMPUTE") phases[name] = median(s.scope(name));
+  ext.extra["phases_s"] = phases;
+  const auto bad = measure::check_nesting(med);
+  if (!bad.empty()) {
+    std::string msg;
+    for (const auto& b : bad) msg += (msg.empty() ? "" : "; ") + b;
+    for (auto& r : out) r.validation = "failed: scope nesting: " + msg;
+  }
+  return out;
+}
+
+}  // namespace bench
+}  // namespace joseki::abc471g::pairs

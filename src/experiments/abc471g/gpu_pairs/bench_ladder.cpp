@@ -1,0 +1,305 @@
+// The gpu-pairs ladder at one problem (bench.hpp): every rung validated, then timed side by side;
+// the count phase alone, the generator alone and the L2 atomic ceiling (what bounds the count);
+// each combiner alone; sweeps of the tensor-core tile and of pairs per thread (tie rule).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "backend/gpu.hpp"
+#include "experiments/abc471g/gpu_pairs/bench.hpp"
+#include "experiments/abc471g/gpu_pairs/bench_util.hpp"
+#include "experiments/abc471g/gpu_pairs/ladder.hpp"
+#include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
+#include "experiments/abc471g/gpu_pairs/reference.hpp"
+#include "measure/errors.hpp"
+#include "measure/sweep.hpp"
+#include "measure/throughput.hpp"
+
+#ifdef JOSEKI_HAVE_CUDA
+#include "backend/cuda/check.hpp"
+#include "backend/cuda/timing.hpp"
+#include "experiments/abc471g/gpu_pairs/pipeline_cuda.hpp"
+#endif
+
+namespace joseki::abc471g::pairs {
+
+using bench::base_record;
+using measure::Record;
+
+namespace {
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void set_ratios(std::vector<Record>& ladder) {
+  double base = 0, prev = 0;
+  for (Record& r : ladder) {
+    const double t = r.summary && !r.skipped ? r.summary->median : 0;
+    if (t > 0 && base > 0) r.extra["x_baseline"] = base / t;
+    if (t > 0 && prev > 0) r.extra["x_previous"] = prev / t;
+    if (r.rung == 0 && t > 0) base = t;
+    if (t > 0) prev = t;
+  }
+}
+
+#ifdef JOSEKI_HAVE_CUDA
+
+const char* tile_name(int t) {
+  switch (t) {
+    case 0: return "128x128";
+    case 1: return "64x128";
+    default: return "64x64";
+  }
+}
+std::int64_t tile_area(int t) { return t == 0 ? 128 * 128 : t == 1 ? 64 * 128 : 64 * 64; }
+
+// Validates (poisoned outputs, exact comparison) then times a full solve of this configuration.
+Record time_solve(const Problem& p, const PairsConfig& cfg, const Answer& want, cuda::GpuTimer& timer,
+                  const BenchOptions& o, Record r) {
+  PairsDevice dev(p, cfg, o.device);
+  const cudaStream_t s = timer.stream();
+  dev.poison(s);
+  dev.enqueue_solve(s);
+  const std::string diff = compare_answers(dev.download(s), want);
+  if (!diff.empty()) {
+    r.validation = "failed: " + diff;
+    return r;
+  }
+  r.validation = "exact";
+  r.set_measurement(timer.measure([&](cudaStream_t st) { dev.enqueue_solve(st); }, measure::Mode::Cold, o.rule));
+  r.extra["pairs_per_thread"] = dev.pairs_per_thread();
+  r.extra["rounds"] = dev.rounds();
+  r.throughput = measure::throughput({static_cast<double>(dev.pairs()), 0}, r.summary->median);
+  return r;
+}
+
+#endif
+
+}  // namespace
+
+std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name, const BenchOptions& o) {
+  std::vector<Record> ladder, extra;
+  const std::string set_id = "pairs-ladder " + case_name + " " + bench::now_id();
+  o.say(fmt::format("gpu-pairs ladder, {}: N = {}, K = {}, M = {}; reference ...", case_name, p.n, p.k, p.m()));
+  const Reference ref = reference_answer(p);
+  o.say(fmt::format("  reference: {} ({:.3f} s)", ref.name, ref.seconds));
+  const std::uint64_t pairs = p.n > 0 ? p.n - 1 : 0;
+  auto stamp = [&](Record& r) {
+    bench::set_problem_axes(r, p);
+    r.axes.set("case", case_name);
+    r.extra["scope_set"] = set_id;
+    r.extra["reference"] = ref.name;
+    r.extra["baseline"] = "pairs.r00_cpu_pairs";
+  };
+
+  [[maybe_unused]] const gpu::Availability av = gpu::availability();
+  for (const PairsRung& rung : pairs_ladder()) {
+    Record r = base_record("pairs." + rung.slug, rung.technique, rung.combiner ? "cuda" : "cpu",
+                           rung.combiner ? "GPU_COMPUTE" : "CPU_COMPUTE", rung.combiner ? "cold" : "");
+    r.rung = rung.id;
+    stamp(r);
+    if (const std::string why = rung.precondition(p); !why.empty()) {
+      ladder.push_back(bench::skipped_record(r, why));
+      continue;
+    }
+    if (!rung.combiner) {  // the CPU baseline, timed in process around the solve call
+      const Solver& s = find_solver(rung.cpu_solver);
+      const std::string diff = compare_answers(s.solve(p, SolveOptions{}).answer, ref.answer);
+      r.validation = diff.empty() ? "exact" : "failed: " + diff;
+      if (diff.empty()) {
+        measure::StoppingRule rule = o.rule;
+        rule.min_samples = std::min(rule.min_samples, 5);
+        r.set_measurement(measure::measure(
+            [&] {
+              const double t0 = now_s();
+              (void)s.solve(p, SolveOptions{});
+              return now_s() - t0;
+            },
+            [] {}, rule, measure::WarmUp{1, 0.0}));
+        r.throughput = measure::throughput({static_cast<double>(pairs), 0}, r.summary->median);
+      }
+      ladder.push_back(r);
+      o.say(fmt::format("  {:<20} {}", rung.slug, r.summary ? fmt::format("{:.3f} ms", r.summary->median * 1e3) : r.validation));
+      continue;
+    }
+#ifdef JOSEKI_HAVE_CUDA
+    if (!av.ok) {
+      ladder.push_back(bench::skipped_record(r, "no GPU: " + av.reason));
+      continue;
+    }
+    cuda::GpuTimer timer(o.device);
+    PairsConfig cfg;
+    cfg.combiner = *rung.combiner;
+    r = time_solve(p, cfg, ref.answer, timer, o, r);
+    ladder.push_back(r);
+    o.say(fmt::format("  {:<20} {}", rung.slug, r.summary ? fmt::format("{:.4f} ms", r.summary->median * 1e3) : r.validation));
+#else
+    ladder.push_back(bench::skipped_record(r, "this joseki was built without CUDA"));
+#endif
+  }
+  set_ratios(ladder);
+
+#ifdef JOSEKI_HAVE_CUDA
+  if (av.ok && pairs_precondition(p, Combiner::TensorCore).empty()) {
+    cuda::GpuTimer timer(o.device);
+    const cudaStream_t s = timer.stream();
+    PairsConfig cfg;
+    PairsDevice dev(p, cfg, o.device);
+    const std::vector<std::uint64_t> want_table = cpu_pair_table(p, dev.kp());
+    // The count alone: validated against the CPU table (every cell, exact).
+    {
+      Record r = base_record("pairs.phase.count", "the count phase alone: zero the table, generate, RED.ADD per pair",
+                             "cuda", "GPU_COMPUTE", "cold");
+      stamp(r);
+      r.extra["phase_of"] = "pairs.r02_atomic_tc_int8";
+      dev.poison(s);
+      dev.enqueue_count(s);
+      const std::vector<std::uint64_t> got = dev.download_table(s);
+      std::size_t bad = 0, first = 0;
+      for (std::size_t i = 0; i < got.size(); ++i)
+        if (got[i] != want_table[i] && bad++ == 0) first = i;
+      r.validation = bad ? fmt::format("failed: {} table cells differ, first C[{}][{}] = {} (expected {})", bad,
+                                       first / dev.kp(), first % dev.kp(), got[first], want_table[first])
+                         : "exact";
+      if (!bad) {
+        r.set_measurement(timer.measure([&](cudaStream_t st) { dev.enqueue_count(st); }, measure::Mode::Cold, o.rule));
+        r.throughput = measure::throughput({static_cast<double>(pairs), 0}, r.summary->median);
+        r.extra["pairs_per_s"] = r.throughput->elements_per_s;
+      }
+      extra.push_back(r);
+    }
+    // The generator alone (no atomics): what the count would cost if atomics were free.
+    {
+      Record r = base_record("pairs.phase.generate_only", "the count kernel without its atomics (values XORed)",
+                             "cuda", "GPU_COMPUTE", "cold");
+      stamp(r);
+      r.validation = "not-applicable";
+      r.set_measurement(timer.measure(
+          [&](cudaStream_t st) {
+            for (std::size_t i = 0; i < dev.rounds(); ++i) dev.enqueue_round(i, st, true);
+          },
+          measure::Mode::Cold, o.rule));
+      r.throughput = measure::throughput({static_cast<double>(pairs), 0}, r.summary->median);
+      extra.push_back(r);
+    }
+    // The L2 atomic ceiling: the same number of uniformly random RED.ADD.U32 into a table of the same size.
+    {
+      Record r = base_record("pairs.ceiling.l2_atomics",
+                             "random RED.ADD.U32 into kp^2 counters (same footprint), LCG addresses, no PCG",
+                             "cuda", "GPU_COMPUTE", "cold");
+      stamp(r);
+      r.validation = "not-applicable";
+      const std::uint32_t cells = dev.kp() * dev.kp();
+      r.set_measurement(timer.measure(
+          [&](cudaStream_t st) {
+            JOSEKI_CUDA_CHECK(cudaMemsetAsync(dev.t32(), 0, std::size_t{cells} * 4, st));
+            launch_atomic_probe(dev.t32(), cells, pairs, 0x5EEDULL, st);
+          },
+          measure::Mode::Cold, o.rule));
+      r.throughput = measure::throughput({static_cast<double>(pairs), 0}, r.summary->median);
+      r.extra["atomics_per_s"] = r.throughput->elements_per_s;
+      extra.push_back(r);
+    }
+    // Each combiner alone, on the table counted above.
+    dev.enqueue_count(s);
+    JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
+    {
+      Record r = base_record("pairs.phase.combine_tc", "slice the table into byte planes + tensor-core product",
+                             "cuda", "GPU_COMPUTE", "cold");
+      stamp(r);
+      r.extra["phase_of"] = "pairs.r02_atomic_tc_int8";
+      dev.enqueue_combine(s);
+      const std::string diff = compare_answers(dev.download(s), ref.answer);
+      r.validation = diff.empty() ? "exact" : "failed: " + diff;
+      if (diff.empty())
+        r.set_measurement(timer.measure([&](cudaStream_t st) { dev.enqueue_combine(st); }, measure::Mode::Cold, o.rule));
+      extra.push_back(r);
+    }
+    if (pairs_precondition(p, Combiner::Ntt).empty()) {
+      PairsConfig nc;
+      nc.combiner = Combiner::Ntt;
+      PairsDevice nd(p, nc, o.device);
+      nd.enqueue_count(s);
+      Record r = base_record("pairs.phase.combine_ntt", "NTT correlations: 2K forward, one inverse (Goldilocks)",
+                             "cuda", "GPU_COMPUTE", "cold");
+      stamp(r);
+      r.extra["phase_of"] = "pairs.r01_atomic_ntt";
+      nd.enqueue_combine(s);
+      const std::string diff = compare_answers(nd.download(s), ref.answer);
+      r.validation = diff.empty() ? "exact" : "failed: " + diff;
+      if (diff.empty())
+        r.set_measurement(timer.measure([&](cudaStream_t st) { nd.enqueue_combine(st); }, measure::Mode::Cold, o.rule));
+      extra.push_back(r);
+    }
+    // Sweep: tensor-core tile (full solve); tie rule: within 2%, the larger tile (fewer re-reads of C).
+    {
+      std::vector<Record> pts;
+      std::vector<measure::Candidate> cand;
+      for (int t = 0; t < TC_TILE_COUNT; ++t) {
+        Record r = base_record("pairs.sweep.tc_tile", "full gpu-pairs solve, tensor-core tile shape", "cuda",
+                               "GPU_COMPUTE", "cold");
+        stamp(r);
+        r.axes.set("tile", std::string(tile_name(t))).set("tile_area", tile_area(t));
+        r.extra["sweep"] = "tc_tile";
+        PairsConfig c;
+        c.tile = t;
+        r = time_solve(p, c, ref.answer, timer, o, r);
+        if (r.summary) cand.push_back({r.axes, r.summary->median});
+        pts.push_back(r);
+      }
+      if (!cand.empty()) {
+        const measure::TieChoice ch = measure::choose(measure::TieRule::prefer_larger("tile_area"), cand);
+        for (Record& r : pts) {
+          r.extra["chosen"] = r.summary && r.axes == cand[ch.chosen].point;
+          if (r.extra["chosen"].get<bool>()) r.extra["tie_rule"] = ch.explanation;
+        }
+      }
+      extra.insert(extra.end(), pts.begin(), pts.end());
+    }
+    // Sweep: pairs per thread (count only); tie rule: within 2%, more pairs per thread (fewer jump-aheads).
+    {
+      std::vector<std::uint32_t> ppts{dev.pairs_per_thread(), 16, 64, 256, 1024};
+      std::sort(ppts.begin(), ppts.end());
+      ppts.erase(std::unique(ppts.begin(), ppts.end()), ppts.end());
+      std::vector<Record> pts;
+      std::vector<measure::Candidate> cand;
+      for (const std::uint32_t ppt : ppts) {
+        Record r = base_record("pairs.sweep.pairs_per_thread", "the count phase, pairs per thread", "cuda",
+                               "GPU_COMPUTE", "cold");
+        stamp(r);
+        r.axes.set("pairs_per_thread", static_cast<std::int64_t>(ppt));
+        r.extra["sweep"] = "pairs_per_thread";
+        r.extra["auto"] = ppt == dev.pairs_per_thread();
+        PairsConfig c;
+        c.pairs_per_thread = ppt;
+        PairsDevice d(p, c, o.device);
+        d.poison(s);
+        d.enqueue_count(s);
+        r.validation = d.download_table(s) == want_table ? "exact" : "failed: the table differs from the CPU's";
+        if (r.validation == "exact") {
+          r.set_measurement(timer.measure([&](cudaStream_t st) { d.enqueue_count(st); }, measure::Mode::Cold, o.rule));
+          r.throughput = measure::throughput({static_cast<double>(pairs), 0}, r.summary->median);
+          cand.push_back({r.axes, r.summary->median});
+        }
+        pts.push_back(r);
+      }
+      if (!cand.empty()) {
+        const measure::TieChoice ch = measure::choose(measure::TieRule::prefer_larger("pairs_per_thread"), cand);
+        for (Record& r : pts) {
+          r.extra["chosen"] = r.summary.has_value() && r.axes == cand[ch.chosen].point;
+          if (r.extra["chosen"].get<bool>()) r.extra["tie_rule"] = ch.explanation;
+        }
+      }
+      extra.insert(extra.end(), pts.begin(), pts.end());
+    }
+  }
+#endif
+  ladder.insert(ladder.end(), extra.begin(), extra.end());
+  return ladder;
+}
+
+}  // namespace joseki::abc471g::pairs

@@ -1,0 +1,138 @@
+// gpu-pairs at N = 10^8, 10^9, 10^10, ... (bench.hpp): GPU_COMPUTE in process (cold), validated
+// against a CPU solver up to validate_max_n and cross-checked against the NTT combiner beyond;
+// EXTERNAL (with PROGRAM, GPU_PIPELINE, GPU_COMPUTE and the pre/post-main split) of
+// `joseki abc471g solve --solver gpu-pairs FILE` and of the start-up-optimised child.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "backend/gpu.hpp"
+#include "experiments/abc471g/gpu_pairs/bench.hpp"
+#include "experiments/abc471g/gpu_pairs/bench_util.hpp"
+#include "experiments/abc471g/inputs.hpp"
+#include "experiments/abc471g/io.hpp"
+#include "measure/errors.hpp"
+#include "measure/throughput.hpp"
+
+#ifdef JOSEKI_HAVE_CUDA
+#include "backend/cuda/timing.hpp"
+#include "experiments/abc471g/gpu_pairs/pipeline_cuda.hpp"
+#endif
+
+namespace joseki::abc471g::pairs {
+
+using bench::base_record;
+using measure::Record;
+
+std::vector<Record> bench_sizes(const SizesOptions& so, const BenchOptions& o) {
+#ifndef JOSEKI_HAVE_CUDA
+  (void)so;
+  (void)o;
+  throw GpuUnavailable("this joseki was built without CUDA (abc471g scale sizes needs a GPU)");
+#else
+  gpu::require_device(o.device);
+  std::vector<Record> out;
+  bench::TempDir dir;
+  cuda::GpuTimer timer(o.device);
+  const cudaStream_t s = timer.stream();
+  for (const std::uint64_t n : so.ns) {
+    InstanceSpec spec;
+    spec.n = n;
+    spec.k = so.k;
+    spec.m = std::min<std::uint64_t>(n, 100'000);
+    spec.seed = 20261129;
+    spec.rng = 6;
+    const Problem p = make_problem(spec);
+    const std::string set_id = "pairs-size " + bench::fmt_n(n) + " " + bench::now_id();
+    measure::Point axes;
+    axes.set("n", static_cast<std::int64_t>(p.n)).set("k", static_cast<std::int64_t>(p.k)).set("m", static_cast<std::int64_t>(p.m()));
+    o.say(fmt::format("gpu-pairs at N = {} (K = {}, M = {})", bench::fmt_n(n), p.k, p.m()));
+
+    std::optional<Reference> ref;
+    if (n <= so.validate_max_n) {
+      ref = reference_answer(p);
+      o.say(fmt::format("  reference {}: {:.3f} s", ref->name, ref->seconds));
+    }
+    // In process: validate, cross-check with the NTT combiner, then time (cold).
+    Record r = base_record("pairs.r02_atomic_tc_int8", "gpu-pairs (count + tensor-core combine), one process, events",
+                           "cuda", "GPU_COMPUTE", "cold");
+    r.rung = 2;
+    r.axes = axes;
+    r.extra["scope_set"] = set_id + " in-process";
+    r.extra["sweep"] = "n";
+    PairsConfig cfg;
+    cfg.progress = false;
+    PairsDevice dev(p, cfg, o.device);
+    dev.poison(s);
+    dev.enqueue_solve(s);
+    const Answer got = dev.download(s);
+    std::string cross = "not run (K above the NTT limit)";
+    if (pairs_precondition(p, Combiner::Ntt).empty()) {
+      PairsConfig nc = cfg;
+      nc.combiner = Combiner::Ntt;
+      PairsDevice nd(p, nc, o.device);
+      nd.poison(s);
+      nd.enqueue_solve(s);
+      const std::string d = compare_answers(nd.download(s), got);
+      cross = d.empty() ? "gpu-pairs-ntt: identical" : "gpu-pairs-ntt differs: " + d;
+    }
+    r.extra["cross_check"] = cross;
+    if (ref) {
+      const std::string d = compare_answers(got, ref->answer);
+      r.validation = d.empty() ? "exact" : "failed: " + d;
+      r.extra["reference"] = ref->name;
+      r.extra["reference_s"] = ref->seconds;
+    } else {
+      r.validation = cross == "gpu-pairs-ntt: identical" ? "not-checked" : "failed: " + cross;
+    }
+    if (r.validation.rfind("failed", 0) != 0) {
+      measure::StoppingRule rule = o.rule;
+      if (n >= 5'000'000'000ULL) {  // 50 ms and more per run: a few samples say enough
+        rule.min_samples = std::min(rule.min_samples, 3);
+        rule.min_time_s = 0;
+      }
+      r.set_measurement(timer.measure([&](cudaStream_t st) { dev.enqueue_solve(st); }, measure::Mode::Cold, rule));
+      r.throughput = measure::throughput({static_cast<double>(dev.pairs()), 0}, r.summary->median);
+      r.extra["rounds"] = dev.rounds();
+      r.extra["counters"] = dev.wide() ? "64-bit (rounds of < 2^32 pairs)" : "32-bit";
+      o.say(fmt::format("  GPU_COMPUTE {:.3f} ms ({:.3g} pairs/s)", r.summary->median * 1e3, r.throughput->elements_per_s));
+    }
+    out.push_back(r);
+    if (!so.external || r.validation.rfind("failed", 0) == 0) continue;
+
+    // EXTERNAL: the solve command as users run it, and the start-up-optimised child.
+    const std::string file = dir.write("n_" + bench::fmt_n(n) + ".in", to_text(p));
+    const std::string expected = format_answer(ref ? ref->answer : got);
+    const int runs = n >= 5'000'000'000ULL ? std::min(so.external_runs, 2) : so.external_runs;
+    const std::string dev_s = std::to_string(o.device);
+    const struct {
+      const char* variant;
+      const char* technique;
+      std::vector<std::string> argv;
+    } cmds[] = {
+        {"pairs.external.solve", "joseki abc471g solve --solver gpu-pairs FILE (as shipped)",
+         {o.self_exe, "--device", dev_s, "abc471g", "solve", "--solver", "gpu-pairs", file}},
+        {"pairs.external.fast", "start-up cut: context on a 2nd thread while parsing, exit without CUDA teardown",
+         {o.self_exe, "--device", dev_s, "abc471g", "scale", "child", "--phase", "solve", "--fast", "--input", file}},
+    };
+    for (const auto& c : cmds) {
+      const bench::ExternalSet es = bench::sample_external(c.argv, {}, runs, expected, 600);
+      if (!es.failure.empty()) {
+        Record f = base_record(c.variant, c.technique, "process", "EXTERNAL", "");
+        f.axes = axes;
+        f.validation = "failed: " + es.failure;
+        out.push_back(f);
+        o.say(fmt::format("  {}: FAILED: {}", c.variant, es.failure));
+        continue;
+      }
+      auto recs = bench::external_records(es, c.variant, c.technique, set_id + " " + c.variant, axes);
+      if (!recs.empty())
+        o.say(fmt::format("  {:<22} EXTERNAL {:.1f} ms", c.variant, recs.front().summary->median * 1e3));
+      out.insert(out.end(), recs.begin(), recs.end());
+    }
+  }
+  return out;
+#endif
+}
+
+}  // namespace joseki::abc471g::pairs

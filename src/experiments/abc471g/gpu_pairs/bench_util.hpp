@@ -1,0 +1,57 @@
+// Helpers shared by the bench_*.cpp files (not a public interface).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "experiments/abc471g/problem.hpp"
+#include "measure/record.hpp"
+#include "measure/spawn.hpp"
+
+namespace joseki::abc471g::pairs::bench {
+
+// A fresh folder under $TMPDIR (or /tmp), removed with its files at destruction.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return m_path; }
+  std::string write(const std::string& name, const std::string& text);  // returns the file's path
+
+ private:
+  std::string m_path;
+  std::vector<std::string> m_files;
+};
+
+measure::Record base_record(const std::string& variant, const std::string& technique, const std::string& backend,
+                            const std::string& scope, const std::string& mode);
+void set_problem_axes(measure::Record& r, const Problem& p);
+measure::Record skipped_record(measure::Record r, const std::string& why);
+double median(std::vector<double> v);
+std::string fmt_n(std::uint64_t n);  // 1e9 -> "10^9", 7000000 -> "7e6"
+std::string now_id();                // a scope-set id stem: UTC time
+
+// EXTERNAL samples of one command (one untimed run first): the child's exit code must be 0 and,
+// when `expected_stdout` is given, its output must equal it. Returns the results, or the reason
+// it failed.
+struct ExternalSet {
+  std::vector<measure::ExternalResult> runs;
+  std::string failure;  // "" when every run succeeded (and matched)
+  std::string stdout_text;  // the last run's output
+  std::vector<double> scope(const std::string& name) const;  // EXTERNAL, PROGRAM, pre_main, post_main, figures
+};
+ExternalSet sample_external(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env,
+                            int runs, const std::optional<std::string>& expected_stdout, double timeout_s,
+                            const std::string& stdin_path = "");
+// One record per scope (EXTERNAL, PROGRAM, pre-main, post-main, GPU_PIPELINE, GPU_COMPUTE and named phases as
+// extra) from one set, sharing extra.scope_set; nesting checked.
+std::vector<measure::Record> external_records(const ExternalSet& s, const std::string& variant, const std::string& technique,
+                                              const std::string& scope_set, const measure::Point& axes);
+
+}  // namespace joseki::abc471g::pairs::bench

@@ -1,0 +1,381 @@
+// Measured costs for `auto` (costs.hpp): the cost file, the fit, and the calibration run.
+#include "experiments/abc471g/gpu_pairs/costs.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "backend/cpu/parallel.hpp"
+#include "backend/gpu.hpp"
+#include "experiments/abc471g/inputs.hpp"
+#include "experiments/abc471g/problem.hpp"
+#include "measure/errors.hpp"
+#include "measure/spawn.hpp"
+#include "measure/stats.hpp"
+
+namespace joseki::abc471g::pairs {
+
+std::string SolverFit::formula() const {
+  std::string s = fmt::format("{:.3f} ms", c0 * 1e3);
+  if (c_n > 0) s += fmt::format(" + N x {:.3g} ns", c_n * 1e9);
+  if (c_nk > 0) s += fmt::format(" + N K x {:.3g} ps", c_nk * 1e12);
+  if (c_k2 > 0) s += fmt::format(" + K^2 x {:.3g} ns", c_k2 * 1e9);
+  return s;
+}
+
+CostModel default_costs() {
+  CostModel m;
+  m.source = "defaults";
+  SolverFit g;  // assumptions, not measurements: 5e10 pairs/s, 0.5 ms combine + setup at K = 2300
+  g.c0 = 0.5e-3;
+  g.c_n = 1.0 / 5e10;
+  g.c_k2 = 0.5e-3 / (2300.0 * 2300.0);
+  m.solvers["gpu-pairs"] = g;
+  return m;
+}
+
+std::string costs_path() {
+  if (const char* p = std::getenv("JOSEKI_COSTS"); p && *p) return p;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/joseki/abc471g_costs.json";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/joseki/abc471g_costs.json";
+  return ".joseki_abc471g_costs.json";
+}
+
+nlohmann::json to_json(const CostModel& m) {
+  nlohmann::json s = nlohmann::json::object();
+  for (const auto& [name, f] : m.solvers)
+    s[name] = {{"c0_s", f.c0},         {"per_n_s", f.c_n},   {"per_nk_s", f.c_nk}, {"per_k2_s", f.c_k2},
+               {"threads", f.threads}, {"max_rel_err", f.max_rel_err}, {"points", f.points}};
+  return {{"schema", "joseki.abc471g.costs/1"},
+          {"source", m.source},
+          {"created", m.created},
+          {"host", m.host},
+          {"device", {{"index", m.device}, {"name", m.device_name}}},
+          {"gpu",
+           {{"fixed_external_s", m.gpu_fixed_external_s},
+            {"module_load_s", m.module_load_s},
+            {"measured", m.gpu_measured}}},
+          {"solvers", s}};
+}
+
+CostModel costs_from_json(const nlohmann::json& j) {
+  auto need = [](const nlohmann::json& o, const char* key, const std::string& where) -> const nlohmann::json& {
+    if (!o.is_object() || !o.contains(key)) throw InputError("cost file: missing field " + where + key);
+    return o.at(key);
+  };
+  try {
+    if (need(j, "schema", "").get<std::string>() != "joseki.abc471g.costs/1")
+      throw InputError("cost file: schema is not joseki.abc471g.costs/1");
+    CostModel m;
+    m.source = need(j, "source", "").get<std::string>();
+    m.created = need(j, "created", "").get<std::string>();
+    m.host = j.value("host", "");
+    const auto& d = need(j, "device", "");
+    m.device = d.value("index", 0);
+    m.device_name = d.value("name", "");
+    const auto& g = need(j, "gpu", "");
+    m.gpu_fixed_external_s = need(g, "fixed_external_s", "gpu.").get<double>();
+    m.module_load_s = need(g, "module_load_s", "gpu.").get<double>();
+    m.gpu_measured = g.value("measured", false);
+    for (const auto& [name, f] : need(j, "solvers", "").items()) {
+      SolverFit s;
+      const std::string w = "solvers." + name + ".";
+      s.c0 = need(f, "c0_s", w).get<double>();
+      s.c_n = need(f, "per_n_s", w).get<double>();
+      s.c_nk = need(f, "per_nk_s", w).get<double>();
+      s.c_k2 = need(f, "per_k2_s", w).get<double>();
+      s.threads = f.value("threads", 0);
+      s.max_rel_err = f.value("max_rel_err", 0.0);
+      if (f.contains("points")) s.points = f.at("points").get<std::vector<std::array<double, 3>>>();
+      if (s.c0 < 0 || s.c_n < 0 || s.c_nk < 0 || s.c_k2 < 0) throw InputError("cost file: negative coefficient in " + name);
+      m.solvers[name] = s;
+    }
+    return m;
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(std::string("cost file: ") + e.what());
+  }
+}
+
+std::optional<CostModel> load_costs(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(ss.str());
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError("cost file " + path + ": not JSON (" + e.what() + ")");
+  }
+  try {
+    return costs_from_json(j);
+  } catch (const InputError& e) {
+    throw InputError(std::string(e.what()) + " (" + path + "; run `joseki abc471g calibrate` to remake it)");
+  }
+}
+
+void save_costs(const CostModel& m, const std::string& path) {
+  // mkdir -p of the folder
+  for (std::size_t i = 1; i < path.size(); ++i)
+    if (path[i] == '/') ::mkdir(path.substr(0, i).c_str(), 0755);
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp);
+    if (!out) throw RunError("cannot write the cost file " + tmp);
+    out << to_json(m).dump(2) << "\n";
+    if (!out) throw RunError("cannot write the cost file " + tmp);
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw RunError("cannot rename " + tmp + " to " + path);
+}
+
+const CostModel& active_costs() {
+  static const CostModel m = [] {
+    try {
+      if (auto c = load_costs(costs_path())) return *c;
+    } catch (const InputError&) {
+      // a broken file must not stop a solve: fall back to the defaults (--explain says so)
+    }
+    return default_costs();
+  }();
+  return m;
+}
+
+SolverFit fit_solver(const std::vector<std::array<double, 3>>& points) {
+  SolverFit f;
+  f.points = points;
+  if (points.empty()) return f;
+  // Features per point, scaled by 1/t so that the fit minimises relative error.
+  auto feat = [](const std::array<double, 3>& p) {
+    return std::array<double, 4>{1.0, p[0], p[0] * p[1], p[1] * p[1]};
+  };
+  std::array<bool, 4> active{true, true, true, true};
+  std::array<double, 4> c{};
+  for (int iter = 0; iter < 5; ++iter) {
+    // Normal equations on the active columns, each column normalised for conditioning.
+    std::array<double, 4> scale{};
+    for (const auto& p : points)
+      for (int i = 0; i < 4; ++i) scale[i] = std::max(scale[i], feat(p)[i] / std::max(p[2], 1e-12));
+    double a[4][5] = {};
+    for (const auto& p : points) {
+      const auto x = feat(p);
+      const double w = 1.0 / std::max(p[2], 1e-12);
+      for (int i = 0; i < 4; ++i) {
+        if (!active[i] || scale[i] == 0) continue;
+        const double xi = x[i] * w / scale[i];
+        for (int j = 0; j < 4; ++j)
+          if (active[j] && scale[j] != 0) a[i][j] += xi * x[j] * w / scale[j];
+        a[i][4] += xi;  // target: t * w = 1
+      }
+    }
+    for (int i = 0; i < 4; ++i)
+      if (!active[i] || scale[i] == 0) a[i][i] = 1, a[i][4] = 0;
+    // Gaussian elimination with partial pivoting (4 x 4).
+    for (int col = 0; col < 4; ++col) {
+      int piv = col;
+      for (int r = col + 1; r < 4; ++r)
+        if (std::fabs(a[r][col]) > std::fabs(a[piv][col])) piv = r;
+      std::swap(a[col], a[piv]);
+      if (std::fabs(a[col][col]) < 1e-300) continue;
+      for (int r = 0; r < 4; ++r) {
+        if (r == col) continue;
+        const double m = a[r][col] / a[col][col];
+        for (int j = col; j < 5; ++j) a[r][j] -= m * a[col][j];
+      }
+    }
+    bool negative = false;
+    for (int i = 0; i < 4; ++i) {
+      c[i] = (active[i] && scale[i] != 0 && std::fabs(a[i][i]) > 1e-300) ? a[i][4] / a[i][i] / scale[i] : 0;
+      if (c[i] < 0) {
+        active[i] = false;
+        negative = true;
+        c[i] = 0;
+      }
+    }
+    if (!negative) break;
+  }
+  f.c0 = c[0];
+  f.c_n = c[1];
+  f.c_nk = c[2];
+  f.c_k2 = c[3];
+  for (const auto& p : points)
+    f.max_rel_err = std::max(f.max_rel_err, std::fabs(f.seconds(p[0], p[1]) - p[2]) / std::max(p[2], 1e-12));
+  return f;
+}
+
+std::string gpu_presence_reason() {
+#ifndef JOSEKI_HAVE_CUDA
+  return "this joseki was built without CUDA";
+#else
+  if (::access("/dev/nvidiactl", F_OK) != 0) return "no NVIDIA driver (no /dev/nvidiactl)";
+  return "";
+#endif
+}
+
+std::optional<double> estimate_external(const CostModel& m, const std::string& solver, bool needs_gpu, double n,
+                                        double k) {
+  const auto it = m.solvers.find(solver);
+  if (it == m.solvers.end()) return std::nullopt;
+  return it->second.seconds(n, k) + (needs_gpu ? m.gpu_fixed_s() : 0.0);
+}
+
+std::optional<std::pair<double, std::string>> calibrated_estimate(const std::string& solver, double n, double k) {
+  const CostModel& m = active_costs();
+  if (m.source != "measured") return std::nullopt;
+  const auto it = m.solvers.find(solver);
+  if (it == m.solvers.end()) return std::nullopt;
+  bool gpu = false;
+  for (const Solver& s : solver_registry())
+    if (s.name == solver) gpu = s.needs_gpu;
+  const double t = it->second.seconds(n, k) + (gpu ? m.gpu_fixed_s() : 0.0);
+  std::string f = it->second.formula();
+  if (gpu) f = fmt::format("GPU fixed {:.1f} ms + {}", m.gpu_fixed_s() * 1e3, f);
+  return std::make_pair(t, f + "  [calibrated " + m.created + "]");
+}
+
+namespace {
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+measure::Record value_record(const std::string& variant, const std::string& technique, double value,
+                             const std::string& unit) {
+  measure::Record r;
+  r.experiment = "abc471g";
+  r.variant = variant;
+  r.technique = technique;
+  r.backend = "process";
+  r.scope = "VALUE";
+  r.unit = unit;
+  r.samples = {value};
+  r.summary = measure::summarize(r.samples);
+  r.stop_reason = "single";
+  r.validation = "not-applicable";
+  r.extra["sweep"] = "calibration";
+  return r;
+}
+
+std::vector<double> spawn_times(const CalibrateOptions& o, const std::string& phase, int runs,
+                                std::vector<double>* module_load) {
+  std::vector<double> t;
+  for (int i = 0; i <= runs; ++i) {  // the first run is untimed (page cache, driver warm-up)
+    measure::SpawnOptions so;
+    so.argv = {o.self_exe, "--device", std::to_string(o.device), "abc471g", "scale", "child", "--phase", phase};
+    so.timeout_s = 60;
+    const measure::ExternalResult r = measure::run_external(so);
+    if (r.exit_code != 0)
+      throw RunError(fmt::format("calibration child '{} abc471g scale child --phase {}' failed (exit {})", o.self_exe,
+                                 phase, r.exit_code));
+    if (i == 0) continue;
+    t.push_back(r.external_s);
+    if (module_load && r.figures.count("module_load")) module_load->push_back(r.figures.at("module_load"));
+  }
+  return t;
+}
+
+}  // namespace
+
+CostModel calibrate(const CalibrateOptions& o, std::vector<measure::Record>* records) {
+  auto note = [&](const std::string& s) {
+    if (o.note) o.note(s);
+  };
+  CostModel m;
+  m.source = "measured";
+  m.created = measure::utc_now_iso8601();
+  m.host = measure::query_host().hostname;
+  m.device = o.device;
+  const gpu::Availability av = gpu::availability();
+  const bool gpu = av.ok;
+  if (gpu) {
+    m.device_name = gpu::device_facts(o.device).name;
+    if (o.self_exe.empty()) throw RunError("calibrate: the path of the joseki binary is unknown");
+    note("calibrate: GPU fixed costs (child processes: no CUDA / context only)");
+    const int runs = o.quick ? 2 : 5;
+    std::vector<double> module_load;
+    const double base = measure::median_of(spawn_times(o, "none", runs, nullptr));
+    const double ctx = measure::median_of(spawn_times(o, "module", runs, &module_load));
+    m.module_load_s = module_load.empty() ? 0.0 : measure::median_of(module_load);
+    // The module child also paid the module load inside its EXTERNAL time: keep the two apart.
+    m.gpu_fixed_external_s = std::max(0.0, ctx - base - m.module_load_s);
+    m.gpu_measured = true;
+    if (records) {
+      records->push_back(value_record("calibration.gpu_fixed_external", "EXTERNAL(context child) - EXTERNAL(no-CUDA child)",
+                                      m.gpu_fixed_external_s, "s"));
+      records->push_back(value_record("calibration.module_load", "first launch of the gpu-pairs count kernel",
+                                      m.module_load_s, "s"));
+    }
+  } else {
+    note("calibrate: no GPU (" + av.reason + "): GPU solvers left out");
+  }
+
+  // Per-solver fits from in-process solve() calls on random instances.
+  std::vector<const Solver*> todo;
+  for (const Solver& s : solver_registry()) {
+    const bool listed = o.solvers.empty() ? (s.name != "auto" && s.name != "brute" && s.name != "editorial")
+                                          : std::find(o.solvers.begin(), o.solvers.end(), s.name) != o.solvers.end();
+    if (listed && (!s.needs_gpu || gpu)) todo.push_back(&s);
+  }
+  const std::vector<std::uint32_t> ks = o.quick ? std::vector<std::uint32_t>{64, 300} : std::vector<std::uint32_t>{256, 2300};
+  SolveOptions so;
+  so.device = o.device;
+  so.threads = o.threads;
+  for (const Solver* s : todo) {
+    std::vector<double> ns = o.quick ? std::vector<double>{1e3, 1e4, 1e5}
+                                     : (s->needs_gpu ? std::vector<double>{1e6, 1e7, 1e8, 1e9}
+                                                     : std::vector<double>{1e5, 1e6, 1e7});
+    std::vector<std::array<double, 3>> pts;
+    for (const std::uint32_t k : ks) {
+      for (const double n : ns) {
+        InstanceSpec spec;
+        spec.n = static_cast<std::uint64_t>(n);
+        spec.k = k;
+        spec.m = std::min<std::uint64_t>(spec.n, 1000);
+        spec.seed = 12345 + k;
+        spec.rng = 7;
+        const Problem p = make_problem(spec);
+        std::vector<double> t;
+        try {
+          for (int rep = 0; rep < 4; ++rep) {  // one warm-up (module load, first touch), three timed
+            const double t0 = now_s();
+            (void)s->solve(p, so);
+            const double dt = now_s() - t0;
+            if (rep > 0) t.push_back(dt);
+            if (dt > 3.0) break;  // slow enough: one sample will do
+          }
+        } catch (const InputError& e) {
+          note("calibrate: " + s->name + " cannot run N = " + fmt::format("{:g}", n) + ", K = " + std::to_string(k) +
+               ": " + e.what());
+          break;
+        }
+        if (t.empty()) continue;
+        const double med = measure::median_of(t);
+        pts.push_back({n, static_cast<double>(k), med});
+        if (med > 3.0) break;  // larger N would take too long; the fit extrapolates
+      }
+    }
+    if (pts.empty()) continue;
+    SolverFit f = fit_solver(pts);
+    f.threads = s->needs_gpu ? 0 : (o.threads > 0 ? o.threads : cpu::ThreadPool::global().size());
+    m.solvers[s->name] = f;
+    note(fmt::format("calibrate: {:<14} {}  (worst fit error {:.0f}%)", s->name, f.formula(), 100 * f.max_rel_err));
+    if (records) {
+      measure::Record r = value_record("calibration." + s->name, "fitted solve time t(N, K)", f.seconds(7e6, 2300), "s");
+      r.axes.set("n", static_cast<std::int64_t>(7'000'000)).set("k", static_cast<std::int64_t>(2300));
+      r.extra["fit"] = to_json(m)["solvers"][s->name];
+      r.extra["formula"] = f.formula();
+      records->push_back(r);
+    }
+  }
+  return m;
+}
+
+}  // namespace joseki::abc471g::pairs

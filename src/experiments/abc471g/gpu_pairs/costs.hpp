@@ -1,0 +1,91 @@
+// Measured costs for `auto` (issue 6, item 4): the fixed price of using the GPU in a process
+// (driver init + context creation + teardown, EXTERNAL, from child processes; module load) and,
+// for every solver, a fitted time t(N, K) = c0 + c_n N + c_nk N K + c_k2 K^2 of its solve call,
+// all measured on this machine by `calibrate` and kept in a JSON file:
+//   $JOSEKI_COSTS, else $XDG_CACHE_HOME/joseki/abc471g_costs.json, else ~/.cache/joseki/abc471g_costs.json.
+// The gpu-pairs estimator registered with dispatch.hpp's CostEstimatorRegistrar reads it, so
+// `--solver auto` weighs the GPU's fixed costs against its per-pair rate; without a file it
+// uses the defaults below and says so in --explain.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "measure/record.hpp"
+
+namespace joseki::abc471g::pairs {
+
+// t(N, K) = c0 + c_n * N + c_nk * N * K + c_k2 * K^2 seconds (all coefficients >= 0).
+struct SolverFit {
+  double c0 = 0, c_n = 0, c_nk = 0, c_k2 = 0;
+  int threads = 0;          // CPU threads during calibration (CPU solvers)
+  double max_rel_err = 0;   // worst |fit - measured| / measured over the calibration points
+  std::vector<std::array<double, 3>> points;  // (N, K, seconds), the medians fitted
+  double seconds(double n, double k) const { return c0 + c_n * n + c_nk * n * k + c_k2 * k * k; }
+  std::string formula() const;  // "0.21 ms + N x 0.85 ns + N K x 0.01 ps + K^2 x 1.2 ns"
+};
+
+struct CostModel {
+  std::string source = "defaults";  // "measured" or "defaults"
+  std::string created;              // UTC
+  std::string host;                 // hostname
+  std::string device_name;
+  int device = 0;
+  double gpu_fixed_external_s = 0.19;  // EXTERNAL(context-only child) - EXTERNAL(no-CUDA child)
+  double module_load_s = 0.002;        // first launch of the gpu-pairs kernels
+  bool gpu_measured = false;           // the two figures above were measured (else defaults)
+  std::map<std::string, SolverFit> solvers;  // by solver name
+  // The fixed GPU cost a process pays in total (what auto adds to a GPU solver's fit).
+  double gpu_fixed_s() const { return gpu_fixed_external_s + module_load_s; }
+};
+
+// Built-in defaults (no calibration file): the lab H200's context-creation figures
+// (README, 2026-11-29: EXTERNAL 186 ms for a context-only process) and gpu-pairs rates that
+// are assumptions, not measurements (5e10 pairs/s, 0.5 ms combine). --explain says "defaults".
+CostModel default_costs();
+
+std::string costs_path();
+nlohmann::json to_json(const CostModel& m);
+CostModel costs_from_json(const nlohmann::json& j);  // throws InputError naming the bad field
+std::optional<CostModel> load_costs(const std::string& path);  // nullopt when absent; InputError if malformed
+void save_costs(const CostModel& m, const std::string& path);  // creates the folder; atomic rename
+const CostModel& active_costs();  // the file if present (read once), else defaults
+
+// Least-squares fit of the four coefficients to (N, K, seconds) points, relative error weighted,
+// coefficients clamped at zero (active set). Pure; unit-tested.
+SolverFit fit_solver(const std::vector<std::array<double, 3>>& points);
+
+// Whether a GPU could be used, decided without touching CUDA (driver init costs ~0.1 s):
+// "" if yes, else why not (CPU-only build, no /dev/nvidiactl).
+std::string gpu_presence_reason();
+
+// EXTERNAL estimate for a solver on (N, K): its fit, plus the GPU's fixed costs when it needs
+// the GPU. nullopt when the model has no fit for it.
+std::optional<double> estimate_external(const CostModel& m, const std::string& solver, bool needs_gpu, double n,
+                                        double k);
+
+// For dispatch.cpp's choose_solver: the calibrated estimate of a registry solver (the GPU's fixed
+// costs included when it needs the GPU) and its formula; nullopt without a measured cost file or
+// without a fit for this solver.
+std::optional<std::pair<double, std::string>> calibrated_estimate(const std::string& solver, double n, double k);
+
+struct CalibrateOptions {
+  std::string self_exe;  // this joseki binary (spawned for the fixed-cost children)
+  int device = 0;
+  int threads = 0;       // CPU solvers' threads (0 = all)
+  bool quick = false;    // fewer points (tests)
+  std::vector<std::string> solvers;  // empty: every registered solver except auto/brute/editorial
+  std::function<void(const std::string&)> note;  // progress lines
+};
+// Measures everything above. Records: one VALUE record per fixed cost and per solver fit.
+CostModel calibrate(const CalibrateOptions& o, std::vector<measure::Record>* records = nullptr);
+
+}  // namespace joseki::abc471g::pairs

@@ -1,0 +1,94 @@
+// Launchers of the gpu-pairs kernels (count.cu, r01_atomic_ntt.cu, r02_atomic_tc_int8.cu).
+// Only <cuda_runtime.h> and std types here: the host code that calls them is g++-compiled.
+// Every launcher checks its launch (JOSEKI_CUDA_CHECK_LAUNCH in the .cu).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace joseki::abc471g::pairs {
+
+// ---- count (count.cu) -----------------------------------------------------------------
+struct CountArgs {
+  const std::uint32_t* d_b = nullptr;  // the M given values
+  std::uint64_t m = 0;
+  std::uint64_t seed = 0;
+  std::uint32_t k = 1;
+  std::uint32_t kp = 128;         // row stride of the table
+  std::uint64_t fastmod_m = 0;    // make_fastmod(k).m
+  std::uint64_t begin = 0, end = 0;  // pair starts [begin, end): pair i is (A_i, A_{i+1})
+  std::uint32_t pairs_per_thread = 16;
+  std::uint32_t* d_table = nullptr;  // kp*kp 32-bit counters; (end - begin) < 2^32 keeps them exact
+};
+// Each thread jumps the LCG to its first element and counts its pairs with fire-and-forget
+// atomics (RED.ADD) into the L2-resident table. `generate_only` skips the atomics (a probe:
+// the generator's share of the time) and XORs the values into d_table[0] instead.
+void launch_count_pairs(const CountArgs& a, bool generate_only, cudaStream_t s);
+
+// t64[i] += t32[i]; t32[i] = 0 (after a round of the 64-bit path).
+void launch_flush_table(std::uint32_t* d_t32, std::uint64_t* d_t64, std::size_t n, cudaStream_t s);
+// dst[i] += src[i] (the multi-GPU reduction when NCCL is not used).
+void launch_add_table(const std::uint64_t* d_src, std::uint64_t* d_dst, std::size_t n, cudaStream_t s);
+void launch_add_table32(const std::uint32_t* d_src, std::uint32_t* d_dst, std::size_t n, cudaStream_t s);
+
+// The L2 atomic ceiling: n random RED.ADD.U32 into `cells` counters (same footprint as the table).
+void launch_atomic_probe(std::uint32_t* d_table, std::uint32_t cells, std::uint64_t n, std::uint64_t salt,
+                         cudaStream_t s);
+
+// ---- tensor-core combiner (r02_atomic_tc_int8.cu) -------------------------------------
+// Slices the table into byte planes (C = sum_j 2^(8j) C_j), takes the table's maximum (which
+// says how many planes the product needs), and writes the first term of every answer:
+// d_answer[k] = V[(a0 + k) mod K].
+struct SliceArgs {
+  const void* d_table = nullptr;
+  bool wide = false;  // 64-bit counters (the multi-round path), else 32-bit
+  std::uint32_t kp = 128;
+  int slices = 1;     // planes written (enough for the largest possible count)
+  std::uint8_t* d_slices = nullptr;  // slices * kp * kp bytes
+  std::uint64_t* d_max = nullptr;    // zeroed before; receives the table's maximum
+  std::uint64_t* d_answer = nullptr;
+  const std::uint8_t* d_v = nullptr;
+  std::uint32_t k = 1;
+  std::uint32_t a0 = 0;
+};
+void launch_slice_table(const SliceArgs& a, cudaStream_t s);
+
+enum class TcTile : int { T128x128 = 0, T64x128 = 1, T64x64 = 2 };
+
+// answer[k] += sum_a (1 - V[a+k]) * G[a][k], G = C * circ(V) on mma.sync m16n8k32 (u8 x u8 -> s32),
+// one plane per blockIdx.z; planes the table's maximum does not need exit at once.
+struct TcArgs {
+  const std::uint8_t* d_slices = nullptr;
+  int slices = 1;  // planes available (grid z)
+  const std::uint64_t* d_max = nullptr;
+  const std::uint8_t* d_v = nullptr;
+  std::uint32_t k = 1, kp = 128;
+  std::uint64_t* d_answer = nullptr;
+};
+// Dynamic shared memory of the combiner for this kp (bytes); sets the kernel's limit when > 48 KiB.
+std::size_t prepare_tc_combine(TcTile tile, std::uint32_t kp);
+void launch_tc_combine(const TcArgs& a, TcTile tile, cudaStream_t s);
+
+// ---- NTT combiner (r01_atomic_ntt.cu) ---------------------------------------------------
+struct NttArgs {
+  const void* d_table = nullptr;
+  bool wide = false;
+  std::uint32_t k = 1, kp = 128;
+  std::uint32_t l = 2;  // transform length (ntt_length(k)), at most NTT_MAX_LENGTH
+  const std::uint8_t* d_v = nullptr;
+  const std::uint64_t* d_tw = nullptr;   // w^e, e < l/2
+  const std::uint64_t* d_itw = nullptr;  // w^-e
+  std::uint64_t l_inv = 1;               // 1/l mod p
+  std::uint64_t* d_partials = nullptr;   // blocks * l
+  std::uint32_t blocks = 1;              // <= k
+  std::uint64_t* d_sum = nullptr;        // l
+  std::uint64_t* d_answer = nullptr;     // k, written (not accumulated)
+  std::uint32_t a0 = 0;
+};
+inline constexpr std::uint32_t NTT_MAX_LENGTH = 8192;  // two length-L u64 arrays in 128 KiB of shared memory
+void prepare_ntt_combine(std::uint32_t l);
+void launch_ntt_combine(const NttArgs& a, cudaStream_t s);
+
+}  // namespace joseki::abc471g::pairs

@@ -1,0 +1,54 @@
+#include "experiments/abc471g/gpu_pairs/ladder.hpp"
+
+#include "measure/errors.hpp"
+
+namespace joseki::abc471g::pairs {
+
+const std::vector<PairsRung>& pairs_ladder() {
+  static const std::vector<PairsRung> rungs = [] {
+    std::vector<PairsRung> v;
+    PairsRung r0;
+    r0.id = 0;
+    r0.slug = "r00_cpu_pairs";
+    r0.name = "CPU pairs (baseline)";
+    r0.technique = "cpu-pairs: pair counts on all CPU cores + FFTW correlations";
+    r0.cpu_solver = "cpu-pairs";
+    r0.precondition = [](const Problem& p) -> std::string {
+      for (const Solver& s : solver_registry())
+        if (s.name == "cpu-pairs") return p.k > 8192 ? "K > 8192 (cpu-pairs' limit)" : "";
+      return "solver cpu-pairs is not in this build";
+    };
+    v.push_back(r0);
+    PairsRung r1;
+    r1.id = 1;
+    r1.slug = "r01_atomic_ntt";
+    r1.name = "GPU count + NTT";
+    r1.technique = "jump-ahead generation, L2 atomics into K x K; Goldilocks NTT correlations";
+    r1.predecessor = "r00_cpu_pairs";
+    r1.combiner = Combiner::Ntt;
+    r1.precondition = [](const Problem& p) { return pairs_precondition(p, Combiner::Ntt); };
+    v.push_back(r1);
+    PairsRung r2;
+    r2.id = 2;
+    r2.slug = "r02_atomic_tc_int8";
+    r2.name = "GPU count + tensor cores";
+    r2.technique = "same count; G = C circ(V) on mma.sync m16n8k32 u8 (byte planes), masked epilogue";
+    r2.predecessor = "r01_atomic_ntt";
+    r2.combiner = Combiner::TensorCore;
+    r2.precondition = [](const Problem& p) { return pairs_precondition(p, Combiner::TensorCore); };
+    v.push_back(r2);
+    return v;
+  }();
+  return rungs;
+}
+
+const PairsRung& find_rung(const std::string& slug) {
+  std::string names;
+  for (const PairsRung& r : pairs_ladder()) {
+    if (r.slug == slug) return r;
+    names += (names.empty() ? "" : ", ") + r.slug;
+  }
+  throw InputError("--rung " + slug + ": unknown rung (rungs: " + names + ")");
+}
+
+}  // namespace joseki::abc471g::pairs

@@ -1,0 +1,210 @@
+// The arithmetic the gpu-pairs kernels share with their host reference and tests: the
+// generator (LCG jump table, PCG output, division-free mod K), Goldilocks-prime NTT
+// butterflies, and the index maps of the tensor-core combiner's fragments. Everything here
+// is __host__ __device__ (plain inline functions under g++), so the unit tests run the very
+// index math the kernels use. Std headers only: nvcc compiles this (no fmt, no json).
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define JOSEKI_HD __host__ __device__ __forceinline__
+#else
+#define JOSEKI_HD inline
+#endif
+
+namespace joseki::abc471g::pairs {
+
+// ---- generator ------------------------------------------------------------------------
+// Same constants as problem.hpp (checked by a unit test); repeated so that .cu files stay light.
+inline constexpr std::uint64_t LCG_MUL = 6364136223846793005ULL;
+inline constexpr std::uint64_t LCG_INC = 2026081520260815ULL;
+
+// The affine map s -> mul*s + add for 2^j LCG steps, j = 0..63 (maps of one LCG commute,
+// so applying the maps of the set bits of d in any order jumps d steps).
+struct JumpTable {
+  std::uint64_t mul[64];
+  std::uint64_t add[64];
+};
+
+constexpr JumpTable make_jump_table() {
+  JumpTable t{};
+  std::uint64_t m = LCG_MUL, c = LCG_INC;
+  for (int j = 0; j < 64; ++j) {
+    t.mul[j] = m;
+    t.add[j] = c;
+    c = (m + 1) * c;  // (m, c) composed with itself: s -> m(ms + c) + c
+    m = m * m;
+  }
+  return t;
+}
+
+// d steps from s using the first `bits` entries (d < 2^bits). The loop bound is uniform
+// across a warp, so every lane reads the same table entry (a constant-cache broadcast).
+JOSEKI_HD std::uint64_t jump_with(const JumpTable& t, std::uint64_t s, std::uint64_t d, int bits) {
+  for (int j = 0; j < bits; ++j)
+    if ((d >> j) & 1u) s = s * t.mul[j] + t.add[j];
+  return s;
+}
+
+JOSEKI_HD int bit_length(std::uint64_t x) {
+#if defined(__CUDA_ARCH__)
+  return 64 - __clzll(static_cast<long long>(x));
+#else
+  return x ? 64 - __builtin_clzll(x) : 0;
+#endif
+}
+
+JOSEKI_HD std::uint32_t rotr32(std::uint32_t x, std::uint32_t r) {
+#if defined(__CUDA_ARCH__)
+  return __funnelshift_r(x, x, r);
+#else
+  return (x >> r) | (x << ((32u - r) & 31u));
+#endif
+}
+
+// PCG32 XSH-RR output of a state (before the step), not yet reduced mod K.
+JOSEKI_HD std::uint32_t pcg_raw(std::uint64_t state) {
+  const std::uint32_t x = static_cast<std::uint32_t>(((state >> 18) ^ state) >> 27);
+  return rotr32(x, static_cast<std::uint32_t>(state >> 59));
+}
+
+#if !defined(__CUDA_ARCH__)
+__extension__ typedef unsigned __int128 u128_t;  // GCC/Clang extension; __extension__ keeps -Wpedantic quiet
+#endif
+
+JOSEKI_HD std::uint64_t mulhi64(std::uint64_t a, std::uint64_t b) {
+#if defined(__CUDA_ARCH__)
+  return __umul64hi(a, b);
+#else
+  return static_cast<std::uint64_t>((static_cast<u128_t>(a) * b) >> 64);
+#endif
+}
+
+// x mod d without a division (Lemire, Kaser, Kurz 2019): exact for every 32-bit x and d >= 1
+// with M = floor((2^64 - 1) / d) + 1 (d = 1 gives M = 0 and the right answer 0).
+struct FastMod {
+  std::uint64_t m = 0;
+  std::uint32_t d = 1;
+};
+constexpr FastMod make_fastmod(std::uint32_t d) { return FastMod{~0ULL / d + 1, d}; }
+JOSEKI_HD std::uint32_t fastmod(std::uint32_t x, const FastMod& f) {
+  return static_cast<std::uint32_t>(mulhi64(f.m * x, f.d));
+}
+
+// ---- Goldilocks prime p = 2^64 - 2^32 + 1 ---------------------------------------------
+// p - 1 = 2^32 * 3 * 5 * 17 * 257 * 65537, so power-of-two NTTs up to 2^32 exist; 7 generates
+// the multiplicative group. Values are kept canonical (< p).
+inline constexpr std::uint64_t GL_P = 0xFFFFFFFF00000001ULL;
+inline constexpr std::uint64_t GL_EPS = 0xFFFFFFFFULL;  // 2^64 mod p
+inline constexpr std::uint64_t GL_GENERATOR = 7;
+
+JOSEKI_HD std::uint64_t gl_add(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t s = a + b;
+  if (s < a) s += GL_EPS;  // carried out 2^64 == EPS (mod p); cannot overflow again
+  if (s >= GL_P) s -= GL_P;
+  return s;
+}
+
+JOSEKI_HD std::uint64_t gl_sub(std::uint64_t a, std::uint64_t b) {
+  const std::uint64_t d = a - b;
+  return a >= b ? d : d - GL_EPS;  // borrowed 2^64: add p == subtract EPS (mod 2^64)
+}
+
+// hi*2^64 + lo mod p, using 2^64 == 2^32 - 1 and 2^96 == -1 (mod p).
+JOSEKI_HD std::uint64_t gl_reduce128(std::uint64_t lo, std::uint64_t hi) {
+  const std::uint64_t hi_hi = hi >> 32, hi_lo = hi & GL_EPS;
+  std::uint64_t t0 = lo - hi_hi;
+  if (lo < hi_hi) t0 -= GL_EPS;
+  const std::uint64_t t1 = hi_lo * GL_EPS;
+  std::uint64_t r = t0 + t1;
+  if (r < t1) r += GL_EPS;
+  if (r >= GL_P) r -= GL_P;
+  return r;
+}
+
+JOSEKI_HD std::uint64_t gl_mul(std::uint64_t a, std::uint64_t b) { return gl_reduce128(a * b, mulhi64(a, b)); }
+
+JOSEKI_HD std::uint64_t gl_pow(std::uint64_t b, std::uint64_t e) {
+  std::uint64_t r = 1;
+  while (e) {
+    if (e & 1) r = gl_mul(r, b);
+    b = gl_mul(b, b);
+    e >>= 1;
+  }
+  return r;
+}
+
+// Smallest power of two L >= 2K - 1: a cyclic correlation of length K read off a length-L
+// cyclic convolution of a 2K-long and a K-long array without wrap-around (see r01).
+JOSEKI_HD std::uint32_t ntt_length(std::uint32_t k) {
+  std::uint32_t l = 1;
+  while (l < 2 * k - 1) l <<= 1;
+  return l < 2 ? 2 : l;
+}
+
+// One butterfly q in [0, L/2) of the stage with half-size `len` (a power of two).
+// Forward: decimation in frequency, natural order in, bit-reversed order out; tw[e] = w^e.
+JOSEKI_HD void ntt_dif_butterfly(std::uint64_t* x, const std::uint64_t* tw, std::uint32_t l, std::uint32_t len,
+                                 std::uint32_t q) {
+  const std::uint32_t j = q & (len - 1);
+  const std::uint32_t i = ((q - j) << 1) + j;
+  const std::uint64_t u = x[i], v = x[i + len];
+  x[i] = gl_add(u, v);
+  x[i + len] = gl_mul(gl_sub(u, v), tw[j * (l / (2 * len))]);
+}
+
+// Inverse: decimation in time, bit-reversed order in, natural order out; itw[e] = w^-e.
+// (The result still has to be multiplied by 1/L.)
+JOSEKI_HD void ntt_dit_butterfly(std::uint64_t* x, const std::uint64_t* itw, std::uint32_t l, std::uint32_t len,
+                                 std::uint32_t q) {
+  const std::uint32_t j = q & (len - 1);
+  const std::uint32_t i = ((q - j) << 1) + j;
+  const std::uint64_t u = x[i], v = gl_mul(x[i + len], itw[j * (l / (2 * len))]);
+  x[i] = gl_add(u, v);
+  x[i + len] = gl_sub(u, v);
+}
+
+// ---- tensor-core combiner: fragment index maps ------------------------------------------
+// mma.sync.m16n8k32 (u8 x u8 -> s32). PTX fixes which (row, k) each lane's bytes hold:
+//   A (16x32): reg r, byte e -> row g + 8*(r&1), logical k = 4t + e + 16*(r>>1)
+//   B (32x8):  reg r, byte e -> col g,           logical k = 4t + e + 16*r
+//   C (16x8):  reg i         -> row g + 8*(i>>1), col 2t + (i&1)
+// with g = lane/4, t = lane%4. A dot product does not care in which order k runs, as long as A
+// and B agree: we let logical k = 4t+e(+16) stand for *physical* column 8t+e(+4) of the
+// 32-wide step, so each lane reads 8 contiguous bytes (one 64-bit load) for A registers
+// {0,2} and {1,3}, and two consecutive words of the pre-shifted V bank for B.
+JOSEKI_HD int tc_group(int lane) { return lane >> 2; }
+JOSEKI_HD int tc_tig(int lane) { return lane & 3; }
+JOSEKI_HD int tc_a_row(int lane, int reg) { return tc_group(lane) + 8 * (reg & 1); }
+JOSEKI_HD int tc_a_logical_k(int lane, int reg, int e) { return 4 * tc_tig(lane) + e + 16 * (reg >> 1); }
+JOSEKI_HD int tc_a_physical_k(int lane, int reg, int e) { return 8 * tc_tig(lane) + e + 4 * (reg >> 1); }
+JOSEKI_HD int tc_b_col(int lane) { return tc_group(lane); }
+JOSEKI_HD int tc_b_logical_k(int lane, int reg, int e) { return 4 * tc_tig(lane) + e + 16 * reg; }
+JOSEKI_HD int tc_b_physical_k(int lane, int reg, int e) { return 8 * tc_tig(lane) + e + 4 * reg; }
+JOSEKI_HD int tc_c_row(int lane, int i) { return tc_group(lane) + 8 * (i >> 1); }
+JOSEKI_HD int tc_c_col(int lane, int i) { return 2 * tc_tig(lane) + (i & 1); }
+
+// The V bank: word w of row r holds bytes V2[4w + r .. 4w + r + 3] (little-endian), where
+// V2[i] = V[i mod K]. B register `reg` of a lane for the step starting at b0 and the output
+// column `col` (a shift k) is the bank word at byte offset b0 + 8t + 4*reg + col: its row is
+// col & 3 (b0 + 8t + 4*reg is a multiple of 4). Rows are padded to W == 8 (mod 32) words so
+// that a warp's 32 loads hit 32 different banks.
+JOSEKI_HD std::uint32_t tc_bank_words(std::uint32_t kp) {
+  std::uint32_t w = kp / 2 + 8;  // covers byte offsets up to 2*Kp + 31
+  while (w % 32 != 8) ++w;
+  return w;
+}
+JOSEKI_HD std::uint32_t tc_b_word(std::uint32_t bank_words, int lane, std::uint32_t b0, std::uint32_t col,
+                                  int reg) {
+  const std::uint32_t o = b0 + 8u * static_cast<std::uint32_t>(tc_tig(lane)) + 4u * static_cast<std::uint32_t>(reg) + col;
+  return (col & 3u) * bank_words + (o >> 2);
+}
+
+// Padded side of the count table and the slices: a multiple of 128 (every tile shape divides it).
+JOSEKI_HD std::uint32_t padded_k(std::uint32_t k) { return (k + 127u) / 128u * 128u; }
+
+// Byte slices needed for counts up to `max_count` (C = sum_j 2^(8j) C_j, C_j in [0, 255]).
+JOSEKI_HD int slices_for(std::uint64_t max_count) { return (bit_length(max_count) + 7) / 8; }
+
+}  // namespace joseki::abc471g::pairs

@@ -1,0 +1,270 @@
+// Host orchestration of the gpu-pairs solve (pipeline.hpp, pipeline_cuda.hpp).
+#include "experiments/abc471g/gpu_pairs/pipeline.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+
+#include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
+#include "experiments/abc471g/gpu_pairs/progress.hpp"
+#include "experiments/abc471g/gpu_pairs/reference.hpp"
+#include "experiments/abc471g/gpu_pairs/startup.hpp"
+#include "measure/errors.hpp"
+
+#ifdef JOSEKI_HAVE_CUDA
+#include "backend/cuda/check.hpp"
+#include "experiments/abc471g/gpu_pairs/pipeline_cuda.hpp"
+#endif
+
+namespace joseki::abc471g::pairs {
+
+const char* combiner_name(Combiner c) { return c == Combiner::Ntt ? "ntt" : "tc"; }
+
+std::string pairs_precondition(const Problem& p, Combiner c) {
+  if (p.k > GPU_PAIRS_MAX_K)
+    return "K = " + std::to_string(p.k) + " is above " + std::to_string(GPU_PAIRS_MAX_K) +
+           " (the K x K count table and the shared-memory copies of V must fit); use gpu-direct or cpu-direct";
+  if (c == Combiner::Ntt && p.k > NTT_MAX_K)
+    return "K = " + std::to_string(p.k) + " is above " + std::to_string(NTT_MAX_K) +
+           " for the NTT combiner (two transforms of length >= 2K - 1 in shared memory); use gpu-pairs";
+  return "";
+}
+
+std::uint32_t auto_pairs_per_thread(std::uint64_t pairs, int sms) {
+  const std::uint64_t threads = static_cast<std::uint64_t>(std::max(sms, 1)) * 2048;  // full occupancy
+  const std::uint64_t ppt = (pairs + threads - 1) / threads;
+  return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(ppt, 16, 1u << 20));
+}
+
+#ifdef JOSEKI_HAVE_CUDA
+
+namespace {
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std::uint64_t begin, std::uint64_t end)
+    : m_p(p), m_cfg(c), m_device(device), m_kp(padded_k(p.k)) {
+  const std::string why = pairs_precondition(p, c.combiner);
+  if (!why.empty()) throw InputError(std::string("gpu-pairs: ") + why);
+  JOSEKI_CUDA_CHECK(cudaSetDevice(device));
+  const std::uint64_t total = p.n > 0 ? p.n - 1 : 0;
+  m_begin = std::min(begin, total);
+  m_end = std::max(m_begin, std::min(end, total));
+  m_cfg.round_pairs = std::clamp<std::uint64_t>(c.round_pairs, 1, ROUND_PAIRS_MAX);
+  m_wide = total > m_cfg.round_pairs;
+  m_rounds = static_cast<std::size_t>((m_end - m_begin + m_cfg.round_pairs - 1) / m_cfg.round_pairs);
+  int sms = 1;
+  JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  m_ppt = c.pairs_per_thread ? c.pairs_per_thread
+                             : auto_pairs_per_thread(std::min(m_cfg.round_pairs, m_end - m_begin), sms);
+  m_a0 = first_element(p);
+
+  if (!p.b.empty()) {
+    m_b = cuda::DeviceBuffer<std::uint32_t>(p.b.size());
+    m_b.copy_from_host(p.b.data(), p.b.size());
+  }
+  m_v = cuda::DeviceBuffer<std::uint8_t>(p.k);
+  m_v.copy_from_host(p.v.data(), p.k);
+  const std::size_t cells = table_entries();
+  m_t32 = cuda::DeviceBuffer<std::uint32_t>(cells + 2);
+  if (m_wide) m_t64 = cuda::DeviceBuffer<std::uint64_t>(cells);
+  m_answer = cuda::DeviceBuffer<std::uint64_t>(p.k);
+  if (c.combiner == Combiner::TensorCore) {
+    m_slices = std::max(1, slices_for(total));
+    m_planes = cuda::DeviceBuffer<std::uint8_t>(static_cast<std::size_t>(m_slices) * cells);
+    prepare_tc_combine(static_cast<TcTile>(c.tile), m_kp);
+  } else {
+    m_l = ntt_length(p.k);
+    const NttTwiddles tw = make_twiddles(m_l);
+    m_l_inv = tw.l_inv;
+    m_tw = cuda::DeviceBuffer<std::uint64_t>(tw.tw.size());
+    m_itw = cuda::DeviceBuffer<std::uint64_t>(tw.itw.size());
+    m_tw.copy_from_host(tw.tw.data(), tw.tw.size());
+    m_itw.copy_from_host(tw.itw.data(), tw.itw.size());
+    m_ntt_blocks = static_cast<std::uint32_t>(std::min<std::uint64_t>(p.k, static_cast<std::uint64_t>(sms)));
+    m_partials = cuda::DeviceBuffer<std::uint64_t>(static_cast<std::size_t>(m_ntt_blocks) * m_l);
+    m_sum = cuda::DeviceBuffer<std::uint64_t>(m_l);
+    prepare_ntt_combine(m_l);
+  }
+  // The uploads ran on the legacy default stream; the solve runs on non-blocking streams.
+  JOSEKI_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+}
+
+void PairsDevice::enqueue_zero(cudaStream_t s) {
+  JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_t32.data(), 0, m_t32.bytes(), s));  // counters and the maximum
+  if (m_wide) JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_t64.data(), 0, m_t64.bytes(), s));
+}
+
+void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_only) {
+  CountArgs a;
+  a.d_b = m_b.data();
+  a.m = m_p.m();
+  a.seed = m_p.seed;
+  a.k = m_p.k;
+  a.kp = m_kp;
+  a.fastmod_m = make_fastmod(m_p.k).m;
+  a.begin = m_begin + static_cast<std::uint64_t>(r) * m_cfg.round_pairs;
+  a.end = std::min(m_end, a.begin + m_cfg.round_pairs);
+  a.pairs_per_thread = m_ppt;
+  a.d_table = m_t32.data();
+  launch_count_pairs(a, generate_only, s);
+  if (m_wide && !generate_only) launch_flush_table(m_t32.data(), m_t64.data(), table_entries(), s);
+}
+
+void PairsDevice::enqueue_combine(cudaStream_t s) {
+  auto* d_max = reinterpret_cast<std::uint64_t*>(m_t32.data() + table_entries());
+  if (m_cfg.combiner == Combiner::TensorCore) {
+    SliceArgs sa;
+    sa.d_table = table();
+    sa.wide = m_wide;
+    sa.kp = m_kp;
+    sa.slices = m_slices;
+    sa.d_slices = m_planes.data();
+    sa.d_max = d_max;
+    sa.d_answer = m_answer.data();
+    sa.d_v = m_v.data();
+    sa.k = m_p.k;
+    sa.a0 = m_a0;
+    launch_slice_table(sa, s);
+    TcArgs ta;
+    ta.d_slices = m_planes.data();
+    ta.slices = m_slices;
+    ta.d_max = d_max;
+    ta.d_v = m_v.data();
+    ta.k = m_p.k;
+    ta.kp = m_kp;
+    ta.d_answer = m_answer.data();
+    launch_tc_combine(ta, static_cast<TcTile>(m_cfg.tile), s);
+  } else {
+    NttArgs na;
+    na.d_table = table();
+    na.wide = m_wide;
+    na.k = m_p.k;
+    na.kp = m_kp;
+    na.l = m_l;
+    na.d_v = m_v.data();
+    na.d_tw = m_tw.data();
+    na.d_itw = m_itw.data();
+    na.l_inv = m_l_inv;
+    na.d_partials = m_partials.data();
+    na.blocks = m_ntt_blocks;
+    na.d_sum = m_sum.data();
+    na.d_answer = m_answer.data();
+    na.a0 = m_a0;
+    launch_ntt_combine(na, s);
+  }
+}
+
+void PairsDevice::poison(cudaStream_t s) {
+  m_answer.poison(s);
+  m_t32.poison(s);
+  m_t64.poison(s);
+  m_planes.poison(s);
+  m_partials.poison(s);
+  m_sum.poison(s);
+}
+
+Answer PairsDevice::download(cudaStream_t s) const {
+  Answer a(m_p.k);
+  m_answer.copy_to_host(a.data(), a.size(), s);
+  JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
+  return a;
+}
+
+std::vector<std::uint64_t> PairsDevice::download_table(cudaStream_t s) const {
+  std::vector<std::uint64_t> t(table_entries());
+  if (m_wide) {
+    m_t64.copy_to_host(t.data(), t.size(), s);
+    JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
+  } else {
+    std::vector<std::uint32_t> t32(table_entries());
+    JOSEKI_CUDA_CHECK(cudaMemcpyAsync(t32.data(), m_t32.data(), t32.size() * 4, cudaMemcpyDeviceToHost, s));
+    JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
+    std::copy(t32.begin(), t32.end(), t.begin());
+  }
+  return t;
+}
+
+namespace {
+
+struct Event {
+  cudaEvent_t e{};
+  Event() { JOSEKI_CUDA_CHECK(cudaEventCreate(&e)); }
+  ~Event() { cudaEventDestroy(e); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+};
+
+double elapsed(const Event& a, const Event& b) {
+  float ms = 0;
+  JOSEKI_CUDA_CHECK(cudaEventElapsedTime(&ms, a.e, b.e));
+  return ms * 1e-3;
+}
+
+}  // namespace
+
+SolveResult solve_gpu_pairs(const Problem& p, const SolveOptions& o, const PairsConfig& c) {
+  SolveResult r;
+  r.solver = c.combiner == Combiner::TensorCore ? "gpu-pairs" : "gpu-pairs-ntt";
+  const std::string why = pairs_precondition(p, c.combiner);
+  if (!why.empty()) throw InputError("--solver " + r.solver + ": " + why);
+  r.phases_s["cuda_init"] = startup::await_context(o.device);
+  const double t0 = now_s();
+  PairsDevice dev(p, c, o.device);
+  const double t1 = now_s();
+  cuda::Stream stream;
+  Event e_start, e_count, e_end, e_round[2];
+  JOSEKI_CUDA_CHECK(cudaEventRecord(e_start.e, stream));
+  if (dev.rounds() <= 1) {
+    dev.enqueue_count(stream);
+  } else {
+    // Round by round, one round queued ahead, so the bar advances while the GPU never waits.
+    Progress bar("gpu-pairs: counting " + std::to_string(dev.pairs()) + " pairs", dev.rounds(), c.progress && progress_wanted());
+    dev.enqueue_zero(stream);
+    for (std::size_t i = 0; i < dev.rounds(); ++i) {
+      dev.enqueue_round(i, stream);
+      JOSEKI_CUDA_CHECK(cudaEventRecord(e_round[i % 2].e, stream));
+      if (i >= 1) {
+        JOSEKI_CUDA_CHECK(cudaEventSynchronize(e_round[(i - 1) % 2].e));
+        bar.update(i);
+      }
+    }
+    JOSEKI_CUDA_CHECK(cudaEventSynchronize(e_round[(dev.rounds() - 1) % 2].e));
+    bar.update(dev.rounds());
+    bar.finish();
+  }
+  JOSEKI_CUDA_CHECK(cudaEventRecord(e_count.e, stream));
+  dev.enqueue_combine(stream);
+  JOSEKI_CUDA_CHECK(cudaEventRecord(e_end.e, stream));
+  const double t2 = now_s();
+  r.answer = dev.download(stream);
+  const double t3 = now_s();
+  r.gpu_compute_s = elapsed(e_start, e_end);
+  r.gpu_pipeline_s = t3 - t0;
+  r.phases_s["upload"] = t1 - t0;
+  r.phases_s["count"] = elapsed(e_start, e_count);
+  r.phases_s["combine"] = elapsed(e_count, e_end);
+  r.phases_s["download"] = t3 - t2;
+  r.explanation = r.solver + ": " + std::to_string(dev.pairs()) + " pairs counted on GPU " + std::to_string(o.device) +
+                  " in " + std::to_string(dev.rounds()) + " round(s) of < 2^32 (" +
+                  (dev.wide() ? "64-bit" : "32-bit") + " counters, " + std::to_string(dev.pairs_per_thread()) +
+                  " pairs per thread), combined by " +
+                  (c.combiner == Combiner::TensorCore ? "int8 tensor-core products (byte planes of C)"
+                                                      : "Goldilocks NTT correlations");
+  return r;
+}
+
+#else  // CPU-only build
+
+SolveResult solve_gpu_pairs(const Problem& p, const SolveOptions&, const PairsConfig& c) {
+  const std::string name = c.combiner == Combiner::TensorCore ? "gpu-pairs" : "gpu-pairs-ntt";
+  const std::string why = pairs_precondition(p, c.combiner);
+  if (!why.empty()) throw InputError("--solver " + name + ": " + why);
+  throw GpuUnavailable("this joseki was built without CUDA (solver " + name + " needs a GPU)");
+}
+
+#endif
+
+}  // namespace joseki::abc471g::pairs

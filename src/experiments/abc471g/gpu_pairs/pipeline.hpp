@@ -1,0 +1,40 @@
+// The gpu-pairs solve, as pure C++ (compiles in a CPU-only build, where it throws
+// GpuUnavailable): count adjacent pairs on the GPU, combine with the NTT (r01) or on the tensor
+// cores (r02). Any N (rounds of < 2^32 pairs into 32-bit counters, flushed into 64-bit ones),
+// memory independent of N (K^2 counters; A is never stored).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "experiments/abc471g/problem.hpp"
+
+namespace joseki::abc471g::pairs {
+
+enum class Combiner { Ntt, TensorCore };
+const char* combiner_name(Combiner c);  // "ntt" | "tc"
+
+inline constexpr std::uint32_t GPU_PAIRS_MAX_K = 16384;  // table <= 1 GiB; shared-memory V bank
+inline constexpr std::uint32_t NTT_MAX_K = 4096;         // transform length <= 8192
+inline constexpr int TC_TILE_COUNT = 3;                  // tensor-core tile shapes (PairsConfig::tile)
+inline constexpr std::uint64_t ROUND_PAIRS_MAX = 0xFFFFFFFFULL;  // 32-bit counters stay exact
+
+struct PairsConfig {
+  Combiner combiner = Combiner::TensorCore;
+  int tile = 0;                         // TcTile: 0 = 128x128, 1 = 64x128, 2 = 64x64
+  std::uint32_t pairs_per_thread = 0;   // 0: auto (spread each round over the whole GPU)
+  std::uint64_t round_pairs = ROUND_PAIRS_MAX;  // pairs per round (< 2^32); smaller to test the 64-bit path
+  bool progress = true;                 // progress bar for runs predicted to last > 1 s
+};
+
+// Why this problem cannot be solved with this combiner, or "" when it can.
+std::string pairs_precondition(const Problem& p, Combiner c);
+
+// Solves on GPU o.device. Throws GpuUnavailable (no GPU / CPU-only build), InputError (K above
+// the combiner's limit), CudaError, ValidationError never (the harness validates).
+SolveResult solve_gpu_pairs(const Problem& p, const SolveOptions& o, const PairsConfig& c);
+
+// Auto choice of pairs_per_thread for `pairs` pairs on a GPU with `sms` multiprocessors.
+std::uint32_t auto_pairs_per_thread(std::uint64_t pairs, int sms);
+
+}  // namespace joseki::abc471g::pairs

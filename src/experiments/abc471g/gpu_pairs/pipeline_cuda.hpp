@@ -1,0 +1,80 @@
+// The device side of a gpu-pairs solve, for host code compiled with the CUDA runtime
+// (include only under #ifdef JOSEKI_HAVE_CUDA). One object = one problem on one GPU: the given
+// values and V uploaded, the count table(s), the combiner's scratch. The enqueue_* calls only
+// enqueue work on the stream they are given, so the harness can time them with events.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "backend/cuda/buffer.hpp"
+#include "experiments/abc471g/gpu_pairs/kernels.hpp"
+#include "experiments/abc471g/gpu_pairs/pipeline.hpp"
+#include "experiments/abc471g/problem.hpp"
+
+namespace joseki::abc471g::pairs {
+
+class PairsDevice {
+ public:
+  // Counts pair starts [begin, end) (default: all N - 1 pairs). The counter width follows the
+  // total N - 1 (not the sub-range), so tables of several devices can be summed exactly.
+  PairsDevice(const Problem& p, const PairsConfig& c, int device, std::uint64_t begin = 0,
+              std::uint64_t end = ~0ULL);
+
+  std::uint32_t kp() const { return m_kp; }
+  bool wide() const { return m_wide; }
+  std::size_t rounds() const { return m_rounds; }
+  std::uint64_t pairs() const { return m_end - m_begin; }
+  int device() const { return m_device; }
+  std::uint32_t pairs_per_thread() const { return m_ppt; }
+
+  void enqueue_zero(cudaStream_t s);
+  void enqueue_round(std::size_t r, cudaStream_t s, bool generate_only = false);
+  void enqueue_count(cudaStream_t s) {
+    enqueue_zero(s);
+    for (std::size_t r = 0; r < m_rounds; ++r) enqueue_round(r, s);
+  }
+  void enqueue_combine(cudaStream_t s);
+  void enqueue_solve(cudaStream_t s) {
+    enqueue_count(s);
+    enqueue_combine(s);
+  }
+  // Fills every output and scratch buffer with 0xA5 (before a validation run).
+  void poison(cudaStream_t s);
+  // The answers (synchronous copy on s).
+  Answer download(cudaStream_t s) const;
+  // The counts (for tests), widened to 64 bits, row stride kp.
+  std::vector<std::uint64_t> download_table(cudaStream_t s) const;
+
+  // The table the combiner reads: kp*kp counters, 64-bit when wide(), else 32-bit.
+  void* table() { return m_wide ? static_cast<void*>(m_t64.data()) : static_cast<void*>(m_t32.data()); }
+  std::size_t table_entries() const { return static_cast<std::size_t>(m_kp) * m_kp; }
+  std::uint32_t* t32() { return m_t32.data(); }
+
+ private:
+  const Problem& m_p;
+  PairsConfig m_cfg;
+  int m_device;
+  std::uint32_t m_kp;
+  std::uint64_t m_begin, m_end;
+  bool m_wide;
+  std::size_t m_rounds;
+  std::uint32_t m_ppt;
+  std::uint32_t m_a0;
+  cuda::DeviceBuffer<std::uint32_t> m_b;
+  cuda::DeviceBuffer<std::uint8_t> m_v;
+  cuda::DeviceBuffer<std::uint32_t> m_t32;  // kp*kp counters + 2 words: the table maximum (u64)
+  cuda::DeviceBuffer<std::uint64_t> m_t64;
+  cuda::DeviceBuffer<std::uint64_t> m_answer;
+  // tensor cores
+  int m_slices = 1;
+  cuda::DeviceBuffer<std::uint8_t> m_planes;
+  // NTT
+  std::uint32_t m_l = 2, m_ntt_blocks = 1;
+  std::uint64_t m_l_inv = 1;
+  cuda::DeviceBuffer<std::uint64_t> m_tw, m_itw, m_partials, m_sum;
+};
+
+}  // namespace joseki::abc471g::pairs

@@ -1,0 +1,360 @@
+// gpu-pairs without a GPU: the kernels' arithmetic and index maps (pairs_math.hpp) run on the
+// host against plain definitions and brute force; the tensor-core combine's fragment layout is
+// emulated lane by lane; the multi-GPU split; the cost model; the progress bar; start-up helpers.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+
+#include "backend/gpu.hpp"
+#include "experiments/abc471g/dispatch.hpp"
+#include "experiments/abc471g/gpu_multi/multi.hpp"
+#include "experiments/abc471g/gpu_multi/nccl.hpp"
+#include "experiments/abc471g/gpu_pairs/bench.hpp"
+#include "experiments/abc471g/gpu_pairs/costs.hpp"
+#include "experiments/abc471g/gpu_pairs/ladder.hpp"
+#include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
+#include "experiments/abc471g/gpu_pairs/pipeline.hpp"
+#include "experiments/abc471g/gpu_pairs/progress.hpp"
+#include "experiments/abc471g/gpu_pairs/reference.hpp"
+#include "experiments/abc471g/gpu_pairs/startup.hpp"
+#include "experiments/abc471g/gpu_pairs/test_support.hpp"
+#include "measure/errors.hpp"
+
+namespace {
+
+namespace ab = joseki::abc471g;
+namespace gp = joseki::abc471g::pairs;
+using gp::testing::random_problem;
+
+__extension__ typedef unsigned __int128 u128;
+
+ab::Answer brute(const ab::Problem& p) { return ab::find_solver("brute").solve(p, {}).answer; }
+
+TEST(Abc471gPairsMath, ConstantsMatchTheProblem) {
+  EXPECT_EQ(gp::LCG_MUL, ab::kLcgMul);
+  EXPECT_EQ(gp::LCG_INC, ab::kLcgInc);
+}
+
+TEST(Abc471gPairsMath, JumpTableMatchesLcgJump) {
+  constexpr gp::JumpTable t = gp::make_jump_table();
+  std::mt19937_64 g(1);
+  const std::uint64_t ds[] = {0, 1, 2, 3, 63, 64, 1000, 7'000'000, (1ULL << 37) + 12345, 99'999'999'999ULL, ~0ULL};
+  for (const std::uint64_t d : ds)
+    for (int i = 0; i < 4; ++i) {
+      const std::uint64_t s = g();
+      EXPECT_EQ(gp::jump_with(t, s, d, 64), ab::lcg_jump(s, d)) << "d = " << d;
+      EXPECT_EQ(gp::jump_with(t, s, d, gp::bit_length(d)), ab::lcg_jump(s, d)) << "d = " << d;
+    }
+}
+
+TEST(Abc471gPairsMath, PcgAndFastModMatchTheDefinition) {
+  std::mt19937_64 g(2);
+  const std::uint32_t ks[] = {1, 2, 3, 7, 37, 2300, 4096, 65536, 1000003, 0x7FFFFFFFu, 0xFFFFFFFFu};
+  for (const std::uint32_t k : ks) {
+    const gp::FastMod fm = gp::make_fastmod(k);
+    for (int i = 0; i < 2000; ++i) {
+      const std::uint64_t s = g();
+      if (k <= 65536) {
+        EXPECT_EQ(gp::pcg_raw(s) % k, ab::pcg_value(s, k));
+      }
+      const std::uint32_t x = i < 4 ? std::uint32_t{0xFFFFFFFFu} - static_cast<std::uint32_t>(i) : static_cast<std::uint32_t>(g());
+      ASSERT_EQ(gp::fastmod(x, fm), x % k) << "x = " << x << ", k = " << k;
+    }
+  }
+}
+
+TEST(Abc471gPairsMath, GoldilocksArithmetic) {
+  const std::uint64_t p = gp::GL_P;
+  std::mt19937_64 g(3);
+  std::vector<std::uint64_t> v{0, 1, 2, p - 1, p - 2, gp::GL_EPS, gp::GL_EPS + 1, 1ULL << 63, (1ULL << 32) - 5};
+  for (int i = 0; i < 200; ++i) v.push_back(g() % p);
+  for (const std::uint64_t a : v)
+    for (const std::uint64_t b : v) {
+      ASSERT_EQ(gp::gl_mul(a, b), static_cast<std::uint64_t>(static_cast<u128>(a) * b % p)) << a << " * " << b;
+      ASSERT_EQ(gp::gl_add(a, b), static_cast<std::uint64_t>((static_cast<u128>(a) + b) % p));
+      ASSERT_EQ(gp::gl_sub(a, b), static_cast<std::uint64_t>((static_cast<u128>(a) + p - b) % p));
+    }
+  EXPECT_EQ(gp::gl_pow(gp::GL_GENERATOR, p - 1), 1u);
+  EXPECT_NE(gp::gl_pow(gp::GL_GENERATOR, (p - 1) / 2), 1u);  // 7 is not a square: a generator candidate
+}
+
+TEST(Abc471gPairsMath, NttLengthCoversTheCorrelation) {
+  EXPECT_EQ(gp::ntt_length(1), 2u);
+  EXPECT_EQ(gp::ntt_length(2), 4u);
+  EXPECT_EQ(gp::ntt_length(3), 8u);
+  EXPECT_EQ(gp::ntt_length(2048), 4096u);
+  EXPECT_EQ(gp::ntt_length(2049), 8192u);
+  EXPECT_EQ(gp::ntt_length(2300), 8192u);
+  EXPECT_EQ(gp::ntt_length(4096), 8192u);
+  for (std::uint32_t k = 1; k < 5000; k += 7) EXPECT_GE(gp::ntt_length(k), 2 * k);
+}
+
+TEST(Abc471gPairsMath, NttRoundTripAndConvolution) {
+  std::mt19937_64 g(4);
+  for (std::uint32_t l = 2; l <= 8192; l *= 2) {
+    const gp::NttTwiddles tw = gp::make_twiddles(l);
+    EXPECT_EQ(gp::gl_pow(tw.tw.size() > 1 ? tw.tw[1] : gp::GL_P - 1, l / 2), gp::GL_P - 1) << "w is not of order l = " << l;
+    std::vector<std::uint64_t> x(l);
+    for (auto& e : x) e = g() % gp::GL_P;
+    auto y = x;
+    gp::ntt_forward_host(y, tw);
+    gp::ntt_inverse_host(y, tw);
+    ASSERT_EQ(y, x) << "l = " << l;
+  }
+  for (std::uint32_t l : {8u, 64u, 512u}) {  // cyclic convolution theorem against the definition
+    const gp::NttTwiddles tw = gp::make_twiddles(l);
+    std::vector<std::uint64_t> a(l), b(l), want(l, 0);
+    for (auto& e : a) e = g() % 1000;
+    for (auto& e : b) e = g() % 1000;
+    for (std::uint32_t i = 0; i < l; ++i)
+      for (std::uint32_t j = 0; j < l; ++j) want[(i + j) % l] += a[i] * b[j];
+    gp::ntt_forward_host(a, tw);
+    gp::ntt_forward_host(b, tw);
+    for (std::uint32_t i = 0; i < l; ++i) a[i] = gp::gl_mul(a[i], b[i]);
+    gp::ntt_inverse_host(a, tw);
+    EXPECT_EQ(a, want) << "l = " << l;
+  }
+}
+
+TEST(Abc471gPairsReference, PairTableMatchesTheDefinition) {
+  for (const auto& [n, k, m] : std::vector<std::tuple<std::uint64_t, std::uint32_t, std::uint64_t>>{
+           {1, 5, 1}, {2, 5, 1}, {2, 5, 2}, {1000, 7, 1}, {1000, 7, 1000}, {54321, 37, 300}}) {
+    const ab::Problem p = random_problem(n, k, m, n * 31 + k, n + m);
+    std::vector<std::uint32_t> a(p.n);
+    ab::generate(p, 0, p.n, a.data());
+    const std::uint32_t kp = gp::padded_k(k);
+    std::vector<std::uint64_t> want(static_cast<std::size_t>(kp) * kp, 0);
+    for (std::uint64_t i = 0; i + 1 < p.n; ++i) ++want[static_cast<std::size_t>(a[i]) * kp + a[i + 1]];
+    EXPECT_EQ(gp::cpu_pair_table(p, kp, 2), want) << "N = " << n;
+    // Split into ranges (as the GPU rounds and ranks do): every pair counted exactly once.
+    for (int ranks : {1, 2, 3, 7}) {
+      std::vector<std::uint64_t> sum(want.size(), 0);
+      for (const auto& [b, e] : ab::multi::split_pairs(p.n - 1, ranks)) {
+        const auto part = gp::cpu_pair_table(p, kp, b, e, 1);
+        for (std::size_t c = 0; c < sum.size(); ++c) sum[c] += part[c];
+      }
+      EXPECT_EQ(sum, want) << "N = " << n << ", ranks = " << ranks;
+    }
+  }
+}
+
+TEST(Abc471gPairsReference, CombinersMatchBrute) {
+  for (const auto& [n, k, m] : std::vector<std::tuple<std::uint64_t, std::uint32_t, std::uint64_t>>{
+           {1, 1, 1}, {1, 4, 1}, {5, 1, 2}, {3, 3, 3}, {100, 2, 10}, {1000, 5, 1}, {12345, 37, 100}, {20000, 130, 20000}, {3000, 300, 7}}) {
+    const ab::Problem p = random_problem(n, k, m, n * 7 + k, n ^ k);
+    const ab::Answer want = brute(p);
+    const std::uint32_t kp = gp::padded_k(k);
+    const auto table = gp::cpu_pair_table(p, kp, 1);
+    EXPECT_EQ(gp::combine_direct(table, kp, p), want) << "N = " << n << ", K = " << k;
+    EXPECT_EQ(gp::combine_ntt_host(table, kp, p, 2), want) << "N = " << n << ", K = " << k;
+    EXPECT_EQ(gp::solve_pairs_reference(p, 2), want);
+  }
+}
+
+// r02's algorithm, lane by lane with the kernel's index maps and PTX's fragment layout.
+TEST(Abc471gPairsReference, TensorCoreEmulationMatchesDirect) {
+  struct Case {
+    std::uint64_t n;
+    std::uint32_t k;
+    bool heavy;
+  };
+  for (const Case c : {Case{2, 1, false}, Case{500, 5, false}, Case{4000, 37, false}, Case{3000, 129, false},
+                       Case{70000, 11, true}, Case{100000, 200, true}}) {
+    const ab::Problem p = c.heavy ? gp::testing::heavy_cell_problem(c.n, c.k, 3, c.n) : random_problem(c.n, c.k, 10, c.n, c.k);
+    const std::uint32_t kp = gp::padded_k(c.k);
+    const auto table = gp::cpu_pair_table(p, kp, 1);
+    const ab::Answer want = gp::combine_direct(table, kp, p);
+    EXPECT_EQ(gp::combine_tc_emulated(table, kp, p, 2, 4, 4, 4), want) << "N = " << c.n << ", K = " << c.k << " 128x128";
+    EXPECT_EQ(gp::combine_tc_emulated(table, kp, p, 2, 2, 2, 4), want) << "N = " << c.n << ", K = " << c.k << " 64x64";
+  }
+}
+
+TEST(Abc471gPairsReference, MatchesTheSharedVectors) {
+  const auto vectors = gp::testing::load_vectors();
+  if (vectors.empty()) GTEST_SKIP() << "test vectors not found (../shared/testdata/abc471g; set JOSEKI_TESTDATA)";
+  for (const auto& v : vectors) EXPECT_EQ(gp::solve_pairs_reference(v.problem, 2), v.answer) << v.name;
+}
+
+TEST(Abc471gPairsMath, TensorCoreIndexMaps) {
+  // Logical and physical k are permutations of 0..31 that agree between A and B.
+  for (int lane = 0; lane < 32; ++lane)
+    for (int e = 0; e < 4; ++e) {
+      EXPECT_EQ(gp::tc_a_physical_k(lane, 0, e), gp::tc_b_physical_k(lane, 0, e));
+      EXPECT_EQ(gp::tc_a_physical_k(lane, 2, e), gp::tc_b_physical_k(lane, 1, e));
+      EXPECT_EQ(gp::tc_a_logical_k(lane, 2, e), gp::tc_b_logical_k(lane, 1, e));
+    }
+  std::vector<int> seen(32, 0);
+  for (int t = 0; t < 4; ++t)
+    for (int r = 0; r < 2; ++r)
+      for (int e = 0; e < 4; ++e) ++seen[static_cast<std::size_t>(gp::tc_b_physical_k(t, r, e))];
+  for (int s : seen) EXPECT_EQ(s, 1);
+  // The V bank: a warp's 32 B-register loads hit 32 different banks.
+  const std::uint32_t w = gp::tc_bank_words(2304);
+  EXPECT_EQ(w % 32, 8u);
+  for (std::uint32_t b0 : {0u, 32u, 2272u})
+    for (std::uint32_t base : {0u, 8u, 2296u}) {
+      std::vector<int> banks(32, 0);
+      for (int lane = 0; lane < 32; ++lane) ++banks[gp::tc_b_word(w, lane, b0, base + gp::tc_b_col(lane), 0) % 32];
+      for (int b : banks) EXPECT_EQ(b, 1);
+    }
+}
+
+TEST(Abc471gPairsMulti, SplitCoversTheRangeOnce) {
+  for (std::uint64_t pairs : {0ULL, 1ULL, 2ULL, 7ULL, 1000ULL, 9'999'999'999ULL})
+    for (int ranks : {1, 2, 3, 8}) {
+      const auto r = ab::multi::split_pairs(pairs, ranks);
+      ASSERT_EQ(r.size(), static_cast<std::size_t>(ranks));
+      EXPECT_EQ(r.front().first, 0u);
+      EXPECT_EQ(r.back().second, pairs);
+      for (std::size_t i = 1; i < r.size(); ++i) EXPECT_EQ(r[i].first, r[i - 1].second);
+      for (const auto& [b, e] : r) EXPECT_LE(e - b, pairs / ranks + 1);
+    }
+  EXPECT_THROW(ab::multi::split_pairs(10, 0), joseki::InputError);
+}
+
+TEST(Abc471gPairsMulti, NcclLoadsOrSaysWhy) {
+  std::string why;
+  const auto* n = ab::multi::load_nccl(&why);
+  if (n) {
+    EXPECT_GE(n->version, 20000) << n->path;
+    EXPECT_NE(n->all_reduce, nullptr);
+  } else {
+    EXPECT_FALSE(why.empty());
+  }
+  ab::multi::disable_nvls();
+  EXPECT_STREQ(std::getenv("NCCL_NVLS_ENABLE"), "0");
+}
+
+TEST(Abc471gPairsCosts, FitRecoversAKnownModel) {
+  const double c0 = 2e-3, cn = 1.5e-9, cnk = 3e-12, ck2 = 4e-9;
+  std::vector<std::array<double, 3>> pts;
+  for (double k : {256.0, 2300.0})
+    for (double n : {1e5, 1e6, 1e7, 1e8}) pts.push_back({n, k, c0 + cn * n + cnk * n * k + ck2 * k * k});
+  const gp::SolverFit f = gp::fit_solver(pts);
+  EXPECT_NEAR(f.c0 / c0, 1, 1e-6);
+  EXPECT_NEAR(f.c_n / cn, 1, 1e-6);
+  EXPECT_NEAR(f.c_nk / cnk, 1, 1e-6);
+  EXPECT_NEAR(f.c_k2 / ck2, 1, 1e-6);
+  EXPECT_LT(f.max_rel_err, 1e-6);
+  // A term the data contradict is clamped at zero, never negative.
+  std::vector<std::array<double, 3>> lin;
+  for (double n : {1e3, 1e4, 1e5, 1e6}) lin.push_back({n, 100, 1e-3 + 2e-9 * n - (n > 1e5 ? 1e-4 : 0)});
+  const gp::SolverFit g = gp::fit_solver(lin);
+  EXPECT_GE(g.c0, 0);
+  EXPECT_GE(g.c_n, 0);
+  EXPECT_GE(g.c_nk, 0);
+  EXPECT_GE(g.c_k2, 0);
+}
+
+TEST(Abc471gPairsCosts, FileRoundTripAndErrors) {
+  gp::CostModel m = gp::default_costs();
+  m.source = "measured";
+  m.created = "2026-11-29T00:00:00Z";
+  m.gpu_fixed_external_s = 0.181;
+  std::vector<std::array<double, 3>> pts;
+  pts.push_back({1e5, 2300, 1e-3});
+  pts.push_back({1e6, 2300, 9e-3});
+  pts.push_back({1e7, 2300, 8.8e-2});
+  m.solvers["cpu-direct"] = gp::fit_solver(pts);
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / ("joseki-costs-" + std::to_string(::getpid()))).string();
+  const std::string path = dir + "/sub/abc471g_costs.json";
+  gp::save_costs(m, path);
+  const auto back = gp::load_costs(path);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->source, "measured");
+  EXPECT_DOUBLE_EQ(back->gpu_fixed_external_s, 0.181);
+  EXPECT_DOUBLE_EQ(back->solvers.at("cpu-direct").c_n, m.solvers.at("cpu-direct").c_n);
+  EXPECT_FALSE(gp::load_costs(dir + "/absent.json").has_value());
+  nlohmann::json j = gp::to_json(m);
+  j["gpu"].erase("module_load_s");
+  try {
+    gp::costs_from_json(j);
+    FAIL() << "a missing field must be an InputError";
+  } catch (const joseki::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("gpu.module_load_s"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Abc471gPairsCosts, CalibratedChoiceFollowsTheModel) {
+  gp::CostModel m;
+  m.source = "measured";
+  m.gpu_fixed_external_s = 0.2;
+  m.module_load_s = 0;
+  gp::SolverFit cpu, gpu;
+  cpu.c0 = 1e-4;
+  cpu.c_n = 1e-8;  // 10 ns per element
+  gpu.c0 = 1e-3;
+  gpu.c_n = 1e-11;
+  m.solvers["cpu-direct"] = cpu;
+  m.solvers["gpu-pairs"] = gpu;
+  const std::vector<std::string> cands{"cpu-direct", "gpu-pairs"};
+  const auto small = gp::choose_calibrated(random_problem(1000, 50, 1, 1, 1), cands, m);
+  EXPECT_EQ(small.first, "cpu-direct") << small.second;
+  const auto big = gp::choose_calibrated(random_problem(1'000'000'000ULL, 50, 1, 1, 1), cands, m);
+  if (gp::gpu_presence_reason().empty()) {
+    EXPECT_EQ(big.first, "gpu-pairs") << big.second;
+  } else {
+    EXPECT_EQ(big.first, "cpu-direct") << "no GPU here: gpu-pairs must not be chosen\n" << big.second;
+  }
+}
+
+TEST(Abc471gPairsCosts, AutoSeesTheGpuEstimator) {
+  const ab::Choice c = ab::choose_solver({10'000'000'000ULL, 2300, 1}, ab::machine_shape({}));
+  bool found = false;
+  for (const auto& e : c.candidates)
+    if (e.solver == "gpu-pairs") {
+      found = true;
+      if (gp::gpu_presence_reason().empty()) {
+        EXPECT_FALSE(e.infeasible.has_value()) << e.formula;
+      } else {
+        EXPECT_TRUE(e.infeasible.has_value());
+      }
+    }
+  EXPECT_TRUE(found) << c.explanation;
+}
+
+TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
+  ab::Problem big = random_problem(10, 20000, 1, 1, 1);
+  EXPECT_FALSE(gp::pairs_precondition(big, gp::Combiner::TensorCore).empty());
+  EXPECT_THROW(ab::find_solver("gpu-pairs").solve(big, {}), joseki::InputError);
+  ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
+  EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
+  EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
+  EXPECT_EQ(gp::pairs_ladder().size(), 3u);
+  EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
+  EXPECT_THROW(gp::find_rung("r99"), joseki::InputError);
+}
+
+TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {
+  if (joseki::gpu::availability().ok) GTEST_SKIP() << "a GPU is present: covered by the GPU tests";
+  const ab::Problem p = random_problem(100, 10, 1, 1, 1);
+  EXPECT_THROW(ab::find_solver("gpu-pairs").solve(p, {}), joseki::GpuUnavailable);
+  EXPECT_THROW(gp::startup::await_context(0), joseki::GpuUnavailable);
+  if (!std::filesystem::exists("/dev/nvidiactl")) {
+    EXPECT_FALSE(gp::gpu_presence_reason().empty());
+  }
+}
+
+TEST(Abc471gPairsMath, AutoPairsPerThread) {
+  EXPECT_EQ(gp::auto_pairs_per_thread(0, 132), 16u);
+  EXPECT_EQ(gp::auto_pairs_per_thread(7'000'000, 132), 26u);
+  EXPECT_EQ(gp::auto_pairs_per_thread(0xFFFFFFFFULL, 132), 15888u);
+  EXPECT_LE(gp::auto_pairs_per_thread(1ULL << 50, 1), 1u << 20);
+}
+
+TEST(Abc471gPairsProgress, LineFormat) {
+  EXPECT_EQ(gp::progress_line("count", 0, 10, 0, 10), "count [..........]   0%");
+  EXPECT_EQ(gp::progress_line("count", 4, 10, 2.0, 10), "count [####......]  40%  3.0 s left");
+  EXPECT_EQ(gp::progress_line("count", 10, 10, 5.0, 10), "count [##########] 100%");
+  gp::Progress quiet("x", 10, false);
+  quiet.update(5);
+  EXPECT_FALSE(quiet.drawn());
+}
+
+}  // namespace
