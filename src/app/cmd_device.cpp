@@ -7,6 +7,7 @@
 #include "backend/gpu.hpp"
 #include "measure/errors.hpp"
 #include "measure/program_scope.hpp"
+#include "measure/spawn.hpp"
 #include "measure/table.hpp"
 
 namespace joseki::app {
@@ -56,6 +57,28 @@ std::string ceilings_table(const std::vector<measure::Record>& recs) {
 
 namespace {
 
+// The costs `abc471g --solver auto` decides with (fixed GPU costs, per-element rates) are calibrated
+// here too, in a child process (`joseki abc471g calibrate`), so that `joseki device` stays
+// independent of the experiment and a failure there does not spoil the ceilings.
+void calibrate_solvers(CLI::App& app, Context& ctx, bool skip) {
+  bool have = false;
+  for (const CLI::App* sub : app.get_subcommands({})) have = have || sub->get_name() == "abc471g";
+  if (skip || !have) return;
+  ctx.note("calibrating the ABC471G solvers' costs for --solver auto (joseki abc471g calibrate, ~30 s) ...");
+  measure::SpawnOptions so;
+  so.argv = {ctx.self_exe, "--quiet", "--device", std::to_string(ctx.device), "abc471g", "calibrate"};
+  so.timeout_s = 300;
+  so.want_report = false;
+  const measure::ExternalResult r = measure::run_external(so);
+  if (r.exit_code == 0)
+    std::cout << "Calibrated the ABC471G solver costs (`joseki abc471g calibrate`; used by --solver auto) in "
+              << measure::format_time(r.external_s) << ".\n" << std::endl;
+  else
+    std::cout << "Calibration of the ABC471G solver costs failed (exit " << r.exit_code
+              << "); `--solver auto` keeps its built-in estimates. Run `joseki abc471g calibrate` to see why.\n"
+              << std::endl;
+}
+
 void add_device_command(CLI::App& app, Context& ctx) {
   auto* cmd = app.add_subcommand("device", "print the GPU's facts and measure its ceilings "
                                            "(copy and read bandwidth, launch latency, host<->device copies, "
@@ -63,14 +86,17 @@ void add_device_command(CLI::App& app, Context& ctx) {
   struct Opts {
     bool facts_only = false;
     bool context_child = false;
+    bool no_calibrate = false;
     measure::StoppingRule rule;
   };
   auto opts = std::make_shared<Opts>();
   cmd->add_flag("--facts-only", opts->facts_only, "print the facts, measure nothing");
   cmd->add_flag("--context-child", opts->context_child, "(internal) create a CUDA context and exit")
       ->group("");
+  cmd->add_flag("--no-calibrate", opts->no_calibrate,
+                "skip the cost calibration that `abc471g --solver auto` uses (`joseki abc471g calibrate`)");
   add_rule_options(cmd, opts->rule);
-  cmd->callback([&ctx, opts] {
+  cmd->callback([&ctx, &app, opts] {
     if (opts->context_child) {
       const double t0 = measure::ProgramScope::elapsed_s();
       const gpu::Availability a = gpu::availability();
@@ -91,6 +117,7 @@ void add_device_command(CLI::App& app, Context& ctx) {
     auto recs = gpu::measure_ceilings(ctx.device, co);
     std::cout << "## Measured ceilings\n\n" << ceilings_table(recs) << std::endl;
     ctx.add(std::move(recs));
+    calibrate_solvers(app, ctx, opts->no_calibrate);
   });
 }
 
