@@ -7,6 +7,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 PACKAGES=(cmake ninja-build g++ git pkg-config libcli11-dev nlohmann-json3-dev libfmt-dev libfftw3-dev
           libgtest-dev python3 python3-jsonschema python3-matplotlib python3-numpy)
+# `scripts/setup.sh test` also installs what only the tests need: headless Chromium renders the report.
+if [[ ${1:-} == test ]]; then PACKAGES+=(chromium); fi
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

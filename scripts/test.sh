@@ -3,5 +3,5 @@
 # GPU tests report themselves skipped, with the reason, on a machine without a GPU.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh test
 ctest --preset "${JOSEKI_PRESET:-release}" -j "$(nproc)" "$@"

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "app/context.hpp"
+#include "app/tables.hpp"
 #include "backend/gpu.hpp"
 #include "measure/errors.hpp"
 #include "measure/program_scope.hpp"

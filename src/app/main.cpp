@@ -44,7 +44,8 @@ int main(int argc, char** argv) {
 
   CLI::App app{
       "joseki: which GPU kernel optimization patterns (\"joseki\") hold on this hardware, and why, by measurement.\n"
-      "Exit codes: 0 ok, 1 run failure (no GPU, CUDA error, wrong result), 2 bad usage or bad input."};
+      "Exit codes: 0 ok, 1 run failure (no GPU, CUDA error, wrong result), 2 bad usage or bad input,\n"
+      "3 a regression found by `joseki compare`."};
   app.require_subcommand(1);
   app.fallthrough();
   app.set_version_flag("--version", "joseki 0.1.0");
@@ -99,6 +100,9 @@ int main(int argc, char** argv) {
   } catch (const joseki::InputError& e) {
     std::cerr << "joseki: error: " << e.what() << std::endl;
     return finish(ctx, joseki::kExitBadInput);
+  } catch (const joseki::Regression& e) {
+    std::cerr << "joseki: " << e.what() << std::endl;
+    return finish(ctx, joseki::kExitRegression);
   } catch (const joseki::GpuUnavailable& e) {
     std::cerr << "joseki: no GPU: " << e.what() << std::endl;
     return finish(ctx, joseki::kExitRunFailure);
