@@ -168,13 +168,16 @@ void add_reduce_command(CLI::App& app, Context& ctx) {
                                           "not aligned to 16 bytes (comma list; default 0)")
       ->delimiter(',');
   cmd->add_flag("--sweep", o->sweep, "sweep the knobs of the swept rungs (r03: block x blocks per SM, as the seed "
-                                     "did; r06-r08) and use the tie rule's choice in the ladder");
+                                     "did; r06, r07, r08, r11) and use the tie rule's choice in the ladder");
   cmd->add_option("--sweep-rungs", o->sweep_rungs, "sweep only these rungs (comma list)")->delimiter(',');
   cmd->add_flag("--validate-only", o->validate_only, "check every rung against the CPU reference, time nothing "
                                                      "(default sizes 1, 31, 255, 2^20+3, 2^24; offsets 0..3)");
   cmd->add_option("--seed", o->seed, "random seed of the input (default: fresh each run; recorded)");
   cmd->add_flag("--list", o->list, "list the rungs (registry) and exit");
   add_rule_options(cmd, o->rule);
+  cmd->add_option("--max-samples", o->rule.max_samples, "stopping rule: at most this many samples per point")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
   cmd->callback([&ctx, o] {
     if (o->list) return print_list();
     reduce::RunOptions r;
@@ -195,6 +198,7 @@ void add_reduce_command(CLI::App& app, Context& ctx) {
     r.sweep = o->sweep || !r.sweep_rungs.empty();
     r.validate_only = o->validate_only;
     r.rule = o->rule;
+    r.rule.validate();  // e.g. --max-samples below --min-samples: bad input before any work
     r.device = ctx.device;
     r.seed = o->seed ? o->seed : fresh_seed();
     r.slow = reduce::slow_variants_from_env();
@@ -204,28 +208,36 @@ void add_reduce_command(CLI::App& app, Context& ctx) {
 
 JOSEKI_REGISTER_COMMAND(20, add_reduce_command);
 
-std::vector<Record> tour_reduce(Context& ctx, const TourOptions& t) {
+// The tour's plan. Full: the complete set of records the report and results/h200/ use -- 2^20,
+// 2^24 and 2^28 cold with every sweep (the ladder then uses the tie rule's choices), 2^24 hot,
+// and 2^24 cold on an input that is not 16-byte aligned (offset 1), both with the default knobs.
+// About 2 minutes on an H200 host with the default stopping rule (docs/REDUCE.md). Quick: 2^24
+// cold, default knobs, a few seconds.
+std::vector<reduce::RunOptions> tour_plan(const reduce::RunOptions& base, bool quick) {
   std::vector<reduce::RunOptions> runs;
+  auto add = [&](std::vector<std::size_t> sizes) -> reduce::RunOptions& {
+    runs.push_back(base);
+    runs.back().sizes = std::move(sizes);
+    return runs.back();
+  };
+  if (quick) {
+    add({1u << 24});
+    return runs;
+  }
+  add({1u << 20, 1u << 24, std::size_t{1} << 28}).sweep = true;
+  add({1u << 24}).modes = {measure::Mode::Hot};
+  add({1u << 24}).offsets = {1};
+  return runs;
+}
+
+std::vector<Record> tour_reduce(Context& ctx, const TourOptions& t) {
   reduce::RunOptions base;
   base.rungs = reduce::select_rungs({});
   base.rule = t.rule;
   base.device = ctx.device;
   base.seed = fresh_seed();
   base.slow = reduce::slow_variants_from_env();
-  if (t.quick) {
-    runs.push_back(base);
-    runs.back().sizes = {1u << 24};
-  } else {
-    runs.push_back(base);
-    runs.back().sizes = {1u << 20, std::size_t{1} << 28};
-    runs.push_back(base);  // 2^24 cold, with the seed's sweep (r03)
-    runs.back().sizes = {1u << 24};
-    runs.back().sweep = true;
-    runs.back().sweep_rungs = {"r03_coarsen"};
-    runs.push_back(base);
-    runs.back().sizes = {1u << 24};
-    runs.back().modes = {measure::Mode::Hot};
-  }
+  const std::vector<reduce::RunOptions> runs = tour_plan(base, t.quick);
   const std::size_t before = ctx.records.size();
   std::vector<std::string> failures;
   for (const auto& r : runs) {
@@ -242,7 +254,7 @@ std::vector<Record> tour_reduce(Context& ctx, const TourOptions& t) {
 }
 
 JOSEKI_REGISTER_TOUR_STEP(reduce, "reduce", "the reduction ladder (u32 sum): rungs, CUB, stream-read ceiling", 20, 15,
-                          120, tour_reduce, false);
+                          150, tour_reduce, false);
 
 }  // namespace
 }  // namespace joseki::app

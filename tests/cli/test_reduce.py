@@ -41,6 +41,12 @@ def unknown_rung_is_bad_input_listing_the_rungs(s):
 
 
 @suite.test
+def max_samples_below_min_samples_is_bad_input(s):
+    expect_exit(s.run("reduce", "--rungs", "cpu_one_core", "--min-samples", "10", "--max-samples", "5"), 2,
+                "max_samples 5")
+
+
+@suite.test
 def bad_offset_is_bad_input(s):
     expect_exit(s.run("reduce", "--offset", "x1"), 2, "'x1'")
 
@@ -55,7 +61,8 @@ def malformed_slow_variant_is_bad_input(s):
 def list_shows_every_rung(s):
     p = s.run("reduce", "--list")
     expect_exit(p, 0, "cpu_one_core", "cpu_all_cores", "r00_cub", "r01_atomic", "r01b_atomic_opaque",
-                "r02_shared_tree", "r03_coarsen", "r06_single_pass", "r08_bulk_copy")
+                "r02_shared_tree", "r03_coarsen", "r06_single_pass", "r08_bulk_copy", "r09_packed_ticket",
+                "r10_two_slot", "r11_bulk_slab")
 
 
 @suite.test
@@ -63,6 +70,16 @@ def validate_only_cpu_rungs_are_exact(s):
     p = s.run("reduce", "--validate-only", "--rungs", "cpu_one_core,cpu_all_cores")
     expect_exit(p, 0, "validation against the CPU reference", "exact")
     expect("FAILED" not in p.stdout, p.stdout)
+
+
+def registry(s):
+    """(all rungs, GPU rungs) from `joseki reduce --list`, so that the counts follow the registry."""
+    p = s.run("reduce", "--list")
+    expect_exit(p, 0)
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in p.stdout.splitlines()
+            if line.startswith("|") and not line.startswith("|--") and "Backend" not in line]
+    expect(len(rows) >= 14, f"the registry lists every rung: {p.stdout}")
+    return len(rows), sum(1 for r in rows if r[5] == "cuda")
 
 
 def run_ladder(s, name, *extra, env=None):
@@ -85,7 +102,8 @@ def without_gpu_cpu_rungs_run_and_gpu_rungs_are_skipped(s):
     for r in cpu:
         expect(r["validation"] == "exact" and r["summary"]["median"] > 0, r)
         expect(r["axes"]["n"] == 1048579, r["axes"])
-    expect(len(gpu) == 2 * 11, f"expected 11 GPU rungs x 2 offsets, got {len(gpu)}")
+    _, gpu_rungs = registry(s)
+    expect(len(gpu) == 2 * gpu_rungs, f"expected {gpu_rungs} GPU rungs x 2 offsets, got {len(gpu)}")
     for r in gpu:
         expect(r["skipped"] and r["skipped"].startswith("no GPU"), r["skipped"])
 
@@ -98,12 +116,30 @@ def with_gpu_every_rung_is_exact(s):
     expect_exit(p, 0, "## reduce: n = 1048579", "(ceiling) stream_read", "x CUB")
     doc = validate_records(path)
     ladder = [r for r in doc["records"] if r["rung"] >= 0]
-    expect(len(ladder) == 13 * 2 * 2, f"13 rungs x 2 offsets x 2 modes, got {len(ladder)}")
+    all_rungs, _ = registry(s)
+    expect(len(ladder) == all_rungs * 2 * 2, f"{all_rungs} rungs x 2 offsets x 2 modes, got {len(ladder)}")
     for r in ladder:
         expect(r["validation"] == "exact", f"{r['variant']}: {r['validation']}")
         if r["backend"] == "cuda":
             expect("x_baseline" in r["extra"] and r["throughput"]["pct_ceiling"] > 0, r["variant"])
     expect(any(r["variant"] == "stream_read" for r in doc["records"]), "the ceiling is measured in the same run")
+
+
+@suite.test
+def tour_quick_step_runs_the_ladder_at_2p24(s):
+    out = os.path.join(s.tmp, "tour")
+    p = s.run("run", "--only", "reduce", "--quick", "--out", out)
+    expect_exit(p, 0, "## reduce: n = 16777216 (2^24)")
+    recs = [r for r in validate_records(os.path.join(out, "records.json"))["records"] if r["experiment"] == "reduce"]
+    all_rungs, gpu_rungs = registry(s)
+    ladder = [r for r in recs if r["rung"] >= 0]
+    expect(len(ladder) == all_rungs, f"one record per rung, got {len(ladder)}")
+    for r in ladder:
+        expect(r["axes"]["n"] == 1 << 24 and r["mode"] == "cold", r["axes"])
+        if r["backend"] == "cpu" or s.gpu():
+            expect(r["validation"] == "exact", f"{r['variant']}: {r['validation']}")
+        else:
+            expect(r["skipped"] and r["skipped"].startswith("no GPU"), r["skipped"])
 
 
 @suite.test

@@ -65,10 +65,11 @@ TEST(ReduceGpu, EverySweepPointIsExactAndTheTieRuleChooses) {
   o.seed = 777;
   const RunResult res = run(o);
   for (const auto& f : res.failures) ADD_FAILURE() << f;
-  std::map<std::string, int> points, chosen;
+  std::map<std::string, int> points, chosen, duplicates;
   for (const auto& r : res.records) {
     if (!r.extra.contains("sweep")) continue;
     EXPECT_EQ(r.rung, -1);
+    if (r.skipped && r.skipped->rfind("the same launch", 0) == 0) ++duplicates[r.variant];
     if (r.skipped) continue;
     EXPECT_EQ(r.validation, "exact") << r.variant << " " << r.axes.label();
     ++points[r.variant];
@@ -82,6 +83,43 @@ TEST(ReduceGpu, EverySweepPointIsExactAndTheTieRuleChooses) {
       EXPECT_GE(points[r->slug], 4) << r->slug;
       EXPECT_EQ(chosen[r->slug], 1) << r->slug;
     }
+  // At 2^22 words r06's grid is capped by the work for unroll 8 x 1024 threads (128 tiles):
+  // 1 and 2 blocks per SM make the same launch, which is timed once.
+  EXPECT_GE(duplicates["r06_single_pass"], 1);
+}
+
+// The rungs that keep state between launches -- r06..r09 and r11 a ticket in their workspace,
+// r10 the two result slots -- stay exact over odd and even numbers of launches per sample
+// (JOSEKI_SLOW_VARIANT k = 3 and 2), in validation, cold and hot timing, and at an offset.
+TEST(ReduceGpu, StatefulRungsStayExactOverAnyNumberOfLaunches) {
+  JOSEKI_REQUIRE_GPU();
+  RunOptions o;
+  o.sizes = {(1u << 20) + 3};
+  o.offsets = {0, 3};
+  o.modes = {measure::Mode::Cold, measure::Mode::Hot};
+  o.rungs = select_rungs({"r00_cub,r06,r09,r10,r11"});
+  o.rule = one_sample();
+  o.rule.max_samples = 3;
+  o.rule.min_samples = 3;
+  o.seed = 31337;
+  o.slow = {{"r09_packed_ticket", 3}, {"r10_two_slot", 3}, {"r11_bulk_slab", 2}};
+  const RunResult res = run(o);
+  for (const auto& f : res.failures) ADD_FAILURE() << f;
+  int timed = 0;
+  for (const auto& r : res.records) {
+    if (r.variant == CEILING) continue;
+    SCOPED_TRACE(r.variant + " " + r.mode);
+    EXPECT_EQ(r.validation, "exact");
+    EXPECT_TRUE(r.summary.has_value());
+    if (r.summary) ++timed;
+  }
+  EXPECT_EQ(timed, 5 * 2 * 2);
+  int validations = 0;
+  for (const auto& v : res.validations) {
+    EXPECT_TRUE(v.ok) << v.message;
+    ++validations;
+  }
+  EXPECT_EQ(validations, 5 * 2);
 }
 
 TEST(ReduceGpu, TimedLadderHasRatiosCeilingAndExactResults) {

@@ -128,6 +128,25 @@ __device__ __forceinline__ void single_pass_finish(std::uint32_t block_sum, Sing
   }
 }
 
+// r09 and r11: the same publication with ONE atomic per block and no fence. The 64-bit word
+// holds the running total in its high half and the count of finished blocks in its low half;
+// each block adds (sum << 32) | 1. Atomics on one address are totally ordered, so the block
+// whose add returns count == grid - 1 is the last, and the value it gets back already holds
+// every other block's sum: no __threadfence is needed (the data and the ticket are the same
+// word). The total wraps mod 2^32 in the high half (the carry out of bit 63 is dropped); the
+// count cannot carry into it (grid < 2^32). The last block writes the total and resets the
+// word; the next launch is ordered after this one by the stream. Call from every thread.
+__device__ __forceinline__ void packed_ticket_finish(std::uint32_t block_sum, SinglePassState* st,
+                                                     std::uint32_t* out) {
+  if (threadIdx.x != 0) return;
+  auto* word = reinterpret_cast<unsigned long long*>(st);
+  const unsigned long long old = atomicAdd(word, (static_cast<unsigned long long>(block_sum) << 32) | 1ull);
+  if (static_cast<unsigned>(old) == gridDim.x - 1) {
+    *out = static_cast<std::uint32_t>(old >> 32) + block_sum;
+    atomicExch(word, 0ull);
+  }
+}
+
 inline unsigned grid_of(const GpuArgs& a) { return static_cast<unsigned>(a.plan.grid); }
 inline unsigned block_of(const GpuArgs& a) { return static_cast<unsigned>(a.plan.block); }
 

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -119,15 +120,47 @@ class CudaSession final : public GpuSession {
     if (a.d_work) JOSEKI_CUDA_CHECK(cudaMemsetAsync(a.d_work, 0, a.work_bytes, m_stream));
   }
 
-  std::uint32_t read_result() {
-    std::uint32_t got = 0;
-    m_d_out.copy_to_host(&got, 1, m_stream);
+  // The output words. Output::Word: d_out[0], poisoned before a validation run. Output::TwoSlot:
+  // launches alternate between d_out[0] and d_out[1] (m_next_slot is the next launch's slot);
+  // both are zeroed once before a rung's first launch, and a validation run poisons the slot
+  // that the launch must zero for its successor.
+  void reset_output(const Rung& r) {
+    m_next_slot = 0;
+    if (r.output == Output::TwoSlot) JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_d_out.data(), 0, 2 * sizeof(std::uint32_t), m_stream));
+  }
+  void poison_output(const Rung& r) {
+    if (r.output == Output::TwoSlot)
+      JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_d_out.data() + (m_next_slot ^ 1u), 0xA5, sizeof(std::uint32_t), m_stream));
+    else
+      m_d_out.poison(m_stream);
+  }
+  void launch_once(const Rung& r, const GpuArgs& a, cudaStream_t s) {
+    if (r.output != Output::TwoSlot) return r.launch(a, s);
+    GpuArgs b = a;
+    b.slot = m_next_slot;
+    m_next_slot ^= 1u;
+    r.launch(b, s);
+  }
+  struct OutputWords {
+    std::uint32_t result = 0;
+    std::string problem;  // TwoSlot: the other slot was not left at zero
+  };
+  OutputWords read_output(const Rung& r) {
+    std::uint32_t w[2] = {0, 0};
+    m_d_out.copy_to_host(w, 2, m_stream);
     m_stream.sync();
-    return got;
+    if (r.output != Output::TwoSlot) return {w[0], ""};
+    const unsigned last = m_next_slot ^ 1u;
+    OutputWords o{w[last], ""};
+    if (w[last ^ 1u] != 0)
+      o.problem = fmt::format("the next launch's slot d_out[{}] holds {:#010x}, not 0 (the launch must zero it)",
+                              last ^ 1u, w[last ^ 1u]);
+    return o;
   }
 
   // Poison, run (k times under JOSEKI_SLOW_VARIANT), compare; twice, so that state a launch
-  // leaves behind (a counter not reset) shows in the second run. Cached per configuration.
+  // leaves behind (a counter not reset, a slot not zeroed) shows in the second run. Cached per
+  // configuration.
   ValidationRow validate(const Rung& r, const Knobs& k) {
     const measure::Point kp = knobs_point(r, k);
     const LaunchPlan plan = plan_launch(r, k, m_in->n, m_shape);
@@ -143,10 +176,16 @@ class CudaSession final : public GpuSession {
     if (const auto it = m_validated.find(key); it != m_validated.end()) return it->second;
     const GpuArgs a = args_for(r, plan);
     zero_workspace(a);
+    reset_output(r);
     for (int run = 1; run <= 2; ++run) {
-      m_d_out.poison(m_stream);
-      for (int i = 0; i < slow(r); ++i) r.launch(a, m_stream);
-      row = check_result(r, *m_in, m_oi, config, read_result(), run);
+      poison_output(r);
+      for (int i = 0; i < slow(r); ++i) launch_once(r, a, m_stream);
+      const OutputWords o = read_output(r);
+      row = check_result(r, *m_in, m_oi, config, o.result, run);
+      if (row.ok && !o.problem.empty()) {
+        row.ok = false;
+        row.message = fmt::format("{} n={} offset={} {} (run {}): {}", r.slug, m_in->n, offset(), config, run, o.problem);
+      }
       if (!row.ok) break;
     }
     m_validated[key] = row;
@@ -191,17 +230,19 @@ class CudaSession final : public GpuSession {
     }
     const GpuArgs a = args_for(r, plan);
     zero_workspace(a);
+    reset_output(r);
     m_stream.sync();
     const int reps = slow(r);
     auto launch = [&](cudaStream_t s) {
-      for (int i = 0; i < reps; ++i) r.launch(a, s);
+      for (int i = 0; i < reps; ++i) launch_once(r, a, s);
     };
     const measure::Measurement m = m_timer->measure(launch, mode, m_opt->rule);
     // The result of the last timed launch must still be exact (state kept across launches).
-    const std::uint32_t after = read_result();
-    if (after != m_in->expected[m_oi]) {
-      const std::string msg = fmt::format("{} n={} offset={} {}: after timing: {}", r.slug, m_in->n, offset(),
-                                          plan_label(kp, plan), mismatch_text(after, m_in->expected[m_oi]));
+    const OutputWords after = read_output(r);
+    if (after.result != m_in->expected[m_oi] || !after.problem.empty()) {
+      const std::string msg = fmt::format(
+          "{} n={} offset={} {}: after timing: {}", r.slug, m_in->n, offset(), plan_label(kp, plan),
+          after.problem.empty() ? mismatch_text(after.result, m_in->expected[m_oi]) : after.problem);
       m_out->failures.push_back(msg);
       rec.validation = "failed: " + msg;
       rec.skipped = "timing discarded: wrong result after timing";
@@ -225,7 +266,8 @@ class CudaSession final : public GpuSession {
     const std::string mode_s = measure::to_string(mode);
     note(fmt::format("  sweep {} {} n={}", r.slug, mode_s, m_in->n));
     std::vector<measure::Candidate> cands;
-    std::vector<std::size_t> index;  // candidate -> record
+    std::vector<std::size_t> index;             // candidate -> record
+    std::map<std::string, std::string> launches;  // launch -> the first point that makes it
     for (const measure::SweepPoint& sp : sweep_for(r, m_in->n, m_shape).points()) {
       measure::Record rec = base_record(r, m_in->n, offset(), mode_s);
       rec.rung = -1;
@@ -233,9 +275,16 @@ class CudaSession final : public GpuSession {
       rec.extra["sweep"] = fmt::format("{}_n{}_{}{}", r.slug, m_in->n, mode_s, offset() ? fmt::format("_offset{}", offset()) : "");
       rec.extra["chosen"] = false;
       const Knobs k = resolve_knobs(knobs_from_point(r, sp.point), m_shape);
-      if (sp.skip_reason) {
+      std::optional<std::string> skip = sp.skip_reason;
+      if (!skip) {  // at small n several points make the same launch (the grid is capped by the work)
+        const LaunchPlan p = plan_launch(r, k, m_in->n, m_shape);
+        const std::string key = fmt::format("{} {} {} {} {} {}", p.block, p.grid, p.unroll, p.stages, p.chunk_bytes, p.hint);
+        const auto [it, fresh] = launches.emplace(key, sp.point.label());
+        if (!fresh) skip = fmt::format("the same launch (grid {}) as {}", p.grid, it->second);
+      }
+      if (skip) {
         for (const auto& [name, v] : sp.point.values()) rec.axes.set(name, v);
-        rec.skipped = *sp.skip_reason;
+        rec.skipped = *skip;
       } else if (measure_into(rec, r, k, mode, ceiling_Bps)) {
         cands.push_back({sp.point, rec.summary->median});
         index.push_back(m_out->records.size());
@@ -300,7 +349,8 @@ class CudaSession final : public GpuSession {
   DeviceShape m_shape;
   cuda::Stream m_stream;
   std::unique_ptr<cuda::GpuTimer> m_timer;
-  DeviceBuffer<std::uint32_t> m_d_out{1};
+  DeviceBuffer<std::uint32_t> m_d_out{2};  // the result word(s): see reset_output()
+  unsigned m_next_slot = 0;
   DeviceBuffer<unsigned int> m_sink{1};
   DeviceBuffer<std::uint32_t> m_data;
   std::map<std::string, DeviceBuffer<unsigned char>> m_work;

@@ -25,5 +25,8 @@ std::size_t single_pass_workspace(std::size_t n);  // sizeof(SinglePassState)
 void launch_r06_single_pass(const GpuArgs& a, CUstream_st* s);
 void launch_r07_load_hints(const GpuArgs& a, CUstream_st* s);
 void launch_r08_bulk_copy(const GpuArgs& a, CUstream_st* s);
+void launch_r09_packed_ticket(const GpuArgs& a, CUstream_st* s);  // workspace: single_pass_workspace
+void launch_r10_two_slot(const GpuArgs& a, CUstream_st* s);       // Output::TwoSlot, no workspace
+void launch_r11_bulk_slab(const GpuArgs& a, CUstream_st* s);      // workspace: single_pass_workspace
 
 }  // namespace joseki::reduce

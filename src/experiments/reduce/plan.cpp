@@ -1,5 +1,6 @@
-// Knobs -> launch: preconditions, grid sizing from the device and the size, and the
-// sweeps (search space declared here, next to the grid rules it explores).
+// Knobs -> launch: preconditions, grid sizing from the device and the size, and the sweeps
+// (each swept rung declares its space in registry.cpp; the skip rules and the tie rule that
+// go with its grid policy are here).
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -10,9 +11,9 @@ namespace joseki::reduce {
 
 namespace {
 
-constexpr std::size_t RING_OFFSET = 128;    // r08: mbarriers before the ring (r08_bulk_copy.cu)
+constexpr std::size_t RING_OFFSET = 128;    // r08, r11: mbarriers before the ring (bulk.cuh)
 constexpr std::int64_t BLOCK_RESERVED = 1024;  // shared memory the runtime reserves per block (sm_80+)
-constexpr std::int64_t STATIC_SMEM = 256;      // r08's static shared memory (the block sum's slots), rounded up
+constexpr std::int64_t STATIC_SMEM = 256;      // r08/r11's static shared memory (the block sum's slots), rounded up
 
 bool has_bps(const Rung& r) {
   return r.grid == GridPolicy::Wave || r.grid == GridPolicy::WaveVector || r.grid == GridPolicy::WaveBulk;
@@ -38,6 +39,7 @@ measure::Point knobs_point(const Rung& r, const Knobs& k) {
   p.set("block", std::int64_t{k.block});
   if (has_bps(r)) p.set("blocks_per_sm", std::int64_t{k.blocks_per_sm});
   if (r.grid == GridPolicy::WaveVector) p.set("unroll", std::int64_t{k.unroll});
+  if (r.hinted) p.set("hint", std::int64_t{k.hint});
   if (r.grid == GridPolicy::WaveBulk) {
     p.set("stages", std::int64_t{k.stages});
     p.set("chunk_kib", std::int64_t{k.chunk_kib});
@@ -52,6 +54,7 @@ Knobs knobs_from_point(const Rung& r, const measure::Point& p) {
   if (p.has("unroll")) k.unroll = static_cast<int>(p.get_int("unroll"));
   if (p.has("stages")) k.stages = static_cast<int>(p.get_int("stages"));
   if (p.has("chunk_kib")) k.chunk_kib = static_cast<int>(p.get_int("chunk_kib"));
+  if (p.has("hint")) k.hint = static_cast<int>(p.get_int("hint"));
   return k;
 }
 
@@ -64,6 +67,7 @@ std::optional<std::string> check_knobs(const Rung& r, const Knobs& k, const Devi
   if (k.blocks_per_sm < 0) return fmt::format("blocks_per_sm {} is negative", k.blocks_per_sm);
   if (r.grid == GridPolicy::WaveVector && k.unroll != 1 && k.unroll != 2 && k.unroll != 4 && k.unroll != 8)
     return fmt::format("unroll {} is not 1, 2, 4 or 8", k.unroll);
+  if (r.hinted && (k.hint < 0 || k.hint > 2)) return fmt::format("hint {} is not 0, 1 or 2", k.hint);
   if (r.grid == GridPolicy::WaveBulk) {
     if (k.stages < 2 || k.stages > 16) return fmt::format("stages {} not in 2..16", k.stages);
     if (k.chunk_kib < 1 || k.chunk_kib > 64) return fmt::format("chunk_kib {} not in 1..64", k.chunk_kib);
@@ -84,6 +88,7 @@ LaunchPlan plan_launch(const Rung& r, const Knobs& k, std::size_t n, const Devic
   LaunchPlan p;
   p.block = k.block;
   p.unroll = k.unroll;
+  p.hint = k.hint;
   const std::size_t cap = static_cast<std::size_t>(d.sm_count) * static_cast<std::size_t>(blocks_per_sm(k, d));
   std::size_t grid = 1;
   switch (r.grid) {
@@ -110,34 +115,39 @@ LaunchPlan plan_launch(const Rung& r, const Knobs& k, std::size_t n, const Devic
 
 measure::Sweep sweep_for(const Rung& r, std::size_t n, const DeviceShape& d) {
   measure::Sweep s;
-  const auto threads_skip = [n, d](const measure::Point& p) -> std::optional<std::string> {
-    const std::int64_t threads = p.get_int("block") * p.get_int("blocks_per_sm") * d.sm_count;
-    if (static_cast<std::size_t>(threads) > n)
-      return fmt::format("{} threads > {} elements: fewer than one element per thread", threads, n);
-    return std::nullopt;
+  const SweepSpace& sp = r.space;
+  const auto axis = [&s](const char* name, const std::vector<std::int64_t>& values) {
+    if (!values.empty()) s.add_int_axis(name, values);
   };
-  const auto wave_skip = [d](const measure::Point& p) -> std::optional<std::string> {
-    const std::int64_t t = p.get_int("block") * p.get_int("blocks_per_sm");
-    if (t > d.max_threads_per_sm)
-      return fmt::format("{} threads per SM > {}: more than one wave", t, d.max_threads_per_sm);
-    return std::nullopt;
-  };
+  axis("hint", sp.hint);
+  axis("unroll", sp.unroll);
+  axis("block", sp.block);
+  axis("blocks_per_sm", sp.blocks_per_sm);
+  axis("stages", sp.stages);
+  axis("chunk_kib", sp.chunk_kib);
+  if (s.axes().empty()) return s;
+  // Axes the space leaves out stay at the rung's default (knobs_from_point).
+  const auto knobs = [&r, d](const measure::Point& p) { return resolve_knobs(knobs_from_point(r, p), d); };
   switch (r.grid) {
     case GridPolicy::Wave:  // the seed's sweep: vary the number of groups (and their size)
-      s.add_int_axis("block", {128, 256, 512, 1024}).add_int_axis("blocks_per_sm", {1, 2, 4, 8, 16, 32});
-      s.skip_if(threads_skip);
+      s.skip_if([n, d, knobs](const measure::Point& p) -> std::optional<std::string> {
+        const Knobs k = knobs(p);
+        const std::int64_t threads = std::int64_t{k.block} * k.blocks_per_sm * d.sm_count;
+        if (static_cast<std::size_t>(threads) > n)
+          return fmt::format("{} threads > {} elements: fewer than one element per thread", threads, n);
+        return std::nullopt;
+      });
       break;
     case GridPolicy::WaveVector:
-      s.add_int_axis("unroll", {2, 4, 8}).add_int_axis("block", {256, 512, 1024}).add_int_axis("blocks_per_sm",
-                                                                                                 {1, 2, 4, 8});
-      s.skip_if(wave_skip);
-      break;
     case GridPolicy::WaveBulk:
-      s.add_int_axis("block", {r.defaults.block})
-          .add_int_axis("blocks_per_sm", {1, 2, 4})
-          .add_int_axis("stages", {2, 4, 8})
-          .add_int_axis("chunk_kib", {4, 8, 16});
-      s.skip_if([&r, d](const measure::Point& p) { return check_knobs(r, knobs_from_point(r, p), d); });
+      s.skip_if([d, knobs](const measure::Point& p) -> std::optional<std::string> {
+        const Knobs k = knobs(p);
+        const std::int64_t t = std::int64_t{k.block} * k.blocks_per_sm;
+        if (t > d.max_threads_per_sm)
+          return fmt::format("{} threads per SM > {}: more than one wave", t, d.max_threads_per_sm);
+        return std::nullopt;
+      });
+      s.skip_if([&r, d, knobs](const measure::Point& p) { return check_knobs(r, knobs(p), d); });
       break;
     default: break;
   }
@@ -146,20 +156,21 @@ measure::Sweep sweep_for(const Rung& r, std::size_t n, const DeviceShape& d) {
 
 measure::TieRule tie_rule_for(const Rung& r) {
   measure::TieRule t;
-  t.tolerance = 0.02;
+  t.tolerance = r.tie_tolerance;
   if (r.grid == GridPolicy::WaveBulk) {
-    t.preference = "less shared memory per SM (blocks_per_sm x stages x chunk)";
-    t.prefer = [](const measure::Point& a, const measure::Point& b) {
-      auto smem = [](const measure::Point& p) {
-        return p.get_int("blocks_per_sm") * p.get_int("stages") * p.get_int("chunk_kib");
-      };
-      return smem(a) < smem(b);
+    t.preference = "less shared memory per SM (blocks_per_sm x stages x chunk), then fewer threads";
+    t.prefer = [&r](const measure::Point& a, const measure::Point& b) {
+      const Knobs ka = knobs_from_point(r, a), kb = knobs_from_point(r, b);
+      const auto smem = [](const Knobs& k) { return std::int64_t{k.blocks_per_sm} * k.stages * k.chunk_kib; };
+      const auto threads = [](const Knobs& k) { return std::int64_t{k.blocks_per_sm} * k.block; };
+      return smem(ka) != smem(kb) ? smem(ka) < smem(kb) : threads(ka) < threads(kb);
     };
   } else {
     // The seed's preference: among ties, more work per thread (fewer threads, fewer partial sums).
     t.preference = "fewer threads (block x blocks_per_sm): more work per thread, fewer partial sums";
-    t.prefer = [](const measure::Point& a, const measure::Point& b) {
-      return a.get_int("block") * a.get_int("blocks_per_sm") < b.get_int("block") * b.get_int("blocks_per_sm");
+    t.prefer = [&r](const measure::Point& a, const measure::Point& b) {
+      const Knobs ka = knobs_from_point(r, a), kb = knobs_from_point(r, b);
+      return std::int64_t{ka.block} * ka.blocks_per_sm < std::int64_t{kb.block} * kb.blocks_per_sm;
     };
   }
   return t;

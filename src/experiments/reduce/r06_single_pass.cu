@@ -8,7 +8,14 @@
 //   CUB's two kernels this is where >= 1.3x must come from. Bottleneck: launch latency and
 //   DRAM latency at small n, DRAM bandwidth at large n.
 // Preconditions: as r05. Workspace: SinglePassState, zeroed once at setup.
-// H200: not yet measured.
+// H200, 2026-11-29 (first run; the final run may differ by a few percent), cold:
+//   2^20 6.66 us (0.95x r05), 2^24 20.64 us (0.98x r05), 2^28 241.82 us (1.00x r05), hot 2^24
+//   20.10 us (0.93x r05): slower than r05's memset + per-block atomics, against the
+//   prediction. The finish is a serial tail after the last load: RED + __threadfence (200-400
+//   ns, probe fences) + a ticket round trip, then the last block's fence + two exchanges -- more
+//   than the memset node it saves. (Its 2^28 sweep's fastest point, 512 x 4 blocks/SM x unroll
+//   4, was 238.98 us = 100.3 % of the ceiling; the 2 % tie rule then preferred 256 x 4.) r09
+//   and r10 replace the finish.
 #include <stdexcept>
 
 #include "experiments/reduce/common.cuh"

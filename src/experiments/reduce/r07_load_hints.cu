@@ -1,12 +1,23 @@
-// r07: r06 with Hopper load hints: ld.global.nc.L1::no_allocate.L2::256B.
-// What changed from r06: every 16-byte load goes through the non-coherent path, does not
-//   allocate in L1 (the data is read once), and asks the L2 to fetch the whole 256-byte
-//   sector group around it (.L2::256B prefetch-size hint), so DRAM sees larger requests
-//   earlier. Knobs (unroll, block, blocks per SM) as r06, swept separately.
-// Prediction: a few percent at 2^28 if the DRAM page locality of 256-byte requests helps;
-//   nothing at small n. Bottleneck: DRAM bandwidth.
-// Preconditions: as r06; PTX ISA 7.4+ (sm_80+) for the prefetch-size hint.
-// H200: not yet measured.
+// r07: r06 with Hopper load hints on every 16-byte load; which hint is a swept knob.
+// What changed from r06: the loads carry cache hints (`hint`):
+//   0  ld.global.nc.L1::no_allocate.L2::256B -- non-coherent path, no L1 allocation (the data
+//      is read once), and the L2 fetches the whole 256-byte block around each access
+//      (prefetch-size hint) [the first run measured this one alone];
+//   1  ld.global.nc.L1::no_allocate -- the same without the prefetch-size hint;
+//   2  ld.global.nc.L1::no_allocate.L2::cache_hint with an evict_first policy (createpolicy;
+//      sm_90 takes .L2::evict_first directly only on 256-bit loads) -- no prefetch-size hint, and
+//      the lines are the first the L2 evicts (a 1 GiB stream through a 60 MiB L2).
+//   (r06's plain loads compile to LDG.E.128, the coherent path through L1; all three hints are
+//   LDG.E.NA.128.CONSTANT-class loads. So 1 measures .nc + L1::no_allocate, 0 adds the prefetch
+//   size on top of 1, and 2 adds the L2 eviction policy on top of 1.)
+// Prediction: a few percent at 2^28 if larger L2 fetches help DRAM page locality; nothing
+//   at small n. Bottleneck: DRAM bandwidth.
+// Preconditions: as r06; PTX ISA 7.4+ (sm_80+) for the L2 qualifiers.
+// H200, 2026-11-29 (first run, hint 0 only; the final run may differ by a few percent), cold,
+//   swept: 2^20 6.75 us (0.99x r06), 2^24 21.38 us (0.97x r06, 1.02x CUB), 2^28 249.60 us =
+//   4.30 TB/s (0.97x r06, 0.97x CUB), 2^30 1.004 ms (0.94x r06): the hint costs 3-6 % at large
+//   n, at every point of its sweep (best 248.64 us vs r06's best 238.98 us at 2^28). The SASS
+//   is LDG.E.NA.LTC256B.128.CONSTANT. Slower is a result; hints 1 and 2 say which part costs.
 #include <stdexcept>
 
 #include "experiments/reduce/common.cuh"
@@ -15,41 +26,67 @@
 namespace joseki::reduce {
 
 namespace {
-struct StreamLoad {
+template <int HINT>
+struct HintedLoad {
+  unsigned long long policy = 0;  // HINT 2: an L2 eviction policy (createpolicy), made once per thread
+
+  __device__ __forceinline__ HintedLoad() {
+    if constexpr (HINT == 2) asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  }
   __device__ __forceinline__ uint4 operator()(const uint4* p) const {
     uint4 r;
-    asm("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
-        : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
-        : "l"(p));
+    if constexpr (HINT == 0) {
+      asm("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
+          : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+          : "l"(p));
+    } else if constexpr (HINT == 1) {
+      asm("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+          : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+          : "l"(p));
+    } else {
+      asm("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+          : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+          : "l"(p), "l"(policy));
+    }
     return r;
   }
 };
 
-template <int UNROLL>
-__global__ void JOSEKI_FULL_WAVE r07_load_hints_kernel(const std::uint32_t* __restrict__ in, std::size_t n, std::uint32_t* out,
-                                      SinglePassState* st) {
+template <int UNROLL, int HINT>
+__global__ void JOSEKI_FULL_WAVE r07_load_hints_kernel(const std::uint32_t* __restrict__ in, std::size_t n,
+                                                       std::uint32_t* out, SinglePassState* st) {
   const VecSplit sp = vec_split(reinterpret_cast<std::uintptr_t>(in), n);
   const uint4* body = reinterpret_cast<const uint4*>(in + sp.head);
-  std::uint32_t sum = dev::sum_tiles<UNROLL>(body, sp.nvec, StreamLoad{});
+  std::uint32_t sum = dev::sum_tiles<UNROLL>(body, sp.nvec, HintedLoad<HINT>());
   sum += dev::sum_head_tail(in, n, sp);
   sum = dev::block_sum_warps<true>(sum);
   dev::single_pass_finish(sum, st, out);
 }
 
-template <int UNROLL>
+template <int UNROLL, int HINT>
 void launch(const GpuArgs& a, cudaStream_t s) {
-  r07_load_hints_kernel<UNROLL><<<dev::grid_of(a), dev::block_of(a), 0, s>>>(
+  r07_load_hints_kernel<UNROLL, HINT><<<dev::grid_of(a), dev::block_of(a), 0, s>>>(
       a.d_in, a.n, a.d_out, static_cast<SinglePassState*>(a.d_work));
+}
+
+template <int HINT>
+void launch_hint(const GpuArgs& a, cudaStream_t s) {
+  switch (a.plan.unroll) {
+    case 1: launch<1, HINT>(a, s); break;
+    case 2: launch<2, HINT>(a, s); break;
+    case 4: launch<4, HINT>(a, s); break;
+    case 8: launch<8, HINT>(a, s); break;
+    default: throw std::invalid_argument("r07_load_hints: unroll must be 1, 2, 4 or 8");
+  }
 }
 }  // namespace
 
 void launch_r07_load_hints(const GpuArgs& a, CUstream_st* s) {
-  switch (a.plan.unroll) {
-    case 1: launch<1>(a, s); break;
-    case 2: launch<2>(a, s); break;
-    case 4: launch<4>(a, s); break;
-    case 8: launch<8>(a, s); break;
-    default: throw std::invalid_argument("r07_load_hints: unroll must be 1, 2, 4 or 8");
+  switch (a.plan.hint) {
+    case 0: launch_hint<0>(a, s); break;
+    case 1: launch_hint<1>(a, s); break;
+    case 2: launch_hint<2>(a, s); break;
+    default: throw std::invalid_argument("r07_load_hints: hint must be 0, 1 or 2");
   }
   JOSEKI_CUDA_CHECK_LAUNCH();
 }

@@ -84,6 +84,9 @@ std::vector<Rung> make_rungs() {
                       JOSEKI_GPU_FN(launch_r03_coarsen));
     r.tree = true;
     r.swept = true;
+    r.space.block = {128, 256, 512, 1024};
+    r.space.blocks_per_sm = {1, 2, 4, 8, 16, 32};
+    r.tie_tolerance = 0.02;  // the seed's rule
     v.push_back(r);
   }
   {
@@ -101,6 +104,9 @@ std::vector<Rung> make_rungs() {
     v.push_back(r);
   }
   const std::string vec_pre = "input 4-byte aligned (any 16-byte phase); block a multiple of 32; unroll 1, 2, 4 or 8";
+  // The bandwidth rungs' sweeps pick among points 1 % apart: the goals at 2^24 and 2^28 are
+  // 1-2 % effects, which a 2 % tie band would throw away (docs/REDUCE.md, "Sweeps").
+  constexpr double BW_TIE = 0.01;
   {
     Rung r = gpu_rung("r05", "r05_vector_loads", 5, "16-byte vector loads", "uint4 loads, unroll in flight + memset",
                       "r04b_warp_redux", GridPolicy::WaveVector, {256, 0, 4}, vec_pre,
@@ -114,25 +120,72 @@ std::vector<Rung> make_rungs() {
                       GridPolicy::WaveVector, {256, 0, 4}, vec_pre, JOSEKI_GPU_FN(launch_r06_single_pass));
     r.workspace = JOSEKI_GPU_FN(single_pass_workspace);
     r.swept = true;
+    r.space.unroll = {1, 2, 4, 8};
+    r.space.block = {256, 512, 1024};
+    r.space.blocks_per_sm = {1, 2, 4, 8};
+    r.tie_tolerance = BW_TIE;
     v.push_back(r);
   }
   {
     Rung r = gpu_rung("r07", "r07_load_hints", 7, "Hopper load hints",
-                      "r06 with ld.global.nc.L1::no_allocate.L2::256B", "r06_single_pass", GridPolicy::WaveVector,
-                      {256, 0, 4}, vec_pre + "; sm_80+", JOSEKI_GPU_FN(launch_r07_load_hints));
+                      "r06 + cache hints (0: nc.L1::no_allocate.L2::256B, 1: nc.L1::no_allocate, 2: 1 + "
+                      "L2 evict_first policy)",
+                      "r06_single_pass", GridPolicy::WaveVector, {256, 0, 4, 0, 0, 0},
+                      vec_pre + "; hint 0, 1 or 2; sm_80+", JOSEKI_GPU_FN(launch_r07_load_hints));
     r.workspace = JOSEKI_GPU_FN(single_pass_workspace);
+    r.hinted = true;
     r.swept = true;
+    r.space.hint = {0, 1, 2};
+    r.space.unroll = {4};
+    r.space.block = {256, 512, 1024};
+    r.space.blocks_per_sm = {1, 2, 4, 8};
+    r.tie_tolerance = BW_TIE;
     v.push_back(r);
   }
+  const std::string bulk_pre =
+      "sm_90; chunk a multiple of 16 bytes; 2..16 stages; stages x chunk within the shared memory per block";
   {
     Rung r = gpu_rung("r08", "r08_bulk_copy", 8, "bulk async copies (TMA)",
                       "cp.async.bulk into a shared-memory ring + mbarriers, one launch", "r06_single_pass",
-                      GridPolicy::WaveBulk, {256, 2, 1, 4, 16},
-                      "sm_90; chunk a multiple of 16 bytes; 2..16 stages; stages x chunk within the shared memory "
-                      "per block",
-                      JOSEKI_GPU_FN(launch_r08_bulk_copy));
+                      GridPolicy::WaveBulk, {256, 2, 1, 4, 16}, bulk_pre, JOSEKI_GPU_FN(launch_r08_bulk_copy));
     r.workspace = JOSEKI_GPU_FN(single_pass_workspace);
     r.swept = true;
+    r.space.block = {256};
+    r.space.blocks_per_sm = {1, 2, 4};
+    r.space.stages = {2, 4, 8};
+    r.space.chunk_kib = {4, 8, 16};
+    r.tie_tolerance = BW_TIE;
+    v.push_back(r);
+  }
+  {
+    Rung r = gpu_rung("r09", "r09_packed_ticket", 9, "one-atomic finish",
+                      "r06 with a packed 64-bit ticket: one atomic per block, no fences", "r06_single_pass",
+                      GridPolicy::WaveVector, {256, 0, 4}, vec_pre, JOSEKI_GPU_FN(launch_r09_packed_ticket));
+    r.workspace = JOSEKI_GPU_FN(single_pass_workspace);
+    r.config_from = "r06_single_pass";
+    v.push_back(r);
+  }
+  {
+    Rung r = gpu_rung("r10", "r10_two_slot", 10, "two-slot result, no finish",
+                      "per-block atomics into a slot the previous launch zeroed; no memset, no tail",
+                      "r09_packed_ticket", GridPolicy::WaveVector, {256, 0, 4},
+                      vec_pre + "; the result alternates between two words (contract in rung.hpp)",
+                      JOSEKI_GPU_FN(launch_r10_two_slot));
+    r.config_from = "r06_single_pass";
+    r.output = Output::TwoSlot;
+    v.push_back(r);
+  }
+  {
+    Rung r = gpu_rung("r11", "r11_bulk_slab", 11, "bulk copies over balanced slabs",
+                      "r08's ring over one contiguous, balanced slab per block + r09's finish", "r08_bulk_copy",
+                      GridPolicy::WaveBulk, {256, 4, 1, 2, 16}, bulk_pre, JOSEKI_GPU_FN(launch_r11_bulk_slab));
+    r.workspace = JOSEKI_GPU_FN(single_pass_workspace);
+    r.swept = true;
+    r.space.block = {256, 512};
+    r.space.blocks_per_sm = {1, 2, 4};
+    r.space.stages = {2, 4};
+    r.space.chunk_kib = {8, 16, 32};
+    r.tie_tolerance = BW_TIE;
     v.push_back(r);
   }
   return v;

@@ -34,6 +34,14 @@ struct Knobs {
   int unroll = 1;
   int stages = 0;
   int chunk_kib = 0;
+  int hint = 0;  // r07's load hint (0, 1, 2)
+};
+
+// What a swept rung's sweep varies (the cartesian product; an empty axis stays at the rung's
+// default). Points that cannot run are skipped with the reason; at a given size, points that
+// make the same launch as an earlier point are skipped as duplicates (the harness).
+struct SweepSpace {
+  std::vector<std::int64_t> hint, unroll, block, blocks_per_sm, stages, chunk_kib;
 };
 
 struct DeviceShape {
@@ -58,7 +66,11 @@ struct Rung {
   Knobs defaults;
   bool tree = false;            // the block sum is the shared tree: block must be a power of two >= 64
   std::string config_from;      // slug whose (possibly swept) knobs this rung uses; "" its own
-  bool swept = false;           // --sweep varies this rung's knobs (sweep_for) and picks with tie_rule()
+  bool hinted = false;          // has the `hint` knob (r07)
+  bool swept = false;           // --sweep varies this rung's knobs over `space` and picks with tie_rule_for()
+  SweepSpace space;
+  double tie_tolerance = 0.02;  // sweep results within this fraction of the fastest are ties
+  Output output = Output::Word; // where the launch leaves the sum (rung.hpp)
   GpuLaunchFn launch = nullptr;      // null for CPU rungs and in a CPU-only build
   WorkspaceFn workspace = nullptr;   // null: no workspace
   CpuSumFn cpu = nullptr;            // CPU rungs only

@@ -22,15 +22,26 @@ struct LaunchPlan {
   int block = 256;        // threads per block
   int grid = 1;           // blocks
   int unroll = 1;         // 16-byte loads in flight per thread (r05..r07)
-  int stages = 0;         // shared-memory ring stages (r08)
-  int chunk_bytes = 0;    // bytes per bulk copy (r08)
+  int stages = 0;         // shared-memory ring stages (r08, r11)
+  int chunk_bytes = 0;    // bytes per bulk copy (r08, r11)
+  int hint = 0;           // which load hint (r07): see r07_load_hints.cu
   std::size_t dynamic_smem = 0;  // bytes of dynamic shared memory
+};
+
+// Where a rung leaves its result.
+enum class Output {
+  Word,     // d_out[0] = the sum; nothing is assumed about d_out before the launch (CUB's contract)
+  TwoSlot,  // d_out[0..1]: the launch adds into d_out[slot], which must be 0 when it starts, and zeroes
+            // d_out[slot ^ 1] for the next launch, which uses the other slot (the caller alternates;
+            // both slots are zeroed once before the first launch). A launch's result stays in its slot
+            // until the next launch starts (which zeroes that slot): read it in between, in stream order.
 };
 
 struct GpuArgs {
   const std::uint32_t* d_in = nullptr;  // n inputs; 4-byte aligned, not necessarily 16-byte aligned
   std::size_t n = 0;                    // >= 1
-  std::uint32_t* d_out = nullptr;       // the sum (mod 2^32) is written here
+  std::uint32_t* d_out = nullptr;       // the sum (mod 2^32) is written here (two words: see Output)
+  unsigned slot = 0;                    // Output::TwoSlot: this launch's slot (0 or 1)
   void* d_work = nullptr;               // the rung's workspace, zeroed once before the first launch
   std::size_t work_bytes = 0;
   LaunchPlan plan;
@@ -43,8 +54,9 @@ using WorkspaceFn = std::size_t (*)(std::size_t n);
 
 // Single-pass rungs (r06..r08) keep this in their workspace: the running total and the
 // count of finished blocks. The last block publishes the total and resets both to zero,
-// so the next launch needs no host work.
-struct SinglePassState {
+// so the next launch needs no host work. r09 and r11 use the same 8 bytes as one 64-bit
+// word: the total in the high half, the count in the low half (one atomic carries both).
+struct alignas(8) SinglePassState {
   std::uint32_t acc;
   std::uint32_t count;
 };
@@ -90,6 +102,18 @@ JOSEKI_HD constexpr std::size_t chunk_index(unsigned b, std::size_t k, unsigned 
 JOSEKI_HD constexpr unsigned chunk_size(std::size_t body_bytes, unsigned chunk_bytes, std::size_t c) {
   const std::size_t left = body_bytes - c * chunk_bytes;
   return static_cast<unsigned>(left < chunk_bytes ? left : chunk_bytes);
+}
+
+// r11's balanced slabs: block b reads the 16-byte words [begin, end) of the body, one contiguous
+// range; the ranges differ in length by at most one word, so every block ends at the same time.
+// Within its slab a block reads chunks 0, 1, ... of chunk_size(slab bytes, chunk_bytes, k).
+struct Slab {
+  std::size_t begin, end;
+};
+JOSEKI_HD constexpr Slab slab_of_block(std::size_t nvec, unsigned grid, unsigned b) {
+  const std::size_t base = nvec / grid, extra = nvec % grid;
+  const std::size_t begin = b * base + (b < extra ? b : extra);
+  return Slab{begin, begin + base + (b < extra ? 1 : 0)};
 }
 
 }  // namespace joseki::reduce

@@ -1,0 +1,53 @@
+// r09: r06 with a cheaper finish: one 64-bit atomic per block carries both its sum and its
+//   ticket, and no fence.
+// What changed from r06: r06's thread 0 of every block does RED(acc) + __threadfence() +
+//   ATOM(count) (a round trip), and the last block another __threadfence() + two atomic
+//   exchanges -- a serial tail of two device fences (~200-400 ns each on the H200, probe
+//   fences) and three atomic round trips after the last load. Here each block adds
+//   (sum << 32) | 1 to one 64-bit word (common.cuh, packed_ticket_finish); the block that
+//   gets back count == grid - 1 holds every other block's sum in the returned value, writes
+//   the total and resets the word. Same output contract as CUB and r06 (the result word is
+//   written, nothing assumed about it before). Same loads and knobs as r06 (its sweep choice).
+// Prediction: at 2^20 and 2^24, where r06 lost 0.4 us to r05's memset + per-block atomics
+//   (6.66 vs 6.30 us at 2^20), most of the tail goes: one atomic round trip remains. Nothing
+//   at 2^28 beyond that ~1 us. Bottleneck: launch + DRAM latency at small n, DRAM at large n.
+// Preconditions: as r06. Workspace: SinglePassState as one 64-bit word, zeroed once at setup.
+// H200: not yet measured.
+#include <stdexcept>
+
+#include "experiments/reduce/common.cuh"
+#include "experiments/reduce/launchers.hpp"
+
+namespace joseki::reduce {
+
+namespace {
+template <int UNROLL>
+__global__ void JOSEKI_FULL_WAVE r09_packed_ticket_kernel(const std::uint32_t* __restrict__ in, std::size_t n,
+                                                          std::uint32_t* out, SinglePassState* st) {
+  const VecSplit sp = vec_split(reinterpret_cast<std::uintptr_t>(in), n);
+  const uint4* body = reinterpret_cast<const uint4*>(in + sp.head);
+  std::uint32_t sum = dev::sum_tiles<UNROLL>(body, sp.nvec, dev::PlainLoad{});
+  sum += dev::sum_head_tail(in, n, sp);
+  sum = dev::block_sum_warps<true>(sum);
+  dev::packed_ticket_finish(sum, st, out);
+}
+
+template <int UNROLL>
+void launch(const GpuArgs& a, cudaStream_t s) {
+  r09_packed_ticket_kernel<UNROLL><<<dev::grid_of(a), dev::block_of(a), 0, s>>>(
+      a.d_in, a.n, a.d_out, static_cast<SinglePassState*>(a.d_work));
+}
+}  // namespace
+
+void launch_r09_packed_ticket(const GpuArgs& a, CUstream_st* s) {
+  switch (a.plan.unroll) {
+    case 1: launch<1>(a, s); break;
+    case 2: launch<2>(a, s); break;
+    case 4: launch<4>(a, s); break;
+    case 8: launch<8>(a, s); break;
+    default: throw std::invalid_argument("r09_packed_ticket: unroll must be 1, 2, 4 or 8");
+  }
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace joseki::reduce

@@ -1,0 +1,57 @@
+// r11: r08's bulk copies over balanced contiguous slabs, with r09's one-atomic finish.
+// What changed from r08: (1) each block owns one contiguous slab of the 16-byte body, the
+//   slabs equal to within one word (rung.hpp, slab_of_block), streamed through the same ring
+//   in chunks (the last one short) -- instead of 16 KiB chunks dealt round-robin, which leave
+//   up to a whole chunk per block of imbalance at the end (at 2^28 with 528 blocks: 124 or 125
+//   chunks each); (2) the finish is r09's packed 64-bit ticket (one atomic, no fences) instead
+//   of r06's. The block size is swept too (more threads drain a stage sooner).
+// Prediction: the best candidate at 2^28 (r08 was the fastest rung at 2^30, 4.564 TB/s, but
+//   lost ~1 % at 2^28 to the ragged end and the finish): the whole of r08's per-byte rate with
+//   neither. At small n it pays the ring's fill latency like r08. Bottleneck: DRAM bandwidth.
+// Preconditions: as r08 (sm_90; chunk a multiple of 16 bytes; 2..16 stages; the ring within
+//   the shared memory per block); block a multiple of 32. Workspace: SinglePassState (as one
+//   64-bit word).
+// H200: not yet measured.
+#include <stdexcept>
+
+#include "experiments/reduce/bulk.cuh"
+#include "experiments/reduce/launchers.hpp"
+
+namespace joseki::reduce {
+
+namespace {
+
+__global__ void JOSEKI_FULL_WAVE r11_bulk_slab_kernel(const std::uint32_t* __restrict__ in, std::size_t n,
+                                                      std::uint32_t* out, SinglePassState* st, unsigned chunk_bytes,
+                                                      unsigned stages) {
+  extern __shared__ __align__(128) unsigned char smem[];
+  const VecSplit sp = vec_split(reinterpret_cast<std::uintptr_t>(in), n);
+  const Slab slab = slab_of_block(sp.nvec, gridDim.x, blockIdx.x);
+  const auto* src0 = reinterpret_cast<const unsigned char*>(in + sp.head) + slab.begin * 16;
+  const std::size_t slab_bytes = (slab.end - slab.begin) * 16;
+  const std::size_t mine = (slab_bytes + chunk_bytes - 1) / chunk_bytes;
+  auto src = [&](std::size_t k) { return src0 + k * chunk_bytes; };
+  auto bytes_of = [&](std::size_t k) { return chunk_size(slab_bytes, chunk_bytes, k); };
+  std::uint32_t sum = bulk::sum_through_ring(smem, stages, chunk_bytes, mine, src, bytes_of);
+  sum += dev::sum_head_tail(in, n, sp);
+  sum = dev::block_sum_warps<true>(sum);
+  dev::packed_ticket_finish(sum, st, out);
+}
+
+}  // namespace
+
+void launch_r11_bulk_slab(const GpuArgs& a, CUstream_st* s) {
+  const LaunchPlan& p = a.plan;
+  if (p.stages < 2 || p.stages > bulk::MAX_STAGES || p.chunk_bytes < 16 || p.chunk_bytes % 16 != 0)
+    throw std::invalid_argument("r11_bulk_slab: needs 2..16 stages and a chunk that is a multiple of 16 bytes");
+  const std::size_t smem = bulk::RING_OFFSET + static_cast<std::size_t>(p.stages) * p.chunk_bytes;
+  static const int allowed = bulk::allow_max_dynamic_smem(r11_bulk_slab_kernel);
+  if (smem > static_cast<std::size_t>(allowed))
+    throw std::invalid_argument("r11_bulk_slab: stages x chunk_bytes exceeds the shared memory per block");
+  r11_bulk_slab_kernel<<<dev::grid_of(a), dev::block_of(a), smem, s>>>(
+      a.d_in, a.n, a.d_out, static_cast<SinglePassState*>(a.d_work), static_cast<unsigned>(p.chunk_bytes),
+      static_cast<unsigned>(p.stages));
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace joseki::reduce
