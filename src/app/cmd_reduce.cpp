@@ -175,9 +175,6 @@ void add_reduce_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--seed", o->seed, "random seed of the input (default: fresh each run; recorded)");
   cmd->add_flag("--list", o->list, "list the rungs (registry) and exit");
   add_rule_options(cmd, o->rule);
-  cmd->add_option("--max-samples", o->rule.max_samples, "stopping rule: at most this many samples per point")
-      ->check(CLI::Range(1, 1000000))
-      ->capture_default_str();
   cmd->callback([&ctx, o] {
     if (o->list) return print_list();
     reduce::RunOptions r;

@@ -50,6 +50,9 @@ void add_rule_options(CLI::App* cmd, measure::StoppingRule& rule) {
   cmd->add_option("--min-samples", rule.min_samples, "stopping rule: at least this many samples")
       ->check(CLI::Range(1, 1000000))
       ->capture_default_str();
+  cmd->add_option("--max-samples", rule.max_samples, "stopping rule: at most this many samples")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
   cmd->add_option("--max-noise", rule.max_noise, "stopping rule: converged when stdev/mean <= this")
       ->check(CLI::Range(1e-6, 10.0))
       ->capture_default_str();
