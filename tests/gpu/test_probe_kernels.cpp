@@ -4,6 +4,7 @@
 
 #ifdef JOSEKI_HAVE_CUDA
 #include <cstring>
+#include <stdexcept>
 
 #include "backend/cuda/buffer.hpp"
 #include "experiments/probes/analysis.hpp"
@@ -12,6 +13,7 @@
 #include "experiments/probes/barriers_kernels.hpp"
 #include "experiments/probes/caches_kernels.hpp"
 #include "experiments/probes/coalescing_kernels.hpp"
+#include "experiments/probes/diagnose_kernels.hpp"
 #include "experiments/probes/common_kernels.hpp"
 #include "experiments/probes/device_common.hpp"
 #include "experiments/probes/divergence_kernels.hpp"
@@ -232,6 +234,70 @@ TEST(ProbeKernels, OccupancyKernelsAndQueries) {
   // Registers limit occupancy: the padded variants hold more registers per thread.
   EXPECT_GT(occ_query(OCC_MEM_PAD160, 128, 0).regs, occ_query(OCC_MEM_ILP1, 128, 0).regs + 100);
   EXPECT_EQ(occ_query(OCC_MEM_PAD64, 256, 0).blocks_per_sm, 0);  // launch bounds: 128 threads at most
+}
+
+// What the first H200 run lacked: the occupancy sweep's largest shared-memory points. For
+// every kernel of the shared-memory sweep, the sizes smem_for_blocks gives are accepted and
+// give exactly the blocks per SM they are meant for; one block per SM launches and computes.
+TEST(ProbeKernels, OccupancySharedMemorySweepFitsTheLimits) {
+  JOSEKI_REQUIRE_GPU();
+  const std::size_t n16 = 1001, n_in = 37;
+  const auto d = random_words(n16 * 4);
+  cuda::DeviceBuffer<u32> part(256), sink(1);
+  cuda::DeviceBuffer<float> fin(n_in), fout(256 * 128);
+  launch_fill_unit(fin.data(), n_in, SEED, nullptr);
+  OccArgs a;
+  a.d16 = reinterpret_cast<const uint4*>(d.data());
+  a.n16 = n16;
+  a.d_partials = part.data();
+  a.d_sink = sink.data();
+  a.d_fin = fin.data();
+  a.n_in = n_in;
+  a.d_fout = fout.data();
+  a.k = 5;
+  const u32 total = mirror::total(n16 * 4, SEED);
+  for (int k : {OCC_MEM_ILP1, OCC_MEM_ILP4, OCC_FMA_ILP1, OCC_FMA_ILP2, OCC_FMA_ILP4}) {
+    const OccInfo q0 = occ_query(k, 128, 0);
+    ASSERT_GT(q0.optin_smem, 0u);
+    ASSERT_GT(q0.smem_per_sm, 0u);
+    const SmemLimits lim{static_cast<std::int64_t>(q0.smem_per_sm), static_cast<std::int64_t>(q0.optin_smem),
+                         static_cast<std::int64_t>(q0.reserved_smem), static_cast<std::int64_t>(q0.static_smem), 128};
+    for (int b : {1, 2, 3, 6, 16}) {
+      const std::size_t smem = static_cast<std::size_t>(smem_for_blocks(lim, b));
+      const OccInfo q = occ_query(k, 128, smem);
+      EXPECT_EQ(q.blocks_per_sm, b) << occ_kernel_name(k) << " " << smem << " B";
+    }
+    // Above the limit: 0 blocks from the query, a clear error from the launcher, no CUDA error.
+    EXPECT_EQ(occ_query(k, 128, q0.max_dynamic_smem() + 128).blocks_per_sm, 0) << occ_kernel_name(k);
+    EXPECT_THROW(launch_occ(k, a, 2, 128, q0.max_dynamic_smem() + 128, nullptr), std::invalid_argument);
+    // One block per SM (the most dynamic memory) launches and computes.
+    const std::size_t one = static_cast<std::size_t>(smem_for_blocks(lim, 1));
+    if (occ_is_memory(k)) {
+      part.poison();
+      launch_occ(k, a, 3, 128, one, nullptr);
+      const auto h = host(part, 3);
+      EXPECT_EQ(h[0] + h[1] + h[2], total) << occ_kernel_name(k);
+    } else {
+      fout.poison();
+      launch_occ(k, a, 3, 128, one, nullptr);
+      const auto h = host(fout, 3 * 128);
+      for (std::size_t t = 0; t < h.size(); ++t) {
+        const float x = mix_unit(t % n_in, SEED);
+        const float want = occ_ilp(k) == 1 ? fma_chains<1>(x, 5) : occ_ilp(k) == 2 ? fma_chains<2>(x, 5) : fma_chains<4>(x, 5);
+        ASSERT_EQ(h[t], want) << occ_kernel_name(k) << " thread " << t;
+      }
+    }
+  }
+  JOSEKI_CUDA_CHECK(cudaGetLastError());
+}
+
+TEST(ProbeKernels, DiagnoseOccupancyPairIsOneBlockPerSmVersusFull) {
+  JOSEKI_REQUIRE_GPU();
+  const DiagOcc lim = diag_occupancy(DIAG_OCC_BAD, 128, 0);
+  ASSERT_GT(lim.max_dynamic_smem, 0u);
+  EXPECT_EQ(diag_occupancy(DIAG_OCC_BAD, 128, lim.max_dynamic_smem).blocks_per_sm, 1);
+  EXPECT_EQ(diag_occupancy(DIAG_OCC_BAD, 128, lim.max_dynamic_smem + 1).blocks_per_sm, 0);
+  EXPECT_GE(diag_occupancy(DIAG_OCC_FIX, 128, 0).blocks_per_sm, 8);
 }
 
 TEST(ProbeKernels, DiagnoseKernelsAllValidate) {

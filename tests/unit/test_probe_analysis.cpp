@@ -8,6 +8,7 @@
 #include <set>
 
 #include "experiments/probes/analysis.hpp"
+#include "measure/table.hpp"
 
 using namespace joseki::probes;
 
@@ -116,15 +117,60 @@ TEST(ProbeAnalysis, OccupancyNeededAndVerdicts) {
 }
 
 TEST(ProbeAnalysis, SharedMemoryPerBlockForBlocksPerSm) {
-  const std::int64_t per_sm = 233472, reserved = 1024;  // H200: 228 KiB per SM, 1 KiB reserved per block
+  // H200: 228 KiB per SM, 227 KiB per block opt-in, 1 KiB reserved per block; a kernel with a
+  // 128-byte static __shared__ array (the probes' block_sum).
+  const SmemLimits lim{233472, 232448, 1024, 128, 128};
+  EXPECT_EQ(max_dynamic_smem(lim), 232448 - 128);
   for (int b = 1; b <= 16; ++b) {
-    const std::int64_t s = smem_for_blocks(per_sm, reserved, b);
-    EXPECT_LE(b * (s + reserved), per_sm) << b;
-    EXPECT_GT((b + 1) * (s + reserved), per_sm) << b;
+    const std::int64_t s = smem_for_blocks(lim, b);
+    EXPECT_LE(s, max_dynamic_smem(lim)) << b;  // what cudaFuncSetAttribute accepts
     EXPECT_EQ(s % 128, 0) << b;
+    EXPECT_LE(b * (s + lim.static_per_block + lim.reserved_per_block), lim.per_sm) << b;
+    EXPECT_EQ(blocks_by_smem(lim, s), b) << b;  // exactly b blocks fit, not b + 1
   }
-  EXPECT_EQ(smem_for_blocks(per_sm, reserved, 1), per_sm - reserved);
-  EXPECT_THROW(smem_for_blocks(per_sm, reserved, 0), std::invalid_argument);
+  // The first H200 run asked for per_sm - reserved = 232448 B of dynamic memory for one
+  // block: with the static 128 B that is above the opt-in limit (cudaErrorInvalidValue).
+  EXPECT_LT(smem_for_blocks(lim, 1), 232448);
+  EXPECT_EQ(smem_for_blocks(lim, 1), 232320);
+  EXPECT_EQ(blocks_by_smem(lim, 232448), 0);
+  EXPECT_EQ(blocks_by_smem(lim, 0), 233472 / (128 + 1024));
+  // Without static shared memory the whole opt-in size is available.
+  const SmemLimits none{233472, 232448, 1024, 0, 128};
+  EXPECT_EQ(smem_for_blocks(none, 1), 232448);
+  EXPECT_EQ(blocks_by_smem(none, 232448), 1);
+  // A static array so large that 16 blocks cannot fit: 0 dynamic bytes (fewer blocks fit).
+  const SmemLimits big{233472, 232448, 1024, 20000, 128};
+  EXPECT_EQ(smem_for_blocks(big, 16), 0);
+  EXPECT_LT(blocks_by_smem(big, 0), 16);
+  EXPECT_THROW(smem_for_blocks(lim, 0), std::invalid_argument);
+  EXPECT_THROW(smem_for_blocks(SmemLimits{}, 1), std::invalid_argument);
+}
+
+TEST(ProbeAnalysis, LatencyPlateausAreNamed) {
+  const double KiB = 1024, MiB = 1024 * KiB, GiB = 1024 * MiB, l2 = 60 * MiB;
+  // L1 to 128 KiB, one transition point, L2 to 32 MiB, a mixed stretch, HBM, then TLB misses.
+  const std::vector<double> ws = {16 * KiB, 64 * KiB, 128 * KiB, 256 * KiB, 512 * KiB, 4 * MiB, 32 * MiB,
+                                  64 * MiB, 90 * MiB, 256 * MiB, 512 * MiB, 1 * GiB, 2 * GiB, 4 * GiB};
+  const std::vector<double> lat = {40, 40, 40, 170, 288, 288, 290, 420, 450, 650, 660, 670, 950, 980};
+  const auto lv = name_latency_levels(ws, lat, 128 * KiB, l2);
+  ASSERT_EQ(lv.size(), 5u);
+  EXPECT_EQ(lv[0].name, "L1");
+  EXPECT_DOUBLE_EQ(lv[0].level.value, 40);
+  EXPECT_EQ(lv[1].name, "L2");  // the one-point transition at 256 KiB is left out
+  EXPECT_DOUBLE_EQ(lv[1].from_ws, 512 * KiB);
+  EXPECT_DOUBLE_EQ(lv[1].to_ws, 32 * MiB);
+  EXPECT_EQ(lv[2].name, "L2 + HBM mix");
+  EXPECT_EQ(lv[3].name, "HBM");
+  EXPECT_DOUBLE_EQ(lv[3].level.value, 660);
+  EXPECT_EQ(lv[4].name, "HBM + TLB misses");
+  // The first H200 run's curve: L1, then one level up to 4 GiB (no HBM plateau: the probe
+  // re-read the same nodes from the L2). Named L2, and no HBM: the verdict cannot hold.
+  const auto flat = name_latency_levels({16 * KiB, 128 * KiB, 360 * KiB, 64 * MiB, 1 * GiB, 4 * GiB},
+                                        {40, 40, 288, 288, 295, 297}, 128 * KiB, l2);
+  ASSERT_EQ(flat.size(), 2u);
+  EXPECT_EQ(flat[1].name, "L2");
+  EXPECT_DOUBLE_EQ(flat[1].to_ws, 4 * GiB);
+  EXPECT_THROW(name_latency_levels({1, 2}, {1}, 1, 2), std::invalid_argument);
 }
 
 TEST(ProbeAnalysis, RankingIsByTimeStable) {
@@ -157,4 +203,19 @@ TEST(ProbeAnalysis, ReducePredictionArithmetic) {
   c.barrier_s = 1e-6;
   EXPECT_EQ(predict_reduce(c, n).ranking, (std::vector<std::string>{"r03", "r01", "r02"}));
   EXPECT_THROW(predict_reduce(c, n, 100), std::invalid_argument);
+}
+
+TEST(ProbeAnalysis, UnitTimesBelowANanosecondAreNotZero) {
+  // The first H200 run printed the global load per element (1.24 ps) as "0.0 ns".
+  EXPECT_EQ(unit_time(1.2397763930139085e-12), "1.24 ps");
+  EXPECT_EQ(unit_time(7.78e-10), "778 ps");
+  EXPECT_EQ(unit_time(1.354e-9), "1.35 ns");
+  EXPECT_EQ(unit_time(3.7334e-6), joseki::measure::format_time(3.7334e-6));
+  UnitCosts c;
+  c.global_load_elem_s = 1.24e-12;
+  c.atomic_same_op_s = 7.78e-10;
+  c.barrier_s = 1.35e-8;
+  c.launch_s = 3.7e-6;
+  c.sms = 132;
+  EXPECT_NE(predict_reduce(c, 16777216).rungs[0].arithmetic.find("n x 1.24 ps"), std::string::npos);
 }

@@ -93,6 +93,43 @@ TEST(ProbeNcu, MetricBase) {
             "smsp__warp_issue_stalled_barrier_per_warp_active");
 }
 
+TEST(ProbeNcu, UnlistedMetricsAreKeptUnlessStrict) {
+  // `ncu --query-metrics` (2025.3.1 on the H200) lists hardware counters only: the launch
+  // statistics and the occupancy section's derived metrics are accepted but not listed.
+  const std::set<std::string> known = {"dram__throughput", "sm__warps_active"};
+  EXPECT_TRUE(is_unlisted_metric("launch__registers_per_thread"));
+  EXPECT_TRUE(is_unlisted_metric("launch__occupancy_limit_shared_mem"));
+  EXPECT_TRUE(is_unlisted_metric("sm__maximum_warps_per_active_cycle_pct"));
+  EXPECT_FALSE(is_unlisted_metric("sm__warps_active.avg.pct_of_peak_sustained_active"));
+  EXPECT_FALSE(is_unlisted_metric("smsp__made_up_metric.sum"));
+  EXPECT_TRUE(keep_metric("dram__throughput.avg.pct_of_peak_sustained_elapsed", known, true));
+  EXPECT_TRUE(keep_metric("launch__registers_per_thread", known, false));
+  EXPECT_FALSE(keep_metric("launch__registers_per_thread", known, true));
+  EXPECT_FALSE(keep_metric("smsp__made_up_metric.sum", known, false));
+  EXPECT_TRUE(keep_metric("smsp__made_up_metric.sum", {}, true));  // no listing: keep everything
+}
+
+TEST(ProbeNcu, QueryOfTheH200ListsTheGuideMetrics) {
+  // Lines as ncu 2025.3.1 printed them on the H200 (probes_ncu_query_metrics.txt, run 3).
+  const char* q = R"Q(Device NVIDIA H200 (GH100)
+------------------------------------------------------------------------------------------- --------------- --------------- -----------
+Metric Name                                                                                 Metric Type     Metric Unit     Metric Description
+------------------------------------------------------------------------------------------- --------------- --------------- -----------
+FBSP.TriageCompute.dramc__cycles_elapsed                                                    Counter         cycle
+dram__throughput                                                                            Throughput      %               DRAM throughput
+l1tex__t_requests_pipe_lsu_mem_global_op_ld                                 Counter                         # of requests sent to T-Stage for global loads
+smsp__warp_issue_stalled_barrier_per_warp_active                            Ratio                           proportion of warps per cycle, waiting for sibling warps at a CTA
+                                                                                                            (non-exclusively)
+==PROF== Note that these metrics must be appended with a valid suffix before profiling them.
+)Q";
+  const auto names = parse_ncu_query(q);
+  EXPECT_TRUE(names.count("dram__throughput"));
+  EXPECT_TRUE(names.count("l1tex__t_requests_pipe_lsu_mem_global_op_ld"));
+  EXPECT_TRUE(names.count("smsp__warp_issue_stalled_barrier_per_warp_active"));
+  EXPECT_FALSE(names.count("dramc__cycles_elapsed"));  // a triage-configuration metric, prefixed
+  EXPECT_TRUE(keep_metric("sm__maximum_warps_per_active_cycle_pct", names, false));
+}
+
 TEST(ProbeNcu, MissingNcuIsEmptyNotAnError) {
   setenv("JOSEKI_NCU", "/nonexistent/ncu", 1);
   EXPECT_EQ(find_ncu(), "");

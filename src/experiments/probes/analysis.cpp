@@ -103,6 +103,35 @@ std::vector<Level> find_levels(const std::vector<double>& values, double jump) {
   return out;
 }
 
+std::vector<NamedLevel> name_latency_levels(const std::vector<double>& ws, const std::vector<double>& values,
+                                            double l1_bytes, double l2_bytes, double jump) {
+  if (ws.size() != values.size()) throw std::invalid_argument("name_latency_levels: sizes");
+  std::vector<NamedLevel> out;
+  int l2_count = 0, hbm_count = 0;
+  const std::vector<Level> levels = find_levels(values, jump);
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    const Level& lv = levels[i];
+    const bool last = i + 1 == levels.size();
+    if (lv.last == lv.first && !last) continue;  // a transition between plateaus
+    NamedLevel n;
+    n.level = lv;
+    n.from_ws = ws[lv.first];
+    n.to_ws = ws[lv.last];
+    const double mid = std::sqrt(n.from_ws * n.to_ws);  // where the level lies, on the log scale
+    if (n.from_ws <= l1_bytes) {
+      n.name = "L1";
+    } else if (mid <= l2_bytes) {
+      n.name = l2_count++ ? "L2 (second plateau)" : "L2";
+    } else if (mid < 2 * l2_bytes && !last) {
+      n.name = "L2 + HBM mix";
+    } else {
+      n.name = hbm_count++ ? "HBM + TLB misses" : "HBM";
+    }
+    out.push_back(n);
+  }
+  return out;
+}
+
 double occupancy_needed(const std::vector<double>& occ, const std::vector<double>& rate, double fraction) {
   if (occ.size() != rate.size() || occ.empty()) return -1;
   const double best = *std::max_element(rate.begin(), rate.end());
@@ -123,10 +152,30 @@ Verdict compute_occupancy_verdict(double needed_ilp) {
   return needed_ilp >= 0 && needed_ilp <= 0.25 + 1e-9 ? Verdict::Holds : Verdict::DoesNotHold;
 }
 
-std::int64_t smem_for_blocks(std::int64_t smem_per_sm, std::int64_t reserved_per_block, int blocks) {
+std::int64_t max_dynamic_smem(const SmemLimits& l) {
+  return std::max<std::int64_t>(0, l.optin_per_block - l.static_per_block);
+}
+
+std::int64_t smem_for_blocks(const SmemLimits& l, int blocks) {
   if (blocks < 1) throw std::invalid_argument("smem_for_blocks: blocks < 1");
-  const std::int64_t per = (smem_per_sm / blocks) / 128 * 128;
-  return std::max<std::int64_t>(0, per - reserved_per_block);
+  if (l.granularity < 1 || l.per_sm < 1) throw std::invalid_argument("smem_for_blocks: limits not set");
+  const std::int64_t per = (l.per_sm / blocks) / l.granularity * l.granularity;  // one block's share, whole units
+  const std::int64_t dyn = (per - l.reserved_per_block - l.static_per_block) / l.granularity * l.granularity;
+  return std::clamp<std::int64_t>(dyn, 0, max_dynamic_smem(l));
+}
+
+int blocks_by_smem(const SmemLimits& l, std::int64_t dynamic_bytes) {
+  if (dynamic_bytes < 0 || dynamic_bytes > max_dynamic_smem(l)) return 0;
+  const std::int64_t need = l.static_per_block + dynamic_bytes + l.reserved_per_block;
+  const std::int64_t unit = std::max<std::int64_t>(1, l.granularity);
+  const std::int64_t alloc = (need + unit - 1) / unit * unit;
+  return alloc > 0 ? static_cast<int>(l.per_sm / alloc) : 0;
+}
+
+std::string unit_time(double seconds) {
+  if (seconds > 0 && seconds < 1e-9) return fmt::format("{:.3g} ps", seconds * 1e12);
+  if (seconds >= 1e-9 && seconds < 1e-8) return fmt::format("{:.3g} ns", seconds * 1e9);
+  return measure::format_time(seconds);
 }
 
 std::vector<std::string> ranking_of(const std::vector<std::pair<std::string, double>>& times) {
@@ -139,7 +188,7 @@ std::vector<std::string> ranking_of(const std::vector<std::pair<std::string, dou
 
 ReducePrediction predict_reduce(const UnitCosts& c, double n, int block, int blocks_per_sm) {
   if (block < 32 || (block & (block - 1)) != 0) throw std::invalid_argument("predict_reduce: block must be 2^k >= 32");
-  using measure::format_time;
+  const auto format_time = unit_time;
   const double mem = n * c.global_load_elem_s;
   const double launches = 2 * c.launch_s;  // the rung's memset + its kernel
   const int levels = static_cast<int>(std::lround(std::log2(block)));

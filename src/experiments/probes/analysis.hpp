@@ -47,6 +47,18 @@ struct Level {
 // Splits a curve sorted by working set into levels: a new level starts where the value
 // exceeds `jump` x the current level's first value.
 std::vector<Level> find_levels(const std::vector<double>& values, double jump = 1.35);
+// The plateaus of a latency curve (values over working sets `ws`, ascending), named:
+// levels of one point that are not the last are transitions and left out; then by where a
+// level lies (its geometric middle working set): starting at <= l1_bytes "L1", middle <=
+// l2_bytes "L2" (a second one "L2 (second plateau)"), middle below 2 x l2_bytes (and not the
+// last level) "L2 + HBM mix", beyond "HBM" and, for a further step up, "HBM + TLB misses".
+struct NamedLevel {
+  Level level;
+  std::string name;
+  double from_ws = 0, to_ws = 0;
+};
+std::vector<NamedLevel> name_latency_levels(const std::vector<double>& ws, const std::vector<double>& values,
+                                            double l1_bytes, double l2_bytes, double jump = 1.35);
 
 // ---- occupancy ----
 // The smallest x (occupancy) whose y (a rate) reaches `fraction` of the best y; -1 if none.
@@ -57,8 +69,25 @@ double occupancy_needed(const std::vector<double>& occ, const std::vector<double
 Verdict memory_occupancy_verdict(double needed_no_ilp, double needed_ilp);
 // "Compute-bound kernels can do with 25 % given ILP": holds when the ILP kernel needs <= 25 %.
 Verdict compute_occupancy_verdict(double needed_ilp);
-// Dynamic shared memory per block that leaves room for exactly `blocks` blocks per SM.
-std::int64_t smem_for_blocks(std::int64_t smem_per_sm, std::int64_t reserved_per_block, int blocks);
+// Shared memory of one SM and one kernel as the occupancy calculator counts it: a block
+// takes round_up(static + dynamic + reserved, granularity) of the SM's per_sm bytes, and a
+// kernel's dynamic size may not exceed optin_per_block - static (cudaFuncSetAttribute's limit).
+struct SmemLimits {
+  std::int64_t per_sm = 0;              // cudaDevAttrMaxSharedMemoryPerMultiprocessor (H200: 233472)
+  std::int64_t optin_per_block = 0;     // cudaDevAttrMaxSharedMemoryPerBlockOptin (H200: 232448)
+  std::int64_t reserved_per_block = 0;  // cudaDevAttrReservedSharedMemoryPerBlock (H200: 1024)
+  std::int64_t static_per_block = 0;    // the kernel's __shared__ arrays (cudaFuncAttributes::sharedSizeBytes)
+  std::int64_t granularity = 128;       // allocation unit
+};
+// The largest dynamic shared memory a launch of this kernel may ask for.
+std::int64_t max_dynamic_smem(const SmemLimits& l);
+// Dynamic shared memory per block that leaves room for exactly `blocks` blocks per SM (as far
+// as shared memory goes), capped at max_dynamic_smem; 0 when even no dynamic memory leaves
+// room for fewer blocks than that.
+std::int64_t smem_for_blocks(const SmemLimits& l, int blocks);
+// Blocks per SM that shared memory allows for a dynamic size (the occupancy calculator's
+// shared-memory limit); 0 when the size is above max_dynamic_smem.
+int blocks_by_smem(const SmemLimits& l, std::int64_t dynamic_bytes);
 
 // ---- cost-ratio profile: predicted ranking of the reduction ladder's first three rungs ----
 struct UnitCosts {
@@ -80,6 +109,8 @@ struct ReducePrediction {
 // n elements; r02 and r03 use `block` threads per block (a power of two), r03 one wave of
 // `blocks_per_sm` blocks per SM.
 ReducePrediction predict_reduce(const UnitCosts& c, double n, int block = 256, int blocks_per_sm = 8);
+// A time for unit costs, which go below a nanosecond: "1.24 ps", "0.778 ns", else measure::format_time.
+std::string unit_time(double seconds);
 // Names sorted by time, fastest first (ties keep input order).
 std::vector<std::string> ranking_of(const std::vector<std::pair<std::string, double>>& times);
 

@@ -3,10 +3,13 @@
 // working set from a staggered start, so one SM's data are re-read by others only after
 // the whole set has streamed by) over working sets from 16 KiB to 4 GiB. Latency nodes sit
 // 128 bytes apart (one per line) up to 256 MiB; beyond, 2^21 nodes spread over the set.
-// The plateaus (L1, L2 and its halves if visible, HBM, HBM + TLB misses) are found by
-// analysis.hpp's find_levels.
+// Each launch continues the ring where the previous stopped, so a timed load never revisits
+// a node within one turn of the ring (the first H200 run restarted at node 0 and re-read the
+// same 16 Ki nodes from the L2 at every size: no HBM plateau). The plateaus (L1, L2 and its
+// halves if visible, HBM, HBM + TLB misses) are named by analysis.hpp's name_latency_levels.
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -112,21 +115,37 @@ std::vector<Record> run_caches(const ProbeOptions& o) {
     launch_chase_touch(buf.data(), nodes, spacing, sink.data(), s);
     const int warm = static_cast<int>(std::min<std::uint32_t>(nodes, static_cast<std::uint32_t>(steps)));
     r.axes.set("nodes", std::int64_t{nodes}).set("spacing_bytes", std::int64_t{spacing} * 4);
-    end_d.poison(s);
-    launch_chase(buf.data(), order[0] * spacing, warm, steps, cyc_d.data(), end_d.data(), s);
+    // Every launch continues the ring where the previous one stopped: the timed loads visit
+    // nodes not visited since a whole turn of the ring (a working set beyond the L2 is not
+    // re-read from the L2 sample after sample, as a restart from node 0 would).
+    std::size_t pos = 0;  // index into order[] of the next start node
+    auto chase_once = [&] {
+      launch_chase(buf.data(), order[pos] * spacing, warm, steps, cyc_d.data(), end_d.data(), s);
+      pos = (pos + static_cast<std::size_t>(warm) + static_cast<std::size_t>(steps)) % nodes;
+    };
     Checker chk("chase end");
-    chk.expect(to_host(end_d, 1, s)[0], order[static_cast<std::size_t>(warm + steps) % nodes] * spacing, "end node");
-    r.validation = chk.text();
+    end_d.poison(s);
+    chase_once();
+    chk.expect(to_host(end_d, 1, s)[0], order[pos] * spacing, "end node (first run)");
     if (!chk.ok()) {
+      r.validation = chk.text();
       r.skipped = "not timed: validation failed";
       recs.push_back(r);
       continue;
     }
     auto m = measure_values([&] {
-      launch_chase(buf.data(), order[0] * spacing, warm, steps, cyc_d.data(), end_d.data(), s);
+      chase_once();
       return static_cast<double>(to_host(cyc_d, 1, s)[0]) / steps;
     }, light_rule(o.rule, o.quick));
+    chk.expect(to_host(end_d, 1, s)[0], order[pos] * spacing, "end node (last sample)");
+    r.validation = chk.text();
+    if (!chk.ok()) {
+      r.skipped = "validation failed after timing";
+      recs.push_back(r);
+      continue;
+    }
     r.set_measurement(m);
+    r.extra["nodes_visited"] = static_cast<double>(m.samples_s.size() + m.warmup_runs + 1) * (warm + steps);
     r.extra["ns_per_load"] = g.cycles_to_s(m.stats.median) * 1e9;
     r.extra["display"] = cycles_text(m.stats.median, g.clock_hz()) + " at " + bytes_text(static_cast<double>(w));
     lat_ws.push_back(static_cast<double>(w));
@@ -137,28 +156,38 @@ std::vector<Record> run_caches(const ProbeOptions& o) {
 
   // ---- plateaus ----
   const double l2 = static_cast<double>(d.l2_bytes);
+  const std::vector<NamedLevel> levels = name_latency_levels(lat_ws, lat, 128 * 1024.0, l2);
   std::string fig;
-  int plateaus = 0;
-  bool edges_ok = true;
+  std::map<std::string, double> value_of;
+  bool rising = true;
   double prev = 0;
-  int l2_levels = 0, hbm_levels = 0;
-  for (const Level& lv : find_levels(lat)) {
-    const bool plateau = lv.last > lv.first || lv.last + 1 == lat.size();
-    if (!plateau) continue;
-    const double from = lat_ws[lv.first], to = lat_ws[lv.last];
-    const char* name = from <= 128 * 1024.0 ? "L1" : (from <= l2 ? "L2" : (hbm_levels++ ? "HBM + TLB misses" : "HBM"));
-    if (std::string(name) == "L2") ++l2_levels;
-    if (std::string(name) == "L1" && to > 1024 * 1024.0) edges_ok = false;
-    fig += fmt::format("{}{} {:.0f} cycles ({:.0f} ns) for {}..{}", fig.empty() ? "" : "; ", name, lv.value,
-                       g.cycles_to_s(lv.value) * 1e9, bytes_text(from), bytes_text(to));
-    if (lv.value <= prev) edges_ok = false;
-    prev = lv.value;
-    ++plateaus;
+  for (const NamedLevel& lv : levels) {
+    fig += fmt::format("{}{} {:.0f} cycles ({:.0f} ns) for {}..{}", fig.empty() ? "" : "; ", lv.name, lv.level.value,
+                       g.cycles_to_s(lv.level.value) * 1e9, bytes_text(lv.from_ws), bytes_text(lv.to_ws));
+    if (!value_of.count(lv.name)) value_of[lv.name] = lv.level.value;
+    rising = rising && lv.level.value > prev;
+    prev = lv.level.value;
   }
-  fig += l2_levels >= 2 ? "; two L2 plateaus (near/far halves visible)" : "; L2 halves not visible as separate plateaus";
-  recs.push_back(verdict_record("caches", "latency",
-                                "L1 per SM, L2 device-wide, then HBM: dependent-load latency steps up at each capacity",
-                                plateaus >= 3 && edges_ok ? Verdict::Holds : Verdict::Depends, fig, plateaus, "plateaus"));
+  const bool three = value_of.count("L1") && value_of.count("L2") && value_of.count("HBM");
+  fig += value_of.count("L2 (second plateau)") ? "; two L2 plateaus (near/far halves visible?)"
+                                               : "; L2 halves not visible as separate plateaus";
+  if (three)
+    fig += fmt::format("; HBM / L2 {:.1f} x, L2 / L1 {:.1f} x", value_of["HBM"] / value_of["L2"],
+                       value_of["L2"] / value_of["L1"]);
+  Record lv_rec = verdict_record("caches", "latency",
+                                 "L1 per SM, L2 device-wide, then HBM: dependent-load latency steps up at each capacity",
+                                 three && rising ? Verdict::Holds : Verdict::Depends, fig,
+                                 static_cast<double>(levels.size()), "plateaus");
+  for (const NamedLevel& lv : levels) {
+    nlohmann::json j;
+    j["name"] = lv.name;
+    j["cycles"] = lv.level.value;
+    j["ns"] = g.cycles_to_s(lv.level.value) * 1e9;
+    j["from_bytes"] = lv.from_ws;
+    j["to_bytes"] = lv.to_ws;
+    lv_rec.extra["plateaus"].push_back(j);
+  }
+  recs.push_back(lv_rec);
   if (bw.size() >= 3) {
     auto at = [&](double w) {
       std::size_t best = 0;

@@ -91,6 +91,10 @@ const std::vector<std::string>& all_metrics() {
   };
   return m;
 }
+// ncu's time box inside the probe: the metric query, then the profiles (with fallbacks).
+constexpr double NCU_QUERY_S = 20;
+constexpr double NCU_BUDGET_S = 80;
+
 // The guide's own metrics and the basics: retried alone when the full list is refused.
 const std::vector<std::string> CORE_METRICS = {
     "gpu__time_duration.sum", "dram__throughput.avg.pct_of_peak_sustained_elapsed",
@@ -109,6 +113,9 @@ class Setup {
     m_out = cuda::DeviceBuffer<std::uint32_t>(outs);
     launch_fill_mix32(m_data.data(), m_words, run_seed(), s);
     JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_slot.data(), 0, m_slot.bytes(), s));
+    // The bad occupancy kernel asks for the most dynamic shared memory it may (the opt-in
+    // maximum per block minus its static shared memory): one block per SM.
+    m_occ_bad_smem = diag_occupancy(DIAG_OCC_BAD, 128, 0).max_dynamic_smem;
   }
   DiagArgs args(int li) const {
     const Launch& l = LAUNCHES[li];
@@ -130,7 +137,7 @@ class Setup {
         a.n = N16;
         a.threads = 128;
         a.blocks = m_d.sm_count;
-        a.smem_bytes = static_cast<std::size_t>(m_d.smem_per_block_optin);  // one block per SM
+        a.smem_bytes = m_occ_bad_smem;  // one block per SM
         break;
       default: a.n = N16; a.threads = 128; a.blocks = m_d.sm_count * (m_d.max_threads_per_sm / 128); break;
     }
@@ -174,6 +181,7 @@ class Setup {
   }
   measure::DeviceFacts m_d;
   cudaStream_t m_s;
+  std::size_t m_occ_bad_smem = 0;
   std::size_t m_words = 0;
   cuda::DeviceBuffer<std::uint32_t> m_data, m_slot, m_out;
   std::map<std::size_t, std::uint32_t> m_totals;
@@ -234,6 +242,17 @@ std::vector<Record> run_diagnose(const ProbeOptions& o) {
                              "GPU_COMPUTE", "cold");
       r.axes.set("kernel", std::string(DIAG_KERNEL_NAMES[LAUNCHES[li].kernel]))
           .set("stride", static_cast<std::int64_t>(LAUNCHES[li].stride));
+      {  // the launch and its theoretical occupancy (the occupancy API), for every kernel
+        const DiagArgs a = setup.args(li);
+        const DiagOcc oc = diag_occupancy(LAUNCHES[li].kernel, a.threads, a.smem_bytes);
+        r.extra["blocks"] = a.blocks;
+        r.extra["threads"] = a.threads;
+        r.extra["dynamic_smem_bytes"] = a.smem_bytes;
+        r.extra["blocks_per_sm"] = oc.blocks_per_sm;
+        r.extra["registers"] = oc.regs;
+        r.extra["theoretical_occupancy_pct"] =
+            100.0 * oc.blocks_per_sm * a.threads / std::max(1, g.facts().max_threads_per_sm);
+      }
       r.validation = valid[li] = setup.validate(li);
       if (r.validation != "exact") {
         r.skipped = "not timed: validation failed";
@@ -255,15 +274,11 @@ std::vector<Record> run_diagnose(const ProbeOptions& o) {
   } else if (o.self_exe.empty()) {
     why = "no joseki binary to profile (self_exe unknown)";
   } else {
-    const std::set<std::string> known = query_ncu_metrics(ncu, o.device);
+    // Time-boxed so that `probe all` (and the tour's full run) stays within its budget.
+    const std::set<std::string> known = query_ncu_metrics(ncu, o.device, NCU_QUERY_S);
     const std::vector<std::string> app = {o.self_exe, "--device", std::to_string(o.device), "--quiet", "probe",
                                           "diagnose", "--run-kernels"};
-    run = run_ncu(ncu, all_metrics(), known, "diag_", app, 150);
-    if (!run.ok && run.error.find("etric") != std::string::npos) {  // a metric refused: the guide's core set alone
-      NcuRun retry = run_ncu(ncu, CORE_METRICS, known, "diag_", app, 150);
-      if (retry.ok) retry.dropped.push_back("(retried with the core metrics after: " + run.error + ")");
-      run = retry.ok ? retry : run;
-    }
+    run = run_ncu_with_fallbacks(ncu, all_metrics(), CORE_METRICS, known, "diag_", app, NCU_BUDGET_S);
     if (!run.ok) why = run.error;
   }
   const auto values = run.ok ? by_launch(run.rows) : std::map<int, std::map<std::string, double>>{};
@@ -271,6 +286,7 @@ std::vector<Record> run_diagnose(const ProbeOptions& o) {
                              run.ok ? static_cast<double>(run.rows.size()) : 0.0, "metric rows");
   info.extra["ncu"] = ncu;
   info.extra["dropped_metrics"] = run.dropped;
+  if (!run.warning.empty()) info.extra["warning"] = run.warning;
   info.extra["metrics"] = run.metrics;
   if (!run.ok) info.skipped = "ncu: " + why;
   if (info.skipped) {

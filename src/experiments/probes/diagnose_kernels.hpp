@@ -18,7 +18,7 @@ enum DiagKernel : int {
   DIAG_BARRIER_FIX = 4,  // warp shuffles, one __syncthreads
   DIAG_ATOMIC_BAD = 5,   // every thread atomicAdd to one address (not provably uniform)
   DIAG_ATOMIC_FIX = 6,   // block sum, one atomicAdd per block
-  DIAG_OCC_BAD = 7,      // streaming read with one 128-thread block per SM (shared memory hog)
+  DIAG_OCC_BAD = 7,      // streaming read with one 128-thread block per SM (asks for the most dynamic shared memory)
   DIAG_OCC_FIX = 8,      // the same read at full occupancy
   DIAG_KERNELS = 9
 };
@@ -34,6 +34,17 @@ struct DiagArgs {
   std::size_t smem_bytes = 0;             // dynamic shared memory (DIAG_OCC_BAD: limits residency)
   int reps = 1;                           // DIAG_SMEM_*
 };
+// Throws std::invalid_argument when a.smem_bytes is above the kernel's max_dynamic_smem.
 void launch_diag(int kernel, const DiagArgs& a, cudaStream_t s);
+
+struct DiagOcc {
+  std::size_t max_dynamic_smem = 0;  // sharedMemPerBlockOptin minus the kernel's static shared memory
+  std::size_t static_smem = 0;
+  int regs = 0;
+  int blocks_per_sm = 0;             // cudaOccupancyMaxActiveBlocksPerMultiprocessor for (threads, smem)
+};
+// The kernel's limits, and its occupancy for a launch of `threads` with `smem_bytes` dynamic
+// shared memory (blocks_per_sm = 0 when smem_bytes is above the limit).
+DiagOcc diag_occupancy(int kernel, int threads, std::size_t smem_bytes);
 
 }  // namespace joseki::probes

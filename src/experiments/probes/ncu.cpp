@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "measure/spawn.hpp"
+#include "measure/stopping.hpp"
 
 namespace joseki::probes {
 
@@ -103,6 +104,18 @@ std::set<std::string> parse_ncu_query(const std::string& text) {
 
 std::string metric_base(const std::string& metric) { return metric.substr(0, metric.find('.')); }
 
+bool is_unlisted_metric(const std::string& metric) {
+  static const std::set<std::string> derived = {"sm__maximum_warps_per_active_cycle_pct",
+                                                "sm__maximum_warps_avg_per_active_cycle"};
+  const std::string base = metric_base(metric);
+  return base.rfind("launch__", 0) == 0 || derived.count(base) > 0;
+}
+
+bool keep_metric(const std::string& metric, const std::set<std::string>& known, bool strict) {
+  if (known.empty() || known.count(metric_base(metric))) return true;
+  return !strict && is_unlisted_metric(metric);
+}
+
 std::string find_ncu() {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -135,6 +148,19 @@ std::string temp_path(const char* tag) {
   static int counter = 0;
   return (std::filesystem::temp_directory_path() /
           fmt::format("joseki-ncu-{}-{}-{}.txt", getpid(), tag, counter++)).string();
+}
+
+// With $JOSEKI_NCU_LOG_DIR set, ncu's output files are moved there (ncu_<n>.<ext>) for the
+// record; else deleted.
+void keep_or_remove(const std::string& path, const char* ext) {
+  static int kept = 0;
+  const char* dir = std::getenv("JOSEKI_NCU_LOG_DIR");
+  std::error_code ec;
+  if (dir && *dir && std::filesystem::is_directory(dir, ec)) {
+    const auto to = std::filesystem::path(dir) / fmt::format("ncu_{}.{}", std::string(ext) == "err" ? kept++ : kept, ext);
+    std::filesystem::copy_file(path, to, std::filesystem::copy_options::overwrite_existing, ec);
+  }
+  std::remove(path.c_str());
 }
 
 std::string last_lines(const std::string& text, int n) {
@@ -171,10 +197,9 @@ std::set<std::string> query_ncu_metrics(const std::string& ncu, int device, doub
 }
 
 NcuRun run_ncu(const std::string& ncu, const std::vector<std::string>& metrics, const std::set<std::string>& known,
-               const std::string& kernel_regex, const std::vector<std::string>& app, double timeout_s) {
+               const std::string& kernel_regex, const std::vector<std::string>& app, double timeout_s, bool strict) {
   NcuRun run;
-  for (const auto& m : metrics)
-    (known.empty() || known.count(metric_base(m)) ? run.metrics : run.dropped).push_back(m);
+  for (const auto& m : metrics) (keep_metric(m, known, strict) ? run.metrics : run.dropped).push_back(m);
   if (run.metrics.empty()) {
     run.error = "none of the metrics is offered by this ncu";
     return run;
@@ -182,8 +207,8 @@ NcuRun run_ncu(const std::string& ncu, const std::vector<std::string>& metrics, 
   std::string list;
   for (const auto& m : run.metrics) list += (list.empty() ? "" : ",") + m;
   measure::SpawnOptions so;
-  so.argv = {ncu, "--clock-control", "none", "--csv", "--print-units", "base", "--metrics", list,
-             "--kernel-name", "regex:" + kernel_regex};
+  so.argv = {ncu, "--clock-control", "none", "--target-processes", "all", "--csv", "--print-units", "base",
+             "--metrics", list, "--kernel-name", "regex:" + kernel_regex};
   so.argv.insert(so.argv.end(), app.begin(), app.end());
   for (const auto& a : so.argv) run.command += (run.command.empty() ? "" : " ") + a;
   so.stdout_path = temp_path("out");
@@ -196,18 +221,47 @@ NcuRun run_ncu(const std::string& ncu, const std::vector<std::string>& metrics, 
     run.seconds = r.external_s;
     const std::string out = slurp(so.stdout_path), err = slurp(so.stderr_path);
     run.rows = parse_ncu_csv(out);
-    if (r.timed_out)
-      run.error = fmt::format("ncu timed out after {:.0f} s", timeout_s);
-    else if (r.exit_code != 0 || run.rows.empty())
-      run.error = fmt::format("ncu exited with code {} and {} metric rows: {}", r.exit_code, run.rows.size(),
-                              last_lines(err + "\n" + out, 3));
-    else
+    const std::string tail = last_lines(err + "\n" + out, 3);
+    if (run.rows.empty()) {
+      run.error = r.timed_out ? fmt::format("ncu timed out after {:.0f} s: {}", timeout_s, tail)
+                              : fmt::format("ncu exited with code {} and no metric rows: {}", r.exit_code, tail);
+    } else {
+      // Rows came back: keep them even if the run ended badly (the kernels before a failure
+      // were profiled), and say how it ended.
       run.ok = true;
+      if (r.timed_out || r.exit_code != 0)
+        run.warning = r.timed_out ? fmt::format("ncu timed out after {:.0f} s (partial rows): {}", timeout_s, tail)
+                                  : fmt::format("ncu exited with code {} (partial rows?): {}", r.exit_code, tail);
+    }
   } catch (const std::exception& e) {
     run.error = e.what();
   }
-  std::remove(so.stdout_path.c_str());
-  std::remove(so.stderr_path.c_str());
+  keep_or_remove(so.stdout_path, "csv");
+  keep_or_remove(so.stderr_path, "err");
+  return run;
+}
+
+NcuRun run_ncu_with_fallbacks(const std::string& ncu, const std::vector<std::string>& metrics,
+                              const std::vector<std::string>& core, const std::set<std::string>& known,
+                              const std::string& kernel_regex, const std::vector<std::string>& app, double budget_s) {
+  const double t0 = measure::steady_seconds();
+  auto left = [&] { return budget_s - (measure::steady_seconds() - t0); };
+  NcuRun run = run_ncu(ncu, metrics, known, kernel_regex, app, left());
+  const auto refused = [](const NcuRun& r) { return !r.ok && r.error.find("etric") != std::string::npos; };
+  if (run.ok || !refused(run)) return run;
+  // A metric refused: the listed metrics only, then the guide's core set.
+  if (left() > 10) {
+    NcuRun strict = run_ncu(ncu, metrics, known, kernel_regex, app, left(), true);
+    if (strict.ok) strict.dropped.push_back("(retried with the listed metrics only after: " + run.error + ")");
+    if (strict.ok || !refused(strict)) return strict;
+  }
+  if (left() > 10) {
+    NcuRun retry = run_ncu(ncu, core, known, kernel_regex, app, left(), true);
+    if (retry.ok) {
+      retry.dropped.push_back("(retried with the core metrics after: " + run.error + ")");
+      return retry;
+    }
+  }
   return run;
 }
 

@@ -41,6 +41,7 @@ struct Point {
   int kernel, threads;
   std::int64_t smem;
   std::string sweep;
+  int target_blocks = 0;  // smem sweeps: the blocks per SM the shared memory is sized for
 };
 
 std::vector<Record> run_occupancy(const ProbeOptions& o) {
@@ -59,9 +60,15 @@ std::vector<Record> run_occupancy(const ProbeOptions& o) {
 
   std::vector<Point> points;
   const std::vector<int> targets = o.quick ? std::vector<int>{1, 2, 4, 8, 16} : std::vector<int>{1, 2, 3, 4, 6, 8, 12, 16};
-  for (int kern : {OCC_MEM_ILP1, OCC_MEM_ILP4, OCC_FMA_ILP1, OCC_FMA_ILP2, OCC_FMA_ILP4})
+  for (int kern : {OCC_MEM_ILP1, OCC_MEM_ILP4, OCC_FMA_ILP1, OCC_FMA_ILP2, OCC_FMA_ILP4}) {
+    // The kernel's own static shared memory and the device's limits decide the dynamic size
+    // that leaves room for b blocks (the opt-in maximum is per block, static included).
+    const OccInfo q0 = occ_query(kern, 128, 0);
+    const SmemLimits lim{static_cast<std::int64_t>(q0.smem_per_sm), static_cast<std::int64_t>(q0.optin_smem),
+                         static_cast<std::int64_t>(q0.reserved_smem), static_cast<std::int64_t>(q0.static_smem), 128};
     for (int b : targets)
-      points.push_back({kern, 128, smem_for_blocks(d.smem_per_sm, 1024, b), fmt::format("smem:{}", occ_kernel_name(kern))});
+      points.push_back({kern, 128, smem_for_blocks(lim, b), fmt::format("smem:{}", occ_kernel_name(kern)), b});
+  }
   for (int t : o.quick ? std::vector<int>{32, 128, 1024} : std::vector<int>{32, 64, 128, 256, 512, 1024})
     points.push_back({OCC_MEM_ILP1, t, 0, "block:mem_ilp1"});
   for (int kern : {OCC_MEM_ILP1, OCC_MEM_PAD64, OCC_MEM_PAD160}) points.push_back({kern, 128, 0, "registers:mem_ilp1"});
@@ -79,8 +86,12 @@ std::vector<Record> run_occupancy(const ProbeOptions& o) {
         .set("blocks_per_sm", std::int64_t{q.blocks_per_sm}).set("occupancy_pct", 100 * occ);
     r.extra["sweep"] = p.sweep;
     r.extra["spill_bytes"] = q.spill_bytes;
+    r.extra["static_smem_bytes"] = q.static_smem;
+    if (p.target_blocks > 0) r.extra["target_blocks_per_sm"] = p.target_blocks;
     if (q.blocks_per_sm == 0) {
-      r.skipped = fmt::format("0 blocks per SM fit ({} threads, {} B shared, {} registers)", p.threads, p.smem, q.regs);
+      r.skipped = fmt::format("0 blocks per SM fit ({} threads, {} B dynamic + {} B static shared (at most {} B "
+                              "dynamic), {} registers, at most {} threads per block)",
+                              p.threads, p.smem, q.static_smem, q.max_dynamic_smem(), q.regs, q.max_threads);
       recs.push_back(r);
       continue;
     }

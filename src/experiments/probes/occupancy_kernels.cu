@@ -1,6 +1,8 @@
 // The occupancy probe's kernels. Occupancy is set from outside (dynamic shared memory per
 // block, block size) or by the kernel's own register use (PAD live registers, read from the
 // clock so the compiler can neither drop nor recompute them).
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "backend/cuda/check.hpp"
@@ -71,15 +73,73 @@ const char* occ_kernel_name(int kernel) {
   return kernel >= 0 && kernel < OCC_KERNELS ? names[kernel] : "?";
 }
 
+namespace {
+// Attributes of the kernel and the device's shared-memory limits; no attribute is changed.
+template <class F>
+OccInfo attributes(F fn) {
+  OccInfo info;
+  cudaFuncAttributes attr{};
+  JOSEKI_CUDA_CHECK(cudaFuncGetAttributes(&attr, fn));
+  int dev = 0, optin = 0, reserved = 0, per_sm = 0;
+  JOSEKI_CUDA_CHECK(cudaGetDevice(&dev));
+  JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev));
+  JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+  info.regs = attr.numRegs;
+  info.spill_bytes = static_cast<int>(attr.localSizeBytes);
+  info.max_threads = attr.maxThreadsPerBlock;
+  info.static_smem = attr.sharedSizeBytes;
+  info.reserved_smem = static_cast<std::size_t>(reserved);
+  info.optin_smem = static_cast<std::size_t>(optin);
+  info.smem_per_sm = static_cast<std::size_t>(per_sm);
+  return info;
+}
+
+// Per kernel: its attributes and the dynamic size allowed so far, for the current device
+// (queried once, so that a timed launch does no attribute calls).
+struct Allowed {
+  int device = -1;
+  OccInfo info;
+  std::size_t allowed = 0;
+};
+Allowed g_allowed[OCC_KERNELS];
+
+template <class F>
+Allowed& state(int kernel, F fn) {
+  int dev = 0;
+  JOSEKI_CUDA_CHECK(cudaGetDevice(&dev));
+  Allowed& st = g_allowed[kernel];
+  if (st.device != dev) {
+    st.info = attributes(fn);
+    st.allowed = 0;  // any dynamic size is set explicitly once (the default limit depends on the static size)
+    st.device = dev;
+  }
+  return st;
+}
+
+// cudaFuncSetAttribute(MaxDynamicSharedMemorySize) accepts at most optin - static.
+template <class F>
+void allow_dynamic_smem(int kernel, F fn, std::size_t smem_bytes) {
+  Allowed& st = state(kernel, fn);
+  if (smem_bytes <= st.allowed) return;
+  if (smem_bytes > st.info.max_dynamic_smem())
+    throw std::invalid_argument("occupancy kernel " + std::string(occ_kernel_name(kernel)) + ": " +
+                                std::to_string(smem_bytes) + " B of dynamic shared memory exceeds its limit of " +
+                                std::to_string(st.info.max_dynamic_smem()) + " B (opt-in " +
+                                std::to_string(st.info.optin_smem) + " B per block minus " +
+                                std::to_string(st.info.static_smem) + " B static)");
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_bytes)));
+  st.allowed = smem_bytes;
+}
+}  // namespace
+
 OccInfo occ_query(int kernel, int threads, std::size_t smem_bytes) {
   OccInfo info;
   with_kernel(kernel, [&](auto fn) {
-    JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_bytes)));
-    cudaFuncAttributes attr{};
-    JOSEKI_CUDA_CHECK(cudaFuncGetAttributes(&attr, fn));
-    info.regs = attr.numRegs;
-    info.spill_bytes = static_cast<int>(attr.localSizeBytes);
-    if (threads > attr.maxThreadsPerBlock) return;  // launch bounds: 0 blocks
+    info = state(kernel, fn).info;
+    info.blocks_per_sm = 0;
+    if (threads > info.max_threads || smem_bytes > info.max_dynamic_smem()) return;  // not launchable: 0 blocks
+    allow_dynamic_smem(kernel, fn, smem_bytes);
     JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&info.blocks_per_sm, fn, threads, smem_bytes));
   });
   return info;
@@ -87,7 +147,7 @@ OccInfo occ_query(int kernel, int threads, std::size_t smem_bytes) {
 
 void launch_occ(int kernel, const OccArgs& a, int blocks, int threads, std::size_t smem_bytes, cudaStream_t s) {
   with_kernel(kernel, [&](auto fn) {
-    JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_bytes)));
+    allow_dynamic_smem(kernel, fn, smem_bytes);
     if constexpr (std::is_same_v<decltype(fn), decltype(&occ_fma_kernel<1>)>)
       fn<<<blocks, threads, smem_bytes, s>>>(a.d_fin, a.n_in, a.d_fout, a.k);
     else

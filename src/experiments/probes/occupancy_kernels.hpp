@@ -27,10 +27,19 @@ inline int occ_ilp(int kernel) {
 }
 
 struct OccInfo {
-  int blocks_per_sm = 0;  // cudaOccupancyMaxActiveBlocksPerMultiprocessor
+  int blocks_per_sm = 0;  // cudaOccupancyMaxActiveBlocksPerMultiprocessor (0: the launch is not possible)
   int regs = 0;           // registers per thread (cudaFuncGetAttributes)
   int spill_bytes = 0;    // local memory per thread (spills)
+  int max_threads = 0;    // cudaFuncAttributes::maxThreadsPerBlock (launch bounds)
+  // Shared memory as the occupancy calculator counts it (analysis.hpp SmemLimits):
+  std::size_t static_smem = 0;    // the kernel's __shared__ arrays (sharedSizeBytes)
+  std::size_t reserved_smem = 0;  // per block, for the system (cudaDevAttrReservedSharedMemoryPerBlock)
+  std::size_t optin_smem = 0;     // static + dynamic of one block at most (sharedMemPerBlockOptin)
+  std::size_t smem_per_sm = 0;
+  std::size_t max_dynamic_smem() const { return optin_smem > static_smem ? optin_smem - static_smem : 0; }
 };
+// Attributes and occupancy of one configuration. A dynamic size above max_dynamic_smem() or a
+// block above max_threads gives blocks_per_sm = 0 (no CUDA call that would fail is made).
 OccInfo occ_query(int kernel, int threads, std::size_t smem_bytes);
 
 // Memory kernels: d_partials[b] = block b's sum of the 32-bit words it read of d16[0, n16).
@@ -45,6 +54,8 @@ struct OccArgs {
   float* d_fout = nullptr;
   int k = 0;
 };
+// Throws std::invalid_argument (naming the sizes) when smem_bytes is above the kernel's
+// max_dynamic_smem() instead of letting cudaFuncSetAttribute fail.
 void launch_occ(int kernel, const OccArgs& a, int blocks, int threads, std::size_t smem_bytes, cudaStream_t s);
 
 }  // namespace joseki::probes

@@ -114,7 +114,7 @@ std::vector<Record> run_profile(const ProbeOptions& o) {
     Record r = value_record("profile", c.key, c.what, cost[c.key], "s");
     r.extra["x_global_load_elem"] = cost[c.key] / g;
     r.extra["source_probe"] = c.probe;
-    r.extra["display"] = fmt::format("{} = {:.3g} x a global load per element", measure::format_time(cost[c.key]), cost[c.key] / g);
+    r.extra["display"] = fmt::format("{} = {:.3g} x a global load per element", unit_time(cost[c.key]), cost[c.key] / g);
     recs.push_back(r);
   }
 
