@@ -116,7 +116,7 @@ struct CompareArgs {
 };
 
 
-void compare(Context& ctx, const CompareArgs& args) {
+void compare(const CompareArgs& args) {
   const Side a = load(args.a), b = load(args.b);
   const double threshold = args.threshold_pct / 100, min_diff = args.min_diff_pct / 100;
   std::cout << "# joseki compare\n\n- A: " << describe(a) << "\n- B: " << describe(b) << "\n";
@@ -181,7 +181,7 @@ void compare(Context& ctx, const CompareArgs& args) {
   }
 }
 
-void add_compare_command(CLI::App& app, Context& ctx) {
+void add_compare_command(CLI::App& app, Context&) {
   auto* cmd = app.add_subcommand(
       "compare", "compare two runs result by result: SAME / FASTER / SLOWER judged with the noise of both; "
                  "exit code 3 on a regression beyond --threshold");
@@ -195,7 +195,7 @@ void add_compare_command(CLI::App& app, Context& ctx) {
       ->check(CLI::Range(0.0, 1e6))
       ->capture_default_str();
   cmd->add_flag("--changed-only", args->changed_only, "list only results that are not SAME");
-  cmd->callback([&ctx, args] { compare(ctx, *args); });
+  cmd->callback([args] { compare(*args); });
 }
 
 JOSEKI_REGISTER_COMMAND(85, add_compare_command);
