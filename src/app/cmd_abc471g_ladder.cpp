@@ -61,6 +61,17 @@ std::string ladder_table(const std::vector<measure::Record>& recs) {
   return t.markdown();
 }
 
+// Where the block and chunk of a row come from, for the rows not at their own defaults.
+std::string geometry_notes(const std::vector<measure::Record>& recs) {
+  std::string s;
+  for (const measure::Record& r : recs) {
+    const std::string g = r.extra.value("geometry", "defaults");
+    if (g == "defaults") continue;
+    s += fmt::format("- {}: block {}, chunk {}: {}\n", r.variant, cell_axis(r, "block"), cell_axis(r, "chunk"), g);
+  }
+  return s.empty() ? "" : "\nGeometry:\n" + s;
+}
+
 std::string sweep_table(const std::vector<measure::Record>& recs) {
   measure::Table t({"block", "chunk", "GPU_COMPUTE", "noise", "vs fastest", "chosen"});
   std::string rule;
@@ -157,32 +168,42 @@ void run_ladder(Context& ctx, const LadderOpts& o, bool print_header = true) {
     return;
   }
 
-  // 2. GPU_COMPUTE of every rung on the timed case.
+  // 2. The sweeps first (--sweep): a tuned rung's ladder row (g02, g08, and the rungs that run at
+  // their geometry) uses the tie rule's choice of this run; without --sweep, the recorded choice.
   note(fmt::format("case {}: N = {}, K = {}, M = {}; computing the CPU reference ...", timed.name, timed.problem.n,
                    timed.problem.k, timed.problem.m()));
   const std::vector<std::uint32_t> a = C::generate_all(timed.problem);
   const abc471g::Answer reference = timed.expected ? *timed.expected : C::reference_answer(timed.problem, a);
   L::DeviceCase dc(timed.problem, ctx.device, &a);
   L::TimingOptions topt{ctx.device, mode, o.rule};
-  const auto ladder = keep(L::time_rungs(rs, dc, timed.name, reference, rep, topt, note));
-  std::cout << fmt::format("## ABC471G direct ladder on {} (case {}: N = {}, K = {}, M = {}; GPU_COMPUTE, {})\n\n",
-                           dev.name, timed.name, timed.problem.n, timed.problem.k, timed.problem.m(), o.mode)
-            << ladder_table(ladder) << std::endl;
-  for (const auto& r : ladder)
-    if (r.validation.rfind("failed", 0) == 0 && !rep.failures.count(L::find_rung(r.variant).id))
-      failures.push_back(r.validation);
-
-  // 3. Sweeps.
+  L::Tuned tuned;
+  std::string sweep_tables;
   if (o.sweep)
     for (const L::RungInfo* r : rs) {
       if (!L::has_sweep(*r)) continue;
       const auto sw = keep(L::sweep_rung(*r, dc, timed.name, reference, topt, note));
       if (sw.empty()) continue;
-      std::cout << fmt::format("## Sweep {} ({})\n\n", sw.front().extra.value("sweep", r->id), r->variant())
-                << sweep_table(sw) << std::endl;
+      sweep_tables += fmt::format("## Sweep {} ({})\n\n", sw.front().extra.value("sweep", r->id), r->variant()) +
+                      sweep_table(sw) + "\n";
       for (const auto& s : sw)
         if (s.validation.rfind("failed", 0) == 0) failures.push_back(s.validation);
+      if (!r->tuned_by.empty())
+        if (const auto c = L::chosen_config(*r, sw)) tuned[r->id] = *c;
     }
+
+  // 3. GPU_COMPUTE of every rung on the timed case.
+  auto timed_recs = L::time_rungs(rs, dc, timed.name, reference, rep, topt, note, tuned);
+  const std::string suite = fmt::format("{} cases, {} runs ({})", rep.cases, rep.runs,
+                                        notes.empty() ? "given case only" : notes.front());
+  for (auto& r : timed_recs) r.extra["validation_suite"] = suite;
+  const auto ladder = keep(std::move(timed_recs));
+  std::cout << fmt::format("## ABC471G direct ladder on {} (case {}: N = {}, K = {}, M = {}; GPU_COMPUTE, {})\n\n",
+                           dev.name, timed.name, timed.problem.n, timed.problem.k, timed.problem.m(), o.mode)
+            << ladder_table(ladder) << geometry_notes(ladder) << std::endl;
+  for (const auto& r : ladder)
+    if (r.validation.rfind("failed", 0) == 0 && !rep.failures.count(L::find_rung(r.variant).id))
+      failures.push_back(r.validation);
+  std::cout << sweep_tables << std::flush;
 
   // 4. The four scopes of the final rung, together, in one run.
   const bool final_selected = std::any_of(rs.begin(), rs.end(), [](const L::RungInfo* r) { return r == &L::final_rung(); });
@@ -231,7 +252,9 @@ void add_ladder_command(CLI::App& app, Context& ctx) {
   auto* cs = cmd->add_option("--case", o->bcase, "built-in case: max (N = 7e6, K = 2300, M = 1e5; default) or small");
   in->excludes(cs);
   cmd->add_option("--rungs", o->rungs, "comma-separated rungs (ids such as g01,g13, or all)")->capture_default_str();
-  cmd->add_flag("--sweep", o->sweep, "also run the declared sweeps (g02 chunk, g08 block x chunk, g13 block)");
+  cmd->add_flag("--sweep", o->sweep,
+                "also run the declared sweeps (g02 chunk, g08 block x chunk, g13 and g15 block) before the ladder; the tie "
+                "rule's choices of g02 and g08 become the geometry of their rows (and of g03, g04, g09)");
   cmd->add_flag("--validate-only", o->validate_only,
                 "only validate (with --case/--input: only that case; else the test vectors and edge cases)");
   cmd->add_flag("--no-scopes", o->no_scopes, "skip the four-scope measurement of the final rung");
@@ -255,9 +278,12 @@ std::vector<measure::Record> tour_abc471g_gpu(Context& ctx, const TourOptions& o
   return mine;
 }
 
+// Estimates from the H200 run of 2026-11-29 (its 75 timed points took 6007 samples, 6.9 s of kernel
+// time; plus the validation, the CPU reference of the max case and ~16 spawned solves of ~0.2 s):
+// quick ~8 s (validation of g01 and g13, g01 at 0.29 s a sample, g13, six solves); full ~30 s.
 JOSEKI_REGISTER_TOUR_STEP(abc471g_gpu, "abc471g-gpu",
-                          "ABC471G on the GPU: the direct ladder g01..g13 (validated), sweeps, four scopes", 42, 60,
-                          150, tour_abc471g_gpu, true);
+                          "ABC471G on the GPU: the direct ladder g01..g15 (validated), sweeps, four scopes", 42, 8, 30,
+                          tour_abc471g_gpu, true);
 
 }  // namespace
 }  // namespace joseki::app

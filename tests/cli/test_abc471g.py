@@ -166,6 +166,31 @@ def bench_skips_a_gpu_solver_without_a_gpu_and_runs_it_with_one(s):
 
 
 @suite.test
+def quick_tour_step_records_every_cpu_solver_and_the_editorial_once(s):
+    out = os.path.join(s.tmp, "tour-cpu")
+    p = s.run("run", "--quick", "--only", "abc471g-cpu", "--out", out, "--no-report", "--progress", "none",
+              timeout=600)
+    expect_exit(p, 0, "x editorial")
+    with open(os.path.join(out, "records.json")) as f:
+        recs = json.load(f)["records"]
+    try:
+        validate_records(os.path.join(out, "records.json"))
+    except Skip:
+        pass  # the fields checked below are the ones the report reads
+    ext = {r["variant"]: r for r in recs if r["experiment"] == "abc471g" and r["scope"] == "EXTERNAL"}
+    expect(set(ext) == {"cpu-direct", "cpu-pairs", "editorial", "auto"}, f"solvers: {sorted(ext)}")
+    for name, r in ext.items():
+        expect(r["validation"] == "exact", f"{name}: {r['validation']}")
+        expect(r["axes"]["case"] == "max" and r["axes"]["n"] == 7000000, f"{name}: the max case")
+        expect(r["extra"]["baseline"] == "editorial" and r["extra"]["x_baseline"] > 0, f"{name}: ratio")
+    ed = ext["editorial"]
+    expect(len(ed["samples"]) == 1 and ed["warmup_runs"] == 0 and ed["stop_reason"] == "single",
+           f"the quick tour runs the editorial once, without a warm-up: {ed['samples']}, {ed['warmup_runs']}")
+    expect(len(ext["cpu-direct"]["samples"]) == 3 and ext["cpu-direct"]["warmup_runs"] == 1, "3 runs after a warm-up")
+    expect(ext["cpu-direct"]["extra"]["reference"] == "cpu-direct", "cpu-direct's output is the reference")
+
+
+@suite.test
 def bench_rejects_bad_arguments(s):
     expect_exit(s.run("abc471g", "bench", "--case", "N=abc"), 2, "N=abc")
     expect_exit(s.run("abc471g", "bench", "--solvers", "cpu-direct,nope"), 2, "nope")

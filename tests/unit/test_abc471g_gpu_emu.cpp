@@ -37,6 +37,8 @@
 #include "experiments/abc471g/gpu_direct/g11_device_generated.cu"
 #include "experiments/abc471g/gpu_direct/g12_lane64.cu"
 #include "experiments/abc471g/gpu_direct/g13_persistent.cu"
+#include "experiments/abc471g/gpu_direct/g14_transposed_table.cu"
+#include "experiments/abc471g/gpu_direct/g15_warp_summed.cu"
 // clang-format on
 
 namespace {
@@ -238,13 +240,79 @@ INSTANTIATE_TEST_SUITE_P(AllRungs, Abc471gGpuEmuRung, ::testing::ValuesIn(rung_i
                          [](const auto& info) { return info.param; });
 
 TEST(Abc471gGpuEmu, OneWaveGridAtAnySizeOfMachine) {
-  // g13 splits N over SMs x blocks per SM; whatever the machine, the answer is the same.
-  const L::RungInfo& r = L::find_rung("g13");
+  // g13..g15 split N over SMs x blocks per SM; whatever the machine, the answer is the same.
   const Prepared x = prepare(C::edge_cases()[13]);  // N = 20011, K = 1000
   EmuOptionsGuard guard;
-  for (int sms : {1, 2, 5, 64, 500}) {
-    emu::options().sm_count = sms;
-    EXPECT_EQ(emu_check(r, x, r.defaults), "") << sms << " SMs";
+  for (const char* id : {"g13", "g14", "g15"}) {
+    const L::RungInfo& r = L::find_rung(id);
+    for (int sms : {1, 2, 5, 64, 500}) {
+      emu::options().sm_count = sms;
+      EXPECT_EQ(emu_check(r, x, r.defaults), "") << id << " on " << sms << " SMs";
+    }
+  }
+}
+
+TEST(Abc471gGpuEmu, WarpTransposeTransposesAnyBitMatrix) {
+  // Each lane holds a random row; afterwards lane i must hold column i, in every warp of the block.
+  auto k = [](const std::uint32_t* in, std::uint32_t* out) {
+    const unsigned t = threadIdx.x;
+    out[t] = E::lean::warp_transpose32(in[t], t & 31u);
+  };
+  std::mt19937 rng(32);
+  std::vector<std::uint32_t> in(64), out(64, 0xA5A5A5A5u);
+  for (auto& v : in) v = static_cast<std::uint32_t>(rng());
+  JK_LAUNCH(k, 1, 64, 0, nullptr, in.data(), out.data());
+  for (unsigned w = 0; w < 2; ++w)
+    for (unsigned i = 0; i < 32; ++i)
+      for (unsigned j = 0; j < 32; ++j)
+        ASSERT_EQ((out[32 * w + i] >> j) & 1u, (in[32 * w + j] >> i) & 1u) << "warp " << w << " (" << i << ", " << j << ")";
+}
+
+TEST(Abc471gGpuEmu, ShuffleExchangesWithinEachWarpOnly) {
+  auto k = [](std::uint32_t* out) {
+    const unsigned t = threadIdx.x;
+    const std::uint32_t a = t * 7 + 1;
+    const std::uint32_t b = __shfl_xor_sync(E::lean::FULL_WARP, a, 8);
+    const std::uint32_t c = __shfl_xor_sync(E::lean::FULL_WARP, b + t, 16);  // a second, back to back
+    out[t] = c;
+  };
+  EmuOptionsGuard guard;
+  for (emu::Order order : {emu::Order::Forward, emu::Order::Reverse}) {
+    emu::options().order = order;
+    std::vector<std::uint32_t> out(96);
+    JK_LAUNCH(k, 1, 96, 0, nullptr, out.data());
+    for (unsigned t = 0; t < 96; ++t) {
+      const unsigned p = t ^ 16u, pp = p ^ 8u;  // c(t) = b(p) + p, b(p) = a(p ^ 8)
+      ASSERT_EQ(out[t], pp * 7 + 1 + p) << t;
+    }
+  }
+}
+
+TEST(Abc471gGpuEmu, WarpSumOfCountersIsTheSumOfTheLanes) {
+  // Four streams' 10-plane counters (random values below 1009 per lane) summed across the warp and
+  // decoded: every lane's total, once, in the answers.
+  constexpr int P = 10;
+  std::mt19937 rng(15);
+  std::vector<std::uint32_t> counts(32 * 32);  // [thread][lane]
+  for (auto& c : counts) c = rng() % 1009;
+  std::vector<std::uint32_t> planes(32 * P, 0);
+  for (unsigned t = 0; t < 32; ++t)
+    for (unsigned b = 0; b < 32; ++b)
+      for (int q = 0; q < P; ++q) planes[t * P + q] |= ((counts[t * 32 + b] >> q) & 1u) << b;
+  const std::uint32_t words = 8, k = 250;  // words 0..7, lane b of word w is shift w + 8b
+  auto kern = [&](std::uint32_t* answer) {
+    const unsigned t = threadIdx.x;
+    std::uint32_t mine[P];
+    for (int q = 0; q < P; ++q) mine[q] = planes[t * P + q];
+    E::lean::warp_sum_decode(mine, t & 31u, t & 7u, words, k, answer);
+  };
+  std::vector<std::uint32_t> answer(k, 0);
+  JK_LAUNCH(kern, 1, 32, 0, nullptr, answer.data());
+  for (std::uint32_t kk = 0; kk < k; ++kk) {
+    const unsigned w = kk % words, b = kk / words;
+    std::uint32_t want = 0;
+    for (unsigned g = 0; g < 4; ++g) want += counts[(w + 8 * g) * 32 + b];
+    ASSERT_EQ(answer[kk], want) << "shift " << kk;
   }
 }
 

@@ -66,6 +66,73 @@ TEST(Abc471gGpuRegistry, ValidationConfigsStartWithTheDefaults) {
   }
 }
 
+TEST(Abc471gGpuRegistry, TunedRungsAndTheirFollowersShareOneGeometry) {
+  int tuned = 0;
+  for (const L::RungInfo& r : L::rungs()) {
+    if (!r.tuned_by.empty()) ++tuned;
+    if (r.geometry_of.empty()) continue;
+    const L::RungInfo& src = L::find_rung(r.geometry_of);
+    EXPECT_LT(src.rung, r.rung) << r.id << " runs at the geometry of a later rung";
+    EXPECT_FALSE(src.tuned_by.empty()) << r.id << " follows " << src.id << ", which is not tuned";
+    EXPECT_TRUE(src.geometry_of.empty()) << "one level only";
+    EXPECT_EQ(r.defaults.block, src.defaults.block) << r.id;
+    EXPECT_EQ(r.defaults.chunk, src.defaults.chunk) << r.id;
+    EXPECT_EQ(&L::geometry_source(r), &src);
+  }
+  EXPECT_GE(tuned, 2) << "g02 (chunk) and g08 (block x chunk) are tuned rungs";
+  EXPECT_FALSE(L::find_rung("g02").tuned_by.empty());
+  EXPECT_FALSE(L::find_rung("g08").tuned_by.empty());
+  EXPECT_EQ(L::find_rung("g09").geometry_of, "g08");
+}
+
+TEST(Abc471gGpuRegistry, LadderConfigUsesThisRunsChoiceElseTheRecordedOne) {
+  const L::RungInfo& g08 = L::find_rung("g08");
+  const L::RungInfo& g09 = L::find_rung("g09");
+  const L::RungInfo& g07 = L::find_rung("g07");
+  // No sweep in this run: the defaults, which for a tuned rung are a recorded choice.
+  L::LadderConfig c = L::ladder_config(g08, {});
+  EXPECT_EQ(c.config.block, g08.defaults.block);
+  EXPECT_EQ(c.config.chunk, g08.defaults.chunk);
+  EXPECT_NE(c.source.find(g08.tuned_by), std::string::npos) << c.source;
+  EXPECT_EQ(L::ladder_config(g07, {}).source, "defaults");
+  // This run's sweep chose block 32, chunk 2048: g08 and g09 run there, g07 does not move.
+  const L::Tuned tuned{{"g08", gpu_api::Config{32, 2048}}};
+  for (const L::RungInfo* r : {&g08, &g09}) {
+    c = L::ladder_config(*r, tuned);
+    EXPECT_EQ(c.config.block, 32) << r->id;
+    EXPECT_EQ(c.config.chunk, 2048) << r->id;
+    EXPECT_NE(c.source.find("this run's sweep of g08"), std::string::npos) << c.source;
+  }
+  EXPECT_EQ(L::ladder_config(g07, tuned).config.chunk, g07.defaults.chunk);
+}
+
+TEST(Abc471gGpuRegistry, ChosenConfigReadsTheTieRulesChoice) {
+  const L::RungInfo& g08 = L::find_rung("g08");
+  std::vector<measure::Record> sweep(3);
+  const std::int64_t blocks[] = {32, 72, 96};
+  for (int i = 0; i < 3; ++i) {
+    sweep[i].axes.set("block", blocks[i]);
+    sweep[i].axes.set("chunk", std::int64_t{4096});
+    sweep[i].extra["chosen"] = i == 1;
+  }
+  auto c = L::chosen_config(g08, sweep);
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->block, 72);
+  EXPECT_EQ(c->chunk, 4096);
+  sweep[1].extra["chosen"] = false;
+  EXPECT_FALSE(L::chosen_config(g08, sweep).has_value()) << "no choice (every point failed): the defaults stay";
+  // g13's sweep has no numeric chunk ("one wave"): only the block is taken.
+  const L::RungInfo& g13 = L::find_rung("g13");
+  std::vector<measure::Record> one(1);
+  one[0].axes.set("block", std::int64_t{256});
+  one[0].axes.set("chunk", std::string("one wave"));
+  one[0].extra["chosen"] = true;
+  c = L::chosen_config(g13, one);
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->block, 256);
+  EXPECT_EQ(c->chunk, g13.defaults.chunk);
+}
+
 TEST(Abc471gGpuRegistry, ReferenceMatchesBruteOnTheEdgeCases) {
   for (const C::Case& c : C::edge_cases())
     EXPECT_EQ(C::compare_answers(C::reference_answer(c.problem), find_solver("brute").solve(c.problem, {}).answer), "")

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "backend/cpu/cpu_info.hpp"
 #include "experiments/abc471g/problem.hpp"
 #include "measure/errors.hpp"
 #include "measure/scopes.hpp"
@@ -120,6 +121,10 @@ std::vector<std::string> parse_solver_list(const std::string& text) {
 
 BenchResult run_bench(const BenchOptions& opt) {
   if (opt.runs < 1) throw InputError(fmt::format("--runs {}: must be at least 1", opt.runs));
+  for (const auto& [name, n] : opt.runs_of)
+    if (n < 1) throw InputError(fmt::format("runs of {}: {} must be at least 1", name, n));
+  for (const auto& [name, n] : opt.warmups_of)
+    if (n < 0) throw InputError(fmt::format("warm-up runs of {}: {} must not be negative", name, n));
   const Problem prob = make_problem(opt.bench_case.spec);
   TempDir dir;
   const std::string input = dir.path + "/input.txt";
@@ -134,6 +139,9 @@ BenchResult run_bench(const BenchOptions& opt) {
   axes.set("k", static_cast<std::int64_t>(prob.k));
   axes.set("m", static_cast<std::int64_t>(prob.m()));
   axes.set("threads", static_cast<std::int64_t>(opt.threads));
+  // What the CPU solvers run with here (the children inherit JOSEKI_SIMD): the level and the cores.
+  const std::string simd = joseki::cpu::to_string(joseki::cpu::simd_level());
+  const int cores = joseki::cpu::cpu_features().logical_cpus;
 
   BenchResult res;
   std::string reference, reference_solver;
@@ -152,6 +160,10 @@ BenchResult run_bench(const BenchOptions& opt) {
     base.axes = axes;
     base.mode = "";
     base.extra["reference"] = reference_solver.empty() ? name : reference_solver;
+    if (!solver.needs_gpu) {
+      base.extra["simd"] = simd;
+      base.extra["logical_cpus"] = cores;
+    }
     std::optional<std::string> skip;
     if (name == "brute" && static_cast<double>(prob.n) * prob.k > 2e9)
       skip = "brute: O(N*K) reference, only for small cases (N*K <= 2e9)";
@@ -175,11 +187,13 @@ BenchResult run_bench(const BenchOptions& opt) {
     so.stderr_path = dir.path + "/err-" + name + ".txt";
     so.timeout_s = opt.timeout_s;
 
+    const int runs = opt.runs_of.count(name) ? opt.runs_of.at(name) : opt.runs;
+    const int warmups = opt.warmups_of.count(name) ? opt.warmups_of.at(name) : 1;
     std::vector<double> ext, prog, pre, post;
     std::map<std::string, std::vector<double>> figs;
     std::vector<std::string> nesting;
     std::string failure;
-    for (int run = 0; run <= opt.runs && failure.empty(); ++run) {  // run 0 is the warm-up
+    for (int run = 0; run < warmups + runs && failure.empty(); ++run) {  // the first `warmups` are untimed
       const measure::ExternalResult er = measure::run_external(so);
       if (er.timed_out) failure = fmt::format("timed out after {} s", opt.timeout_s);
       else if (er.exit_code != 0)
@@ -194,7 +208,7 @@ BenchResult run_bench(const BenchOptions& opt) {
         failure = fmt::format("output differs from {}: {}", reference_solver, first_difference(reference, out));
         break;
       }
-      if (run == 0) continue;
+      if (run < warmups) continue;
       ext.push_back(er.external_s);
       if (er.pre_main_s) pre.push_back(*er.pre_main_s);
       if (er.post_main_s) post.push_back(*er.post_main_s);
@@ -232,11 +246,11 @@ BenchResult run_bench(const BenchOptions& opt) {
       r.scope = scope;
       r.samples = samples;
       r.summary = measure::summarize(samples);
-      r.stop_reason = "max_samples";
-      r.warmup_runs = 1;
+      r.stop_reason = samples.size() == 1 ? "single" : "max_samples";
+      r.warmup_runs = warmups;
       r.validation = "exact";
       r.extra["phases_s"] = phases;
-      r.extra["runs"] = opt.runs;
+      r.extra["runs"] = runs;
       if (!pre.empty()) r.extra["pre_main_s"] = measure::median_of(pre);
       if (!post.empty()) r.extra["post_main_s"] = measure::median_of(post);
       if (!nesting.empty()) r.extra["nesting_violations"] = nesting;

@@ -6,6 +6,7 @@
 // record carries extra.x_baseline = editorial median / this median (> 1 = faster).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ struct BenchOptions {
   std::vector<std::string> solvers{"cpu-direct", "cpu-pairs", "editorial"};
   BenchCase bench_case;
   int runs = 5;              // samples per solver, after one untimed warm-up run
+  // Per-solver overrides of `runs` and of the one warm-up run (the tours run the single-core
+  // editorial, ~3 s a run on the max case, fewer times and without a warm-up).
+  std::map<std::string, int> runs_of, warmups_of;
   int threads = 0;           // --threads for the children (0 = all)
   int device = 0;
   std::string self_exe;      // the joseki binary

@@ -11,6 +11,7 @@
 
 #include "backend/cpu/parallel.hpp"
 #include "experiments/abc471g/cpu/pairs.hpp"
+#include "experiments/abc471g/gpu_pairs/costs.hpp"
 
 namespace joseki::abc471g {
 namespace {
@@ -93,6 +94,16 @@ Choice choose_solver(const ProblemShape& shape, const MachineShape& machine) {
   ensure_cpu_estimators();
   Choice c;
   for (const auto& [name, f] : estimators()) c.candidates.push_back(f(shape, machine));
+  // Where `joseki device` (or `joseki abc471g calibrate`) measured this machine's costs, they
+  // replace the built-in per-element constants above (gpu_pairs/costs.hpp).
+  for (CostEstimate& e : c.candidates) {
+    if (e.infeasible) continue;
+    if (const auto cal = pairs::calibrated_estimate(e.solver, static_cast<double>(shape.n), shape.k,
+                                                          static_cast<int>(machine.threads))) {
+      e.seconds = cal->first;
+      e.formula = cal->second;
+    }
+  }
   std::stable_sort(c.candidates.begin(), c.candidates.end(), [](const CostEstimate& a, const CostEstimate& b) {
     if (a.infeasible.has_value() != b.infeasible.has_value()) return !a.infeasible.has_value();
     return a.seconds < b.seconds;

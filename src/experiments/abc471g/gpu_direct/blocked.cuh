@@ -1,6 +1,7 @@
-// The register-blocked direct kernel of g10..g13 (lane word W = 32 or 64 bits, WPT words per
-// thread, A from global memory or generated in the kernel). The rung files instantiate it and
-// say what changed; this file says how it works.
+// The register-blocked direct kernel of g10..g15 (lane word W = 32 or 64 bits, WPT words per
+// thread, A from global memory or generated in the kernel; g14/g15 set LEAN flags that swap the
+// table build and the epilogue for warp-level ones from lean.cuh). The rung files instantiate it
+// and say what changed; this file says how it works.
 //
 // Lanes: W = ceil(K / L) words of L lanes; lane b of word w is shift w + W*b (strided lanes, see
 //   g09), so the lane word of word w at element A is row A + w of one table T.
@@ -26,6 +27,7 @@
 #include <string>
 
 #include "experiments/abc471g/gpu_direct/common.cuh"
+#include "experiments/abc471g/gpu_direct/lean.cuh"
 #include "experiments/abc471g/gpu_direct/shared_kernels.hpp"
 
 namespace joseki::abc471g::JK_GPU_NS::blocked {
@@ -37,6 +39,10 @@ constexpr int NH = 6;                  // high planes: count / 16 <= tiles <= 63
 constexpr int PLANES = 4 + NH;
 constexpr std::uint64_t MAX_TILES = (1u << NH) - 1;
 constexpr int MAX_THREADS = 256;
+// LEAN flags (lean.cuh): 0 for g10..g13; g14 builds the table by warp transposes, g15 also sums the
+// four streams of a warp before decoding.
+constexpr int LEAN_TRANSPOSE = 1;
+constexpr int LEAN_WARP_SUM = 2;
 
 template <class W>
 struct Lanes {
@@ -64,8 +70,9 @@ struct Layout {
   }
   static JK_HD u32 tile_entries(int threads) { return static_cast<u32>(threads / G) * GSTRIDE; }
   static JK_HD u32 tile_elems(int threads) { return static_cast<u32>(threads / G) * GROUP; }  // = 4 x threads
-  static JK_HD std::size_t smem_bytes(u32 k, int threads) {
-    return table_bytes(k) + 2ull * tile_entries(threads) * 4 + static_cast<std::size_t>(k) * 4;
+  static JK_HD std::size_t smem_bytes(u32 k, int threads, int lean = 0) {
+    return table_bytes(k) + 2ull * tile_entries(threads) * 4 + static_cast<std::size_t>(k) * 4 +
+           ((lean & LEAN_TRANSPOSE) ? lean::vrep_words(k) * 4ull : 0ull);  // the V bit string last
   }
 };
 
@@ -176,7 +183,7 @@ JK_DEV void process_group(const W* __restrict__ table, const u32* __restrict__ g
   }
 }
 
-template <class W, int WPT, class Source>
+template <class W, int WPT, class Source, int LEAN>
 __global__ void __launch_bounds__(MAX_THREADS) kernel(Params p) {
   using LO = Layout<W, WPT>;
   constexpr int L = Lanes<W>::L, C = Lanes<W>::COPIES;
@@ -192,7 +199,15 @@ __global__ void __launch_bounds__(MAX_THREADS) kernel(Params p) {
   const u64 tiles = (b1 - b0 + elems - 1) / elems;
 
   for (u32 kk = static_cast<u32>(tid); kk < p.k; kk += static_cast<u32>(nt)) s_ans[kk] = 0;
-  build_table<W, WPT>(s_table, p, tid, nt);
+  if constexpr ((LEAN & LEAN_TRANSPOSE) != 0) {
+    static_assert(sizeof(W) == 4, "the transposed build makes 32-bit rows");
+    u32* s_vrep = s_ans + p.k;
+    lean::build_vrep(s_vrep, p.v, p.k, tid, nt);
+    __syncthreads();  // the V bit string is complete before any warp reads its windows
+    lean::build_table_transposed(s_table, C, s_vrep, p.k, p.words, LO::strided_rows(p.k), LO::rows(p.k), tid, nt);
+  } else {
+    build_table<W, WPT>(s_table, p, tid, nt);
+  }
   Source src(p, b0, b1, tid, nt);
   u32 v[4];
   src.next(v);
@@ -221,16 +236,22 @@ __global__ void __launch_bounds__(MAX_THREADS) kernel(Params p) {
     __syncthreads();  // the next tile is complete; this one is no longer read
   }
 
-  JK_UNROLL
-  for (int j = 0; j < WPT; ++j) {
-    const u32 w = t + G * static_cast<u32>(j);
-    if (w < p.words)
-      for (int b = 0; b < L; ++b) {
-        const u32 kk = w + p.words * static_cast<u32>(b);
-        if (kk >= p.k) break;
-        const u32 val = lane_value(planes[j], b);
-        if (val) atomicAdd(&s_ans[kk], val);
-      }
+  if constexpr ((LEAN & LEAN_WARP_SUM) != 0) {
+    JK_UNROLL
+    for (int j = 0; j < WPT; ++j)
+      lean::warp_sum_decode(planes[j], static_cast<u32>(tid) & 31u, t + G * static_cast<u32>(j), p.words, p.k, s_ans);
+  } else {
+    JK_UNROLL
+    for (int j = 0; j < WPT; ++j) {
+      const u32 w = t + G * static_cast<u32>(j);
+      if (w < p.words)
+        for (int b = 0; b < L; ++b) {
+          const u32 kk = w + p.words * static_cast<u32>(b);
+          if (kk >= p.k) break;
+          const u32 val = lane_value(planes[j], b);
+          if (val) atomicAdd(&s_ans[kk], val);
+        }
+    }
   }
   __syncthreads();  // every stream's counts are in the block's answers
   for (u32 kk = static_cast<u32>(tid); kk < p.k; kk += static_cast<u32>(nt))
@@ -292,17 +313,17 @@ std::string check_chunked(const Shape& sh, const Config& c) {
   return "";
 }
 
-template <class W, int WPT, class Source>
+template <class W, int WPT, class Source, int LEAN>
 auto kernel_ptr() {
-  return &kernel<W, WPT, Source>;
+  return &kernel<W, WPT, Source, LEAN>;
 }
 
-template <class W, class Source>
+template <class W, class Source, int LEAN = 0>
 void launch(const DeviceProblem& dp, int block, u64 per_block, CUstream_st* s) {
   with_wpt<W>(dp.shape.k, [&]<int WPT>() {
     using LO = Layout<W, WPT>;
-    auto kfn = kernel_ptr<W, WPT, Source>();
-    const std::size_t smem = LO::smem_bytes(dp.shape.k, block);
+    auto kfn = kernel_ptr<W, WPT, Source, LEAN>();
+    const std::size_t smem = LO::smem_bytes(dp.shape.k, block, LEAN);
     JK_CHECK(cudaFuncSetAttribute(kfn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     Params p{};
     p.n = dp.shape.n;
@@ -323,28 +344,50 @@ void launch(const DeviceProblem& dp, int block, u64 per_block, CUstream_st* s) {
 }
 
 // Loads the kernel (lazy module loading) and sets its shared-memory limit.
-template <class W, class Source>
+template <class W, class Source, int LEAN = 0>
 void prepare(const Shape& sh, int block) {
   with_wpt<W>(sh.k, [&]<int WPT>() {
-    auto kfn = kernel_ptr<W, WPT, Source>();
+    auto kfn = kernel_ptr<W, WPT, Source, LEAN>();
     JK_CHECK(cudaFuncSetAttribute(kfn, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  static_cast<int>(Layout<W, WPT>::smem_bytes(sh.k, block))));
+                                  static_cast<int>(Layout<W, WPT>::smem_bytes(sh.k, block, LEAN))));
     cudaFuncAttributes fa;
     JK_CHECK(cudaFuncGetAttributes(&fa, kfn));
   });
 }
 
 // Resident blocks per SM for this K and block size (the one-wave grid of g13).
-template <class W, class Source>
+template <class W, class Source, int LEAN = 0>
 int blocks_per_sm(const Shape& sh, int block) {
   int n = 0;
   with_wpt<W>(sh.k, [&]<int WPT>() {
-    auto kfn = kernel_ptr<W, WPT, Source>();
-    const std::size_t smem = Layout<W, WPT>::smem_bytes(sh.k, block);
+    auto kfn = kernel_ptr<W, WPT, Source, LEAN>();
+    const std::size_t smem = Layout<W, WPT>::smem_bytes(sh.k, block, LEAN);
     JK_CHECK(cudaFuncSetAttribute(kfn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     JK_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kfn, block, smem));
   });
   return n;
+}
+
+// The one-wave grid of g13, for g14 and g15: elements per block such that SMs x resident blocks
+// cover N in equal ranges (more blocks only where a range would exceed MAX_TILES tiles).
+template <class W, class Source, int LEAN>
+u64 one_wave_per_block(const Shape& sh, int block) {
+  int device = 0, sms = 1;
+  JK_CHECK(cudaGetDevice(&device));
+  JK_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const int resident = blocks_per_sm<W, Source, LEAN>(sh, block);
+  const u64 wave = static_cast<u64>(sms) * static_cast<u64>(resident < 1 ? 1 : resident);
+  const u64 even = (sh.n + wave - 1) / wave;
+  return even < max_per_block(block) ? even : max_per_block(block);
+}
+
+template <class W>
+std::string check_one_wave(const Shape& sh, const Config& c) {
+  if (std::string why = check_block(c.block); !why.empty()) return why;
+  if (std::string why = check_shape<W>(sh); !why.empty()) return why;
+  if ((sh.n + max_per_block(c.block) - 1) / max_per_block(c.block) > 0x7fffffffull)
+    return "N = " + std::to_string(sh.n) + ": too many blocks for one grid";
+  return "";
 }
 
 }  // namespace joseki::abc471g::JK_GPU_NS::blocked

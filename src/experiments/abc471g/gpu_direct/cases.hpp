@@ -29,7 +29,8 @@ Answer reference_answer(const Problem& p);
 std::string compare_answers(const Answer& got, const Answer& want);
 
 // The folder of the test vectors: $JOSEKI_TESTDATA, else ../shared/testdata/abc471g (relative to
-// the working directory, which is the repository root for the tests).
+// the working directory, which is the repository root for the tests), or .device/testdata/abc471g
+// where only that exists (the GPU host, where scripts/device/stage.sh copies them).
 std::string testdata_dir();
 
 // Every NAME.in with its NAME.out in `dir`, sorted by name. Throws InputError naming a bad file;

@@ -10,9 +10,11 @@
 // one after another, in forward or reverse order (Options::order): a kernel whose result depends
 // on that order has a missing barrier. __shared__ variables are function statics, shared by the
 // fibers of a block as they should be; dynamic shared memory is filled with 0xCD before every
-// block, so reading it before writing shows. What this does not model: warps (no shuffles or
-// warp votes are used by the rungs), memory-model races inside one barrier interval on the real
-// device (compute-sanitizer racecheck does that on the GPU host), timing.
+// block, so reading it before writing shows. Warp shuffles (__shfl_xor_sync, g14 and g15) are
+// modelled as a block-wide exchange at a barrier: right for kernels in which every thread of the
+// block executes the same sequence of full-warp shuffles (the emulator checks full masks and full
+// warps). What this does not model: other warp primitives, memory-model races inside one barrier
+// interval on the real device (compute-sanitizer racecheck does that on the GPU host), timing.
 #pragma once
 
 #include <ucontext.h>
@@ -66,7 +68,9 @@ struct Fiber {
   ucontext_t ctx{};
   dim3 tid;
   bool done = false;
-  bool waiting = false;  // at __syncthreads()
+  bool waiting = false;  // at __syncthreads() or at a shuffle
+  bool at_shuffle = false;
+  unsigned shuffles = 0;  // shuffles done: their parity picks the exchange buffer
 };
 
 struct Runtime {
@@ -79,6 +83,7 @@ struct Runtime {
   const std::function<void()>* body = nullptr;
   bool in_kernel = false;
   bool direct = false;  // the block's threads run as plain calls (no barrier in this block)
+  std::vector<std::uint64_t> exchange[2];  // one value per thread, for shuffles of even / odd number
   std::uint64_t launches = 0;
 
   ~Runtime() {
@@ -100,13 +105,14 @@ inline void trampoline() {
 
 inline std::string dims(dim3 d);
 
-inline void syncthreads() {
+inline void syncthreads(bool shuffle = false) {
   Runtime& r = rt();
   if (r.direct)
     throw std::logic_error("emu: __syncthreads() in block " + dims(r.block_idx) + " reached by thread " +
                            std::to_string(r.current) + " but not by the first thread, which exited (divergent barrier)");
   Fiber& f = r.fibers[static_cast<std::size_t>(r.current)];
   f.waiting = true;
+  f.at_shuffle = shuffle;
   swapcontext(&f.ctx, &r.scheduler);
 }
 
@@ -179,6 +185,11 @@ inline void run_block(unsigned threads) {
       throw std::logic_error("emu: __syncthreads() in block " + dims(r.block_idx) + ": " + std::to_string(waiting) +
                              " threads wait at a barrier that " + std::to_string(done) +
                              " exited threads never reach (divergent barrier)");
+    for (const Fiber& f : r.fibers)
+      if (f.at_shuffle != r.fibers[0].at_shuffle)
+        throw std::logic_error("emu: in block " + dims(r.block_idx) +
+                               " some threads wait at a shuffle, others at __syncthreads(): the emulated "
+                               "shuffles need every thread of the block to run the same shuffles");
     for (Fiber& f : r.fibers) f.waiting = false;  // everyone arrived: open the barrier
   }
 }
@@ -246,6 +257,30 @@ inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v)
 template <class T>
 inline T __ldg(const T* p) {
   return *p;
+}
+
+// Every thread posts its value and waits at a barrier; then each reads its partner's (lane ^
+// lane_mask in its warp). Two buffers, alternating by the thread's shuffle count: a thread that
+// runs on to its next shuffle writes the other buffer, which nobody reads any more.
+template <class T>
+inline T __shfl_xor_sync(unsigned mask, T value, int lane_mask) {
+  static_assert(sizeof(T) <= sizeof(std::uint64_t));
+  namespace e = ::joseki::abc471g::emu;
+  e::Runtime& r = e::rt();
+  const unsigned threads = static_cast<unsigned>(r.fibers.size());
+  if (mask != 0xffffffffu || threads % 32 != 0 || lane_mask < 0 || lane_mask > 31)
+    throw std::logic_error("emu: __shfl_xor_sync models full-warp shuffles only");
+  const unsigned i = static_cast<unsigned>(r.current);
+  std::vector<std::uint64_t>& buf = r.exchange[r.fibers[i].shuffles++ & 1u];
+  if (buf.size() != threads) buf.assign(threads, 0);
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof value);
+  buf[i] = bits;
+  e::syncthreads(true);
+  const unsigned partner = (i & ~31u) | ((i & 31u) ^ static_cast<unsigned>(lane_mask));
+  T out;
+  std::memcpy(&out, &buf[partner], sizeof out);
+  return out;
 }
 
 inline cudaError_t cudaMemsetAsync(void* p, int value, std::size_t bytes, cudaStream_t = nullptr) {

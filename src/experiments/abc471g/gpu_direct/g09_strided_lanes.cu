@@ -7,7 +7,11 @@
 // Prediction: a few integer ops fewer per lane word and a smaller L1 footprint: a modest gain
 //   (~5-10%) if the kernel is issue-bound, nothing if it is bound by L1 load throughput.
 // Preconditions: as g05.
-// H200: not yet measured.
+// H200, 2026-11-29 (commit ad4c710; max case, GPU_COMPUTE cold; docs/ABC471G_GPU.md): 663.3 us
+//   at block 72 / chunk 16384, 0.95x vs g08 at the same geometry (631.6 us). The predicted
+//   modest gain did not come: fewer address ops did not pay, and this run does not say why (the
+//   warp reads 32 consecutive table words either way; an ncu comparison would). Since then g09
+//   runs at g08's tuned geometry (rungs.def: geometry_of).
 #include "experiments/abc471g/gpu_direct/bitsliced.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {

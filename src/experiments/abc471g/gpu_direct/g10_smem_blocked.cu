@@ -10,7 +10,9 @@
 //   132 SMs is ~60 us; the counter's ~1.8 LOP3 per element-word (~45 us of integer issue) runs
 //   beside it. Expect 0.1-0.2 ms, 20x+ over g08.
 // Preconditions: K <= 2304; block a multiple of 32 up to 256; chunk <= 63 x 4 x block.
-// H200: not yet measured.
+// H200, 2026-11-29 (commit ad4c710; max case, GPU_COMPUTE cold; docs/ABC471G_GPU.md): 220.9 us
+//   (block 128, 16384 elements per block), 3.00x over g09: the largest step after g02. A little
+//   above the predicted 0.1-0.2 ms: 3.7x the ~60 us shared-memory floor.
 #include "experiments/abc471g/gpu_direct/blocked.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {

@@ -95,13 +95,16 @@ ValidationReport validate(const std::vector<const RungInfo*>& rs, const std::vec
 
 std::vector<measure::Record> time_rungs(const std::vector<const RungInfo*>& rs, DeviceCase& dc,
                                         const std::string& case_name, const Answer& reference,
-                                        const ValidationReport& validated, const TimingOptions& opt, const Note& note) {
+                                        const ValidationReport& validated, const TimingOptions& opt, const Note& note,
+                                        const Tuned& tuned) {
   const Problem& p = dc.problem();
   std::vector<measure::Record> out;
   std::map<std::string, double> median;  // by id
   for (const RungInfo* r : rs) {
-    const Config cfg = r->defaults;
+    const LadderConfig lc = ladder_config(*r, tuned);
+    const Config cfg = lc.config;
     measure::Record rec = base_record(*r, p, case_name, cfg, opt);
+    rec.extra["geometry"] = lc.source;
     rec.extra["validated_runs"] = validated.runs_per_rung.count(r->id) ? validated.runs_per_rung.at(r->id) : 0;
     if (auto f = validated.failures.find(r->id); f != validated.failures.end()) {
       rec.validation = "failed: " + f->second;
@@ -115,7 +118,7 @@ std::vector<measure::Record> time_rungs(const std::vector<const RungInfo*>& rs, 
       out.push_back(std::move(rec));
       continue;
     }
-    if (note) note(fmt::format("{} {}: validating and timing ...", r->id, r->name));
+    if (note) note(fmt::format("{} {} (block {}, chunk {}): validating and timing ...", r->id, r->name, cfg.block, cfg.chunk));
     if (const std::string diff = run_and_compare(dc, *r, cfg, reference); !diff.empty()) {
       rec.validation = "failed: " + diff;
       rec.skipped = "failed validation: not timed";

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,8 @@ struct RungInfo {
   Config defaults;
   double seed_ms = -1;      // the seed's RTX 3060 Laptop GPU_COMPUTE where it states one
   std::string seed_note;
+  std::string geometry_of;  // "" or the tuned rung whose block and chunk this rung runs at
+  std::string tuned_by;     // "" or the run whose sweep chose the defaults (the rung is tuned)
   std::string variant() const { return id + "_" + slug; }  // records' variant: "g05_bitsliced_ripple"
 };
 
@@ -45,6 +48,20 @@ const RungInfo& find_rung(const std::string& name);
 std::vector<const RungInfo*> select_rungs(const std::string& list);
 const RungInfo& final_rung();     // the rung behind `--solver gpu-direct`
 const RungInfo& baseline_rung();  // g01: "x baseline" is x g01
+
+// The tie rule's choices of the sweeps run in this invocation, by the id of the tuned rung.
+using Tuned = std::map<std::string, Config>;
+struct LadderConfig {
+  Config config;
+  std::string source;  // where it comes from, for records (extra.geometry) and tables
+};
+// The rung whose geometry r's ladder row uses: r itself, or r.geometry_of.
+const RungInfo& geometry_source(const RungInfo& r);
+// The configuration of r's ladder row: the tie rule's choice of this run's sweep of its geometry
+// source when `tuned` has one, else the source's defaults (for a tuned rung, a recorded choice).
+LadderConfig ladder_config(const RungInfo& r, const Tuned& tuned);
+// The configuration the tie rule chose in a sweep's records (extra.chosen), or none.
+std::optional<Config> chosen_config(const RungInfo& r, const std::vector<measure::Record>& sweep);
 
 bool built_with_cuda();
 Shape shape_of(const Problem& p);
@@ -100,11 +117,14 @@ struct TimingOptions {
   measure::StoppingRule rule;
 };
 
-// GPU_COMPUTE of each rung at its defaults on the case, each run validated first against
-// `reference`; x_previous, x_baseline (x g01) where both were measured. Unstamped records.
+// GPU_COMPUTE of each rung at its ladder configuration (ladder_config: the defaults, or this run's
+// tuned geometry) on the case, each run validated first against `reference`; x_previous,
+// x_baseline (x g01) where both were measured; extra.geometry says where block and chunk come
+// from. Unstamped records.
 std::vector<measure::Record> time_rungs(const std::vector<const RungInfo*>& rs, DeviceCase& dc,
                                         const std::string& case_name, const Answer& reference,
-                                        const ValidationReport& validated, const TimingOptions& opt, const Note& note);
+                                        const ValidationReport& validated, const TimingOptions& opt, const Note& note,
+                                        const Tuned& tuned = {});
 
 // The rung's declared sweep (rung_api.hpp), every point validated then timed, and the choice of
 // its tie rule. Empty when the rung declares no sweep.

@@ -2,6 +2,7 @@
 // each rung is validated at.
 #include <algorithm>
 #include <map>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -14,8 +15,8 @@ namespace {
 
 std::vector<RungInfo> make_rungs() {
   std::vector<RungInfo> v;
-#define JK_RUNG(id_, slug_, name_, tech_, pred_, adev_, block_, chunk_, seed_ms_, note_) \
-  v.push_back(RungInfo{#id_, slug_, name_, tech_, pred_, 0, adev_, Config{block_, chunk_}, seed_ms_, note_});
+#define JK_RUNG(id_, slug_, name_, tech_, pred_, adev_, block_, chunk_, seed_ms_, note_, geo_, tuned_) \
+  v.push_back(RungInfo{#id_, slug_, name_, tech_, pred_, 0, adev_, Config{block_, chunk_}, seed_ms_, note_, geo_, tuned_});
 #include "experiments/abc471g/gpu_direct/rungs.def"
 #undef JK_RUNG
   for (std::size_t i = 0; i < v.size(); ++i) v[i].rung = static_cast<int>(i + 1);
@@ -66,6 +67,29 @@ std::vector<const RungInfo*> select_rungs(const std::string& list) {
 }
 
 const RungInfo& final_rung() { return find_rung("g13"); }
+
+const RungInfo& geometry_source(const RungInfo& r) { return r.geometry_of.empty() ? r : find_rung(r.geometry_of); }
+
+LadderConfig ladder_config(const RungInfo& r, const Tuned& tuned) {
+  const RungInfo& src = geometry_source(r);
+  const std::string as = &src == &r ? "" : fmt::format(" (the geometry of {})", src.id);
+  if (const auto t = tuned.find(src.id); t != tuned.end())
+    return {t->second, fmt::format("tie rule of this run's sweep of {}{}", src.id, as)};
+  if (!src.tuned_by.empty()) return {src.defaults, fmt::format("defaults chosen by {}{}", src.tuned_by, as)};
+  return {src.defaults, &src == &r ? "defaults" : fmt::format("defaults of {}", src.id)};
+}
+
+std::optional<Config> chosen_config(const RungInfo& r, const std::vector<measure::Record>& sweep) {
+  for (const measure::Record& rec : sweep) {
+    if (!rec.extra.contains("chosen") || !rec.extra["chosen"].is_boolean() || !rec.extra["chosen"].get<bool>()) continue;
+    Config c = r.defaults;
+    if (rec.axes.has("block")) c.block = static_cast<int>(rec.axes.get_int("block"));
+    if (rec.axes.has("chunk") && std::holds_alternative<std::int64_t>(rec.axes.at("chunk")))
+      c.chunk = rec.axes.get_int("chunk");  // g13's "one wave" is not a chunk
+    return c;
+  }
+  return std::nullopt;
+}
 const RungInfo& baseline_rung() { return find_rung("g01"); }
 
 #ifdef JOSEKI_HAVE_CUDA
@@ -119,7 +143,7 @@ std::vector<Config> validation_configs(const RungInfo& r) {
     v.push_back({64, 100});   // one partial tile per block, many blocks
     v.push_back({96, 1000});  // 3 tiles, the last one partial
     v.push_back({32, 300});   // one warp: 4 streams, 3 tiles
-  } else if (id == "g13") {
+  } else if (one_of(id, {"g13", "g14", "g15"})) {
     v.push_back({64, 0});
     v.push_back({256, 0});
   }
@@ -129,7 +153,7 @@ std::vector<Config> validation_configs(const RungInfo& r) {
 measure::Point config_point(const RungInfo& r, const Config& c) {
   measure::Point p;
   p.set("block", static_cast<std::int64_t>(c.block));
-  if (r.id == "g13")
+  if (one_of(r.id, {"g13", "g14", "g15"}))
     p.set("chunk", std::string("one wave"));
   else if (r.id != "g01")
     p.set("chunk", static_cast<std::int64_t>(c.chunk));

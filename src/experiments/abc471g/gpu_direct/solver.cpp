@@ -53,7 +53,11 @@ SolveResult solve_gpu_direct(const Problem& p, const SolveOptions& opt) {
 #else
   const auto now = [] { return std::chrono::steady_clock::now(); };
   const auto t_setup = now();
-  joseki::gpu::require_device(opt.device);  // GpuUnavailable: "no CUDA device ...", InputError: bad index
+  try {
+    joseki::gpu::require_device(opt.device);  // InputError: a bad --device index
+  } catch (const GpuUnavailable& e) {
+    throw GpuUnavailable(fmt::format("gpu-direct: {}; use --solver cpu-direct (or auto)", e.what()));
+  }
   JOSEKI_CUDA_CHECK(cudaSetDevice(opt.device));
   const RungInfo& r = final_rung();
   const gpu_api::RungOps& ops = ops_of(r);
@@ -103,8 +107,10 @@ SolveResult solve_gpu_direct(const Problem& p, const SolveOptions& opt) {
 }
 
 // For `auto`: a GPU only where one is (checked without initialising CUDA, which costs ~0.1 s),
-// and a cost that includes creating the context (H200: ~0.13 s in main), so the CPU wins unless
-// N is very large. The kernel rate is the prediction of docs/ABC471G_GPU.md until measured.
+// and a cost that includes creating the context, so the CPU wins unless N is very large. Both
+// figures are the H200's of 2026-11-29 (docs/ABC471G_GPU.md): PROGRAM of `solve --solver
+// gpu-direct` on the max case 143.6 ms, nearly all of it set-up (GPU_PIPELINE 0.36 ms, parsing
+// ~3 ms); the final rung's kernel 176.0 us for N*K = 1.61e10 lane steps (9.1e13 per second).
 CostEstimate estimate(const ProblemShape& s, const MachineShape&) {
   CostEstimate e{kName, 0, "", std::nullopt};
   if (!built_with_cuda()) {
@@ -120,9 +126,9 @@ CostEstimate estimate(const ProblemShape& s, const MachineShape&) {
     e.infeasible = "no NVIDIA driver here (/dev/nvidiactl absent)";
     return e;
   }
-  constexpr double CONTEXT_S = 0.13, LANE_STEPS_PER_S = 1.0e14, PAGEABLE_BPS = 8e9;
+  constexpr double CONTEXT_S = 0.14, LANE_STEPS_PER_S = 9.1e13, PAGEABLE_BPS = 8e9;
   e.seconds = CONTEXT_S + static_cast<double>(s.n) * s.k / LANE_STEPS_PER_S + 4.0 * static_cast<double>(s.m) / PAGEABLE_BPS;
-  e.formula = "0.13 s context + N*K / 1e14 lane-steps/s + b upload (predicted, H200)";
+  e.formula = "0.14 s set-up + N*K / 9.1e13 lane-steps/s + b upload (H200, measured 2026-11-29)";
   return e;
 }
 

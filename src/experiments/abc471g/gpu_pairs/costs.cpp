@@ -227,7 +227,8 @@ std::optional<double> estimate_external(const CostModel& m, const std::string& s
   return it->second.seconds(n, k) + (needs_gpu ? m.gpu_fixed_s() : 0.0);
 }
 
-std::optional<std::pair<double, std::string>> calibrated_estimate(const std::string& solver, double n, double k) {
+std::optional<std::pair<double, std::string>> calibrated_estimate(const std::string& solver, double n, double k,
+                                                                  int threads) {
   const CostModel& m = active_costs();
   if (m.source != "measured") return std::nullopt;
   const auto it = m.solvers.find(solver);
@@ -235,6 +236,7 @@ std::optional<std::pair<double, std::string>> calibrated_estimate(const std::str
   bool gpu = false;
   for (const Solver& s : solver_registry())
     if (s.name == solver) gpu = s.needs_gpu;
+  if (!gpu && it->second.threads > 0 && it->second.threads != threads) return std::nullopt;
   const double t = it->second.seconds(n, k) + (gpu ? m.gpu_fixed_s() : 0.0);
   std::string f = it->second.formula();
   if (gpu) f = fmt::format("GPU fixed {:.1f} ms + {}", m.gpu_fixed_s() * 1e3, f);

@@ -74,8 +74,9 @@ std::optional<double> estimate_external(const CostModel& m, const std::string& s
 
 // For dispatch.cpp's choose_solver: the calibrated estimate of a registry solver (the GPU's fixed
 // costs included when it needs the GPU) and its formula; nullopt without a measured cost file or
-// without a fit for this solver.
-std::optional<std::pair<double, std::string>> calibrated_estimate(const std::string& solver, double n, double k);
+// without a fit for this solver, and for a CPU solver calibrated with a different thread count.
+std::optional<std::pair<double, std::string>> calibrated_estimate(const std::string& solver, double n, double k,
+                                                                  int threads);
 
 struct CalibrateOptions {
   std::string self_exe;  // this joseki binary (spawned for the fixed-cost children)

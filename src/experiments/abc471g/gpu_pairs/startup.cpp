@@ -28,6 +28,11 @@ struct State {
   int device = -1;
   std::exception_ptr error;
   ContextTimes times;
+  // A solver that never awaited the context (gpu-direct makes its own; a solve that failed
+  // first): join the worker at exit rather than let a joinable std::thread terminate the process.
+  ~State() {
+    if (worker.joinable()) worker.join();
+  }
 };
 
 State& state() {

@@ -1,0 +1,42 @@
+// g15 — the warp's four streams summed before one decode (g14 + a lean epilogue).
+// What changed from g14: at the end every thread used to decode its 9 words x 32 lanes from 10
+//   bit planes (~25 instructions a lane) and add each into the block's answers with a shared-memory
+//   atomic: ~7000 instructions and 288 atomics per thread. The four streams of a warp (lanes t,
+//   t + 8, t + 16, t + 24) own the same words, so their counters are first added bit-sliced across
+//   the warp (two shuffle-and-add steps, 10 -> 12 planes, ~70 instructions a word), and each lane
+//   then decodes a quarter of the lanes: ~2400 instructions and 72 atomics per thread (lean.cuh).
+// Prediction: the epilogue was ~18 % of a thread's instructions at one wave (an estimate from the
+//   code); if the kernel is issue-bound, 8-15 % faster than g14, and fewer atomics on the same
+//   2300 shared addresses. Nothing if the main loop's shared-memory loads bound it.
+// Preconditions: as g13 (K <= 2304; block a multiple of 32 up to 256); counts per lane of a warp
+//   <= 4 x 1008 < 2^12 (12 planes).
+// H200: not yet measured.
+#include "experiments/abc471g/gpu_direct/blocked.cuh"
+
+namespace joseki::abc471g::JK_GPU_NS {
+namespace g15 {
+
+constexpr int LEAN = blocked::LEAN_TRANSPOSE | blocked::LEAN_WARP_SUM;
+using Src = blocked::GeneratedA;
+
+std::string check(const Shape& sh, const Config& c) { return blocked::check_one_wave<u32>(sh, c); }
+std::size_t scratch(const Shape&, const Config&) { return 0; }
+void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) {
+  blocked::launch<u32, Src, LEAN>(p, c.block, blocked::one_wave_per_block<u32, Src, LEAN>(p.shape, c.block), s);
+}
+void prepare(const Shape& sh, const Config& c) { blocked::prepare<u32, Src, LEAN>(sh, c.block); }
+
+}  // namespace g15
+
+RungOps g15_ops() {
+  RungOps o;
+  o.check = g15::check;
+  o.scratch_bytes = g15::scratch;
+  o.launch = g15::launch;
+  o.prepare = g15::prepare;
+  o.sweep_name = "g15_block";
+  o.sweep_blocks = {64, 128, 192, 256};
+  return o;
+}
+
+}  // namespace joseki::abc471g::JK_GPU_NS
