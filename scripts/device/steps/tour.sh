@@ -13,7 +13,7 @@ if [[ -n ${JOSEKI_TOUR_FULL:-} ]]; then
   tour_dir="$W/tour_full${JOSEKI_TOUR_ONLY:+_${JOSEKI_TOUR_ONLY//,/_}}"
   step "tour: joseki run (full${JOSEKI_TOUR_ONLY:+, only $JOSEKI_TOUR_ONLY})"
   tour_t0=$(date +%s.%N)
-  timeout 580 "$J" run --progress lines --out "$tour_dir" ${JOSEKI_TOUR_ONLY:+--only "$JOSEKI_TOUR_ONLY"} \
+  timeout 570 "$J" run --progress lines --out "$tour_dir" ${JOSEKI_TOUR_ONLY:+--only "$JOSEKI_TOUR_ONLY"} \
     >"$tour_dir.stdout" 2>"$tour_dir.stderr"
   tour_rc=$?
   tour_secs=$(awk -v a="$tour_t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
