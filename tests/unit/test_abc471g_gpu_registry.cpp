@@ -34,7 +34,7 @@ TEST(Abc471gGpuRegistry, RungsAreUniqueOrderedAndLinked) {
     seen.insert(r.id);
   }
   EXPECT_EQ(L::baseline_rung().id, "g01");
-  EXPECT_EQ(L::final_rung().variant(), "g13_persistent");
+  EXPECT_EQ(L::final_rung().variant(), "g15_warp_summed");
   EXPECT_TRUE(L::final_rung().a_on_device) << "gpu-direct: only b and V cross the bus";
 }
 
