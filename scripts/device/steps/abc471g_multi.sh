@@ -46,7 +46,9 @@ am_part cli_1e10 60 bash -c "
   cmp '$AM/n1e10.multi.out' '$AM/n1e10.one.out' && echo 'N = 10^10: gpu-multi and gpu-pairs identical'"
 
 step "abc471g_multi: compute-sanitizer memcheck on the split (small)"
-am_part memcheck 90 $SAN --tool memcheck --error-exitcode 9 "$B/joseki_gpu_tests" \
+# --report-api-errors no: NCCL makes CUDA API calls that fail by design and handles them (peer access
+# already enabled, no kernel image for its probes): 313 such reports, no memory error (2026-11-30).
+am_part memcheck 90 $SAN --tool memcheck --report-api-errors no --error-exitcode 9 "$B/joseki_gpu_tests" \
   --gtest_filter='Abc471gPairsGpu.SmallMultiRanksAgree' --gtest_brief=1
 
 step "abc471g_multi: summary"

@@ -143,8 +143,10 @@ std::vector<Record> run_coalescing(const ProbeOptions& o) {
     recs.push_back(verdict_record("coalescing", "misaligned",
                                   "a misaligned start is only partially coalesced: it costs bandwidth", vm,
                                   fmt::format("worst start (offset {} words = {} bytes) reads at {:.1f} % of the "
-                                              "aligned stride-1 bandwidth (model: 5 sectors instead of 4 per request)",
-                                              worst_off, 4 * worst_off, worst),
+                                              "aligned stride-1 bandwidth (a warp's 128 bytes then touch {} 32-byte "
+                                              "sectors in {} 128-byte lines; aligned: 4 in 1)",
+                                              worst_off, 4 * worst_off, worst, (4 * worst_off) % 32 ? 5 : 4,
+                                              (4 * worst_off) % 128 ? 2 : 1),
                                   worst / 100, "of aligned"));
   }
   // Rule 3: AoS vs SoA.

@@ -5,7 +5,11 @@
 //   target, so the compiler's auto-vectorisation is what is measured.
 // Prediction: one core is bound by one core's memory bandwidth (~10-20 GB/s); all cores by
 //   the socket's (~100+ GB/s on a server), both far below the GPU.
-// H200 host: not yet measured.
+// H200 host (2026-11-30 tour, results/h200/2026-11-30-tour; 16 logical CPUs, AVX-512), cold, 2^20 /
+//   2^24 / 2^28: cpu_one_core 324.05 us / 5.767 ms / 88.61 ms (12.9 / 11.6 / 12.1 GB/s),
+//   cpu_all_cores 116.74 us / 773.68 us / 8.938 ms (x one core 2.78 / 7.45 / 9.91; 120.1 GB/s at
+//   2^28); x CUB at 2^24 0.004 / 0.028. As predicted. One core at 2^24: 5.767 ms cold, 3.000 ms
+//   hot, vs the seed's M4 2-3 ms.
 #include "experiments/reduce/cpu_sum.hpp"
 
 #include <algorithm>

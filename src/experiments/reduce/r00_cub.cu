@@ -4,11 +4,11 @@
 // Prediction: close to the bandwidth limit at large sizes; at small sizes its second kernel
 //   and launch cost show.
 // Preconditions: none (n >= 1; 32-bit item count up to 2^31-1, 64-bit above).
-// H200, 2026-11-29 (first run; the final run may differ by a few percent), cold:
-//   2^20 7.23 us (580 GB/s, 67 % of the stream-read ceiling: two kernels, ~3.7 us each to
-//   launch), 2^24 21.76 us (3.08 TB/s, 89 %), 2^28 242.94 us (4.42 TB/s, 98.7 %), 2^30
-//   945.86 us (4.54 TB/s, 100.2 %); hot 2^24 20.32 us. Near the limit at large n, as predicted;
-//   at 2^20 the second launch is most of the gap to the stream-read kernel (4.86 us).
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour), cold: 2^20 / 2^24 / 2^28 = 7.46 / 21.82 /
+//   243.09 us = 67.0 / 89.1 / 98.7 % of the stream-read ceiling (4.417 TB/s at 2^28); hot 2^24
+//   21.18 us; offset 1 23.23 us (6.5 % slower unaligned). As predicted: near the limit at 2^28; at
+//   2^20 its second kernel shows, 2.47 us behind the one-launch stream-read kernel (4.99 us;
+//   back-to-back launches are 3.68 us apart, probe launch).
 #include <cub/device/device_reduce.cuh>
 
 #include <climits>

@@ -6,11 +6,11 @@
 //   docs/REDUCE.md), so the real cost is n/32 same-address atomics. r01b measures the
 //   un-aggregated cost. Bottleneck: the same-address atomic rate at the L2.
 // Preconditions: none. The result word is zeroed by a memset inside the rung (timed).
-// H200, 2026-11-29 (first run; the final run may differ by a few percent), cold:
-//   2^20 28.77 us, 2^24 400.38 us (168 GB/s; 12.9x one CPU core), 2^28 6.761 ms -- exactly
-//   n/32 warp-aggregated atomics at 0.76 ns each (probe atomics, same_address_uniform: 398.30 us
-//   for 524,288 atomics at 2^24). The SASS (VOTEU.ANY, UFLO, REDUX.SUM, one REDG per warp) is in
-//   docs/REDUCE.md. 31x faster than r01b: the compiler, not the hardware, rescues the seed's v1.
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour), cold: 2^20 / 2^24 / 2^28 = 28.93 us /
+//   401.95 us / 6.742 ms; x cpu_one_core 11.2 / 14.3 / 13.1; x CUB 0.26 / 0.05 / 0.04 (4.8 % of the
+//   ceiling at 2^24). As predicted with nvcc's aggregation: n/32 atomics at 0.760 ns (probe atomics
+//   same_address_uniform 398.50 us at 2^24); 30.6x faster than r01b at 2^24: the compiler, not the
+//   hardware, rescues v1.
 #include "experiments/reduce/common.cuh"
 #include "experiments/reduce/launchers.hpp"
 

@@ -6,11 +6,11 @@
 //   the memory system merges same-address requests of one warp instruction itself.
 //   Bottleneck: the same-address atomic rate at the L2.
 // Preconditions: none. Workspace: 32 zero words. Result zeroed by a memset (timed).
-// H200, 2026-11-29 (first run; the final run may differ by a few percent), cold:
-//   2^20 773 us, 2^24 12.283 ms (5.5 GB/s; 0.03x r01), 2^28 196.9 ms: 0.73 ns per element =
-//   one same-address atomic each, 1.37 G/s -- the L2's serial rate for one address (probe
-//   atomics, same_address_opaque: 0.733 ns). The memory system does not merge a warp's 32
-//   same-address REDs: the textbook cost is real -- 3-6x the seed's M4 v1 (2-4 ms).
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour), cold: 2^20 / 2^24 / 2^28 = 774.08 us /
+//   12.287 ms / 196.87 ms; x r01 0.037 / 0.033 / 0.034; x CUB 0.010 / 0.002 / 0.001. As predicted,
+//   nearly the full 32x: 0.733 ns per element = the L2's serial rate for one address (probe atomics
+//   same_address_opaque 0.733 ns, 1.36 G/s); a warp's 32 same-address REDs are not merged. 3-6x the
+//   seed's M4 v1 (2-4 ms).
 #include "experiments/reduce/common.cuh"
 #include "experiments/reduce/launchers.hpp"
 

@@ -7,12 +7,11 @@
 //   wins if a barrier costs less than the atomics it saves. Bottleneck: barriers and the
 //   tail of one tiny block per 256 elements.
 // Preconditions: block a power of two, 64..1024. Result zeroed by a memset (timed).
-// H200, 2026-11-29 (first run; the final run may differ by a few percent), cold:
-//   2^20 9.60 us, 2^24 80.74 us (831 GB/s; 4.96x r01), 2^28 1.204 ms (892 GB/s). The seed's
-//   M4 ranking (v2 last) is reversed, and not because barriers are cheap in themselves: at
-//   13.5 ns (probe barriers, 256 threads) x 9 per block and 8 resident blocks per SM they
-//   overlap; the 65,536 same-address atomics at ~1 ns each (probe atomics,
-//   block_sum_then_atomic: 65.9 us at 2^24) set most of the 81 us.
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour), cold: 2^20 / 2^24 / 2^28 = 9.70 us / 80.93
+//   us / 1.205 ms; x r01 2.98 / 4.97 / 5.60; x CUB 0.77 / 0.27 / 0.20. The M4's ranking reverses:
+//   the 9 barriers (13.52 ns each at 256 threads, probe barriers) overlap across resident blocks;
+//   the 65,536 same-address atomics (probe block_sum_then_atomic 65.98 us at 2^24) are most of the
+//   81 us.
 #include "experiments/reduce/common.cuh"
 #include "experiments/reduce/launchers.hpp"
 

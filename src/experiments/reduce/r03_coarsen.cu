@@ -9,12 +9,11 @@
 //   so expect well below the stream-read ceiling. The grid is swept (--sweep) and chosen
 //   with the tie rule: within 2 % of the fastest, prefer fewer threads (more work each).
 // Preconditions: block a power of two, 64..1024. Result zeroed by a memset (timed).
-// H200, 2026-11-29 (first run; the final run may differ by a few percent), cold:
-//   2^20 6.98 us (1.04x CUB), 2^24 31.55 us (2.56x r02, 0.69x CUB, 61 % of the stream-read
-//   ceiling), 2^28 415.55 us = 2.58 TB/s (0.58x CUB, 58 %). Latency-bound 4-byte loads, as
-//   predicted. The sweep matters: threads per SM, not blocks, decide -- at 2^28 every point
-//   with 2048 threads/SM gives ~415 us and every point with 1024 gives ~755 us (1.8x). The
-//   tie rule chose 128 x 16 blocks/SM at 2^24 and 2^28, 256 x 8 at 2^20.
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour), cold, swept: 2^20 / 2^24 / 2^28 = 7.14 /
+//   31.68 / 415.68 us; x r02 1.36 / 2.55 / 2.90; x CUB 1.04 / 0.69 / 0.58; 70.0 / 61.4 / 57.7 % of
+//   the ceiling. As predicted (latency-bound 4-byte loads). Threads per SM decide: at 2^28 every
+//   2048-thread point 415.4-415.6 us, every 1024-thread point 755.0-755.9 us. Chosen (block x
+//   blocks/SM): 256x8, 128x16, 512x4.
 #include "experiments/reduce/common.cuh"
 #include "experiments/reduce/launchers.hpp"
 

@@ -6,10 +6,9 @@
 //   is small at large n; visible where blocks are many and short. Bottleneck: unchanged
 //   (4-byte loads, memory latency).
 // Preconditions: block a multiple of 32, up to 1024. Result zeroed by a memset (timed).
-// H200, 2026-11-29 (first run; the final run may differ by a few percent), cold:
-//   2^20 6.78 us (1.03x r03), 2^24 31.49 us (1.00x), 2^28 415.65 us (1.00x): as predicted,
-//   the block sum is paid once per block after thousands of loads; only at 2^20 (short
-//   blocks) does dropping 7 of the tree's 8 barriers show.
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour), cold: 2^20 / 2^24 / 2^28 = 6.91 / 31.52 /
+//   415.39 us; x r03 1.03 / 1.01 / 1.00; x CUB 1.08 / 0.69 / 0.59. As predicted: visible only at
+//   2^20.
 #include "experiments/reduce/common.cuh"
 #include "experiments/reduce/launchers.hpp"
 

@@ -3,9 +3,8 @@
 // Prediction: the same time as r04 within noise at large n (the block sum is not the
 //   bottleneck); kept because later rungs build on it. Bottleneck: 4-byte loads.
 // Preconditions: block a multiple of 32, up to 1024; sm_80 or newer. Memset (timed).
-// H200, 2026-11-29 (first run; the final run may differ by a few percent), cold:
-//   2^20 6.62 us (1.02x r04), 2^24 31.39 us (1.00x), 2^28 415.55 us (1.00x): the same as r04
-//   within noise, as predicted (5 shuffles vs one REDUX.SUM, once per warp).
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour), cold: 2^20 / 2^24 / 2^28 = 6.75 / 31.42 /
+//   415.55 us; x r04 1.02 / 1.00 / 1.00; x CUB 1.10 / 0.69 / 0.58. As predicted: r04 within noise.
 #include "experiments/reduce/common.cuh"
 #include "experiments/reduce/launchers.hpp"
 

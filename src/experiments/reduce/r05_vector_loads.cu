@@ -15,11 +15,10 @@
 //   of tiles is spread over all threads, so no block ends a whole tile after the others.
 // Preconditions: input 4-byte aligned (any 16-byte phase); block a multiple of 32, up to
 //   1024; UNROLL in {1, 2, 4, 8}. Result zeroed by a memset (timed). Takes r06's configuration.
-// H200, 2026-11-29 (first run; the final run may differ by a few percent), cold:
-//   2^20 6.30 us (1.05x r04b, 1.15x CUB; the stream-read kernel alone 4.86 us), 2^24 20.22 us
-//   (1.55x, 1.08x CUB, 96 % of the stream-read ceiling), 2^28 241.34 us = 4.449 TB/s (1.72x,
-//   1.01x CUB, 99.3 %), 2^30 947.26 us (1.00x CUB); hot 2^24 18.78 us (1.08x CUB). The best rung
-//   at 2^20, 2^24 and 2^28 in the first run -- ahead of the single-pass r06 (see there).
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour), cold: 2^20 / 2^24 / 2^28 = 6.34 / 20.29 /
+//   241.01 us; x r04b 1.07 / 1.55 / 1.72; x CUB 1.18 / 1.08 / 1.01; 78.8 / 95.9 / 99.5 % of the
+//   ceiling (4.455 TB/s at 2^28); hot 2^24 19.07 us (1.11x CUB). As predicted; the memset node
+//   costs 0.65-0.80 us against r10, which drops it.
 #include <stdexcept>
 
 #include "experiments/reduce/common.cuh"

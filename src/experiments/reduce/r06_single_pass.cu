@@ -8,14 +8,13 @@
 //   CUB's two kernels this is where >= 1.3x must come from. Bottleneck: launch latency and
 //   DRAM latency at small n, DRAM bandwidth at large n.
 // Preconditions: as r05. Workspace: SinglePassState, zeroed once at setup.
-// H200, 2026-11-29 (first run; the final run may differ by a few percent), cold:
-//   2^20 6.66 us (0.95x r05), 2^24 20.64 us (0.98x r05), 2^28 241.82 us (1.00x r05), hot 2^24
-//   20.10 us (0.93x r05): slower than r05's memset + per-block atomics, against the
-//   prediction. The finish is a serial tail after the last load: RED + __threadfence (200-400
-//   ns, probe fences) + a ticket round trip, then the last block's fence + two exchanges -- more
-//   than the memset node it saves. (Its 2^28 sweep's fastest point, 512 x 4 blocks/SM x unroll
-//   4, was 238.98 us = 100.3 % of the ceiling; the 2 % tie rule then preferred 256 x 4.) r09
-//   and r10 replace the finish.
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour), cold, swept: 2^20 / 2^24 / 2^28 = 6.82 /
+//   20.77 / 241.47 us; x r05 0.93 / 0.98 / 1.00; x CUB 1.09 / 1.05 / 1.01; hot 2^24 20.33 us (0.94x
+//   r05). The prediction was wrong: the finish (two device fences, 196-404 ns each in probe fences,
+//   and three dependent atomic round trips after the last load) costs more than the memset node it
+//   saves. r09 and r10 replace it. At 2^28 its sweep's fastest point (512 x 4, unroll 4) was 239.17
+//   us = 1.016x CUB; the 1 % tie band preferred 256 x 4 x unroll 8 (+0.9 %), which r05, r09 and r10
+//   inherit.
 #include <stdexcept>
 
 #include "experiments/reduce/common.cuh"

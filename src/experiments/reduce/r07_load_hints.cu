@@ -13,11 +13,12 @@
 // Prediction: a few percent at 2^28 if larger L2 fetches help DRAM page locality; nothing
 //   at small n. Bottleneck: DRAM bandwidth.
 // Preconditions: as r06; PTX ISA 7.4+ (sm_80+) for the L2 qualifiers.
-// H200, 2026-11-29 (first run, hint 0 only; the final run may differ by a few percent), cold,
-//   swept: 2^20 6.75 us (0.99x r06), 2^24 21.38 us (0.97x r06, 1.02x CUB), 2^28 249.60 us =
-//   4.30 TB/s (0.97x r06, 0.97x CUB), 2^30 1.004 ms (0.94x r06): the hint costs 3-6 % at large
-//   n, at every point of its sweep (best 248.64 us vs r06's best 238.98 us at 2^28). The SASS
-//   is LDG.E.NA.LTC256B.128.CONSTANT. Slower is a result; hints 1 and 2 say which part costs.
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour), cold, swept (hint 1 chosen at every size):
+//   2^20 / 2^24 / 2^28 = 6.91 / 20.67 / 239.23 us; x r06 0.99 / 1.00 / 1.01; x CUB 1.08 / 1.06 /
+//   1.016; 100.3 % of the ceiling = 4.488 TB/s, the fastest rung at 2^28. The prediction was wrong:
+//   hint 0's prefetch size costs 7 % at 2^28 (255.86 vs 239.20 us, both 512 x 4), hints 1 and 2
+//   equal r06's plain loads at that launch (239.20 / 239.23 vs 239.17 us). The 1.01x over r06 is
+//   the launch shape, not the hint.
 #include <stdexcept>
 
 #include "experiments/reduce/common.cuh"

@@ -13,12 +13,11 @@
 // Preconditions: sm_90 (cp.async.bulk, mbarrier tx counts); chunk_bytes a multiple of 16;
 //   stages in 2..16; stages x chunk_bytes + 128 <= the opt-in shared memory per block;
 //   block a multiple of 32. Workspace: SinglePassState.
-// H200, 2026-11-29 (first run; the final run may differ by a few percent), cold, swept:
-//   2^20 7.36 us (0.98x CUB: filling the ring costs latency), 2^24 21.63 us (1.01x CUB),
-//   2^28 243.26 us = 4.41 TB/s (1.00x CUB; its own best sweep point, 4 blocks/SM x 2 stages,
-//   was 240.24 us but the 2 % tie rule preferred less shared memory), 2^30 941.12 us =
-//   4.564 TB/s (1.005x CUB, 100.7 % of the stream-read ceiling: the fastest rung at 1 GiB+).
-//   Round-robin 16 KiB chunks leave up to one chunk per block of imbalance at the end (r11).
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour), cold, swept: 2^20 / 2^24 / 2^28 = 7.49 /
+//   21.60 / 241.82 us; x r06 0.91 / 0.96 / 1.00; x CUB 1.00 / 1.01 / 1.01; 99.2 % of the ceiling at
+//   2^28; offset 1 25.06 us (0.93x CUB, the worst vector rung unaligned). As predicted: the same
+//   DRAM limit at 2^28, no gain from fewer instructions; the ring's fill costs at small n. 2^30
+//   (dev run2 only): 4.564 TB/s.
 #include <stdexcept>
 
 #include "experiments/reduce/bulk.cuh"

@@ -9,10 +9,15 @@
 //   the total and resets the word. Same output contract as CUB and r06 (the result word is
 //   written, nothing assumed about it before). Same loads and knobs as r06 (its sweep choice).
 // Prediction: at 2^20 and 2^24, where r06 lost 0.4 us to r05's memset + per-block atomics
-//   (6.66 vs 6.30 us at 2^20), most of the tail goes: one atomic round trip remains. Nothing
-//   at 2^28 beyond that ~1 us. Bottleneck: launch + DRAM latency at small n, DRAM at large n.
+//   (6.66 vs 6.30 us at 2^20 in dev run2), most of the tail goes: one atomic round trip
+//   remains. Nothing at 2^28 beyond that ~1 us. Bottleneck: launch + DRAM latency at small n,
+//   DRAM at large n.
 // Preconditions: as r06. Workspace: SinglePassState as one 64-bit word, zeroed once at setup.
-// H200: not yet measured.
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour), cold: 2^20 / 2^24 / 2^28 = 6.02 / 19.94 /
+//   240.64 us; x r06 1.13 / 1.04 / 1.00; x CUB 1.24 / 1.09 / 1.01; hot 2^24 18.90 us (1.12x),
+//   offset 1 19.68 us (1.18x). As predicted: 0.80-0.83 us of r06's tail gone; the one returning
+//   atomic costs 0.35-0.48 us against r10. Best rung with CUB's contract at 2^20 and 2^24, short of
+//   1.3x and 1.10x.
 #include <stdexcept>
 
 #include "experiments/reduce/common.cuh"

@@ -9,10 +9,14 @@
 //   slot each launch must clear and checks both words). Same loads and knobs as r06.
 // Prediction: the floor of a one-kernel reduction: launch + loads + one RED per block, no
 //   serial tail and no extra node. At 2^20 this is where >= 1.3x CUB (<= 5.6 us against
-//   CUB's 7.23 us, with the stream-read kernel alone at 4.86 us) can come from, if anywhere.
+//   CUB's 7.23 us in dev run2, stream-read kernel alone 4.86 us) can come from, if anywhere.
 //   Bottleneck: launch + DRAM latency at small n; DRAM bandwidth at large n.
 // Preconditions: as r06; d_out holds two words, d_out[slot] == 0 at launch.
-// H200: not yet measured.
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour), cold: 2^20 / 2^24 / 2^28 = 5.54 / 19.52 /
+//   240.29 us; x r09 1.09 / 1.02 / 1.00; x CUB 1.35 / 1.12 / 1.01; 90.2 / 99.7 / 99.8 % of the
+//   ceiling; hot 2^24 18.42 us (1.15x), offset 1 19.26 us (1.21x). As predicted: the fastest rung
+//   in every ladder but 2^28, and >= 1.3x CUB at 2^20 in this run (dev run6, a 2x H200 host,
+//   500-sample cap: 1.25x), with its own output contract.
 #include <stdexcept>
 
 #include "experiments/reduce/common.cuh"

@@ -5,13 +5,18 @@
 //   up to a whole chunk per block of imbalance at the end (at 2^28 with 528 blocks: 124 or 125
 //   chunks each); (2) the finish is r09's packed 64-bit ticket (one atomic, no fences) instead
 //   of r06's. The block size is swept too (more threads drain a stage sooner).
-// Prediction: the best candidate at 2^28 (r08 was the fastest rung at 2^30, 4.564 TB/s, but
+// Prediction: the best candidate at 2^28 (r08 was the fastest rung at 2^30 in dev run2, but
 //   lost ~1 % at 2^28 to the ragged end and the finish): the whole of r08's per-byte rate with
 //   neither. At small n it pays the ring's fill latency like r08. Bottleneck: DRAM bandwidth.
 // Preconditions: as r08 (sm_90; chunk a multiple of 16 bytes; 2..16 stages; the ring within
 //   the shared memory per block); block a multiple of 32. Workspace: SinglePassState (as one
 //   64-bit word).
-// H200: not yet measured.
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour), cold, swept: 2^20 / 2^24 / 2^28 = 6.56 /
+//   21.12 / 249.38 us; x r08 1.14 / 1.02 / 0.97; x CUB 1.14 / 1.03 / 0.97; 96.2 % of the ceiling at
+//   2^28. The prediction was wrong: the slowest vector rung at 2^28 (every slab point >= 248.90 us
+//   vs r08's best 240.37 us). Why is not measured; its finish (r09's) costs less than r08's (r06's)
+//   in every ladder, so the access order (one contiguous slab per block instead of interleaved
+//   chunks) is the suspect.
 #include <stdexcept>
 
 #include "experiments/reduce/bulk.cuh"

@@ -6,10 +6,10 @@
 //   add, so the time is N x the per-iteration latency of one warp, not a bandwidth. Expect
 //   100-250 ms, the same order as the seed's laptop (the H200's advantage is width, unused here).
 // Preconditions: none (any N, K).
-// H200, 2026-11-29 (commit ad4c710; max case, GPU_COMPUTE cold; docs/ABC471G_GPU.md): 288.0 ms,
-//   slower than the seed's laptop (~246 ms). 2300 threads are 72 warps for 132 SMs (one warp or
-//   none per SM): the time is one warp's walk through 7e6 elements, two loads each, the second
-//   depending on the first, a latency figure, not the machine's throughput.
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour): 287.984 ms, the baseline (1.00x). Above
+//   the predicted 100-250 ms and slower than the seed's laptop (~246 ms): 2300 threads are 72 warps
+//   for 132 SMs, so the time is one warp's walk through 7e6 elements, two loads each, the second
+//   depending on the first: a latency figure, not the machine's throughput.
 #include "experiments/abc471g/gpu_direct/common.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {

@@ -8,12 +8,11 @@
 //   a chunk costs partial-count traffic (chunks x K x 4 bytes, 63 MB at chunk 1024) and the
 //   reduction; too large a chunk leaves SMs idle. Sweep: chunk 1024..65536 (the seed chose 32768).
 // Preconditions: chunk >= 1; chunks x ceil(K / block) blocks within the grid limit.
-// H200, 2026-11-29 (commit ad4c710; max case, GPU_COMPUTE cold; docs/ABC471G_GPU.md): 7.233 ms at
-//   chunk 8192, 39.8x over g01 (the seed: 6.1x, 40.1 ms). Chunk sweep: 1024 7.226, 2048 7.161
-//   (fastest), 4096 7.166, 8192 7.236, 16384 7.431, 32768 7.777, 65536 8.432 ms; within 2 % the
-//   larger chunk: 8192, now the default (rungs.def; the seed chose 32768). Long chunks under-fill
-//   the H200: at 65536, 107 chunks x 2304 threads = 246k, less than one wave of 270k slots.
-//   With --sweep the row runs at this run's choice (and g03, g04 with it).
+// Tuned: with --sweep the row runs at this run's choice (g03, g04 with it), else at the defaults.
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour): 7.234 ms at block 64 / chunk 8192, 39.81x
+//   over g01 (predicted 10x or more; the seed: 6.1x). Chunk sweep flat from 1024 to 8192 (fastest
+//   2048, 7.159 ms); the tie rule chose 8192 (+1.1 %), as on 2026-11-29. The seed's 32768 is
+//   +8.5 %, 65536 +17.6 %: 107 chunks x 2304 threads = 246k, less than one wave of 270k slots.
 #include "experiments/abc471g/gpu_direct/common.cuh"
 #include "experiments/abc471g/gpu_direct/shared_kernels.hpp"
 

@@ -7,11 +7,10 @@
 //   an L2 access (~4x the latency, and L2 bandwidth instead of L1's) to save two integer ops.
 //   The larger L2 of Hopper does not help: the cost is L1 vs L2, not L2 vs DRAM.
 // Preconditions: chunk >= 1; K x K bytes of scratch.
-// H200, 2026-11-29 (commit ad4c710; max case, GPU_COMPUTE cold; docs/ABC471G_GPU.md): 8.686 ms
-//   at the seed's chunk 32768: 0.83x vs g02 at 8192, 0.90x vs g02 at 32768 (7.777 ms in g02's
-//   sweep). The seed's finding holds, the loss shrinks from 72% to ~12%: the 5.3 MB table spills
-//   out of the laptop's 3 MB L2 (GA106) but stays in the H200's 60 MB L2, so a lookup costs an L2
-//   hit instead of DRAM. Since then g03 runs at g02's tuned chunk (rungs.def: geometry_of).
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour): 7.601 ms at g02's chunk 8192, 0.95x vs
+//   g02, 37.89x over g01. The prediction (slower) held, but the loss is 5 %, not the seed's 72 %:
+//   the table spills out of the laptop's 3 MB L2 but stays in the H200's 60 MB L2, so a lookup
+//   costs an L2 hit (the predicted L1-vs-L2 cost), not DRAM.
 #include "experiments/abc471g/gpu_direct/common.cuh"
 #include "experiments/abc471g/gpu_direct/shared_kernels.hpp"
 

@@ -7,13 +7,11 @@
 //   lookup but adds two barriers per tile and the copy. The seed's 6% gain may not carry over;
 //   a loss is possible when the barriers stall warps that L1 hits kept busy.
 // Preconditions: chunk >= 1; block <= 1024.
-// H200, 2026-11-29 (commit ad4c710; max case, GPU_COMPUTE cold; docs/ABC471G_GPU.md): 6.222 ms
-//   at the seed's chunk 32768: 1.16x vs g02 at 8192, 1.25x vs g02 at 32768 (7.777 ms). The
-//   prediction (no gain) was wrong: it pays more than on the seed's laptop (6%). Likely reason (not
-//   profiled): g02 spends one global load instruction per element on A_i (a 4-byte broadcast
-//   through L1) beside the V load; here A arrives 32 elements per load instruction and is read
-//   by a shared-memory broadcast, which unloads the L1 path the V loads need. Since then g04 runs
-//   at g02's tuned chunk.
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour): 5.951 ms at g02's chunk 8192, 1.22x vs
+//   g02, 48.39x over g01. The prediction (little or nothing) was wrong: it pays more than on the
+//   seed's laptop (6 %). Likely reason (not profiled): g02 spends one global load instruction per
+//   element on A_i beside the V load; here A arrives 32 elements per load instruction and is read
+//   by a shared-memory broadcast, which unloads the L1 path the V loads need.
 #include "experiments/abc471g/gpu_direct/common.cuh"
 #include "experiments/abc471g/gpu_direct/shared_kernels.hpp"
 

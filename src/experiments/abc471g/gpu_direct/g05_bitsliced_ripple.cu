@@ -7,11 +7,11 @@
 // Prediction: 32x fewer threads and loads of A; the ripple costs about 2 x (2-3 planes) ops per
 //   element, the window 4-5: several times faster than g02 (seed: 3.2x). Bound by integer issue.
 // Preconditions: chunk <= 65536 (16 planes); any K.
-// H200, 2026-11-29 (commit ad4c710; max case, GPU_COMPUTE cold; docs/ABC471G_GPU.md): 7.962 ms,
-//   0.91x vs g02 (the seed: 3.2x faster). Reversed by the geometry, not the technique: at chunk
-//   32768, 214 chunks x 72 words = 15.4k threads fill 6% of the H200's 270k thread slots (a third
-//   of the laptop's), and each walks 32768 elements through a serial ripple. g08's sweep shows it
-//   on g07's kernel: 1.132 ms at block 64 / chunk 32768, 559.6 us at chunk 4096.
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour): 7.961 ms at chunk 32768, 0.91x vs g02
+//   (at 8192), 36.18x over g01. The prediction (several times faster; the seed 3.2x) was wrong, by
+//   the geometry, not the technique: 214 chunks x 72 words = 15.4k threads fill 6 % of the H200's
+//   270k slots, each walking 32768 elements through a serial ripple. g08's sweep shows it on g07's
+//   kernel: 1.132 ms at block 64 / chunk 32768, 559.10 us at chunk 4096.
 #include "experiments/abc471g/gpu_direct/bitsliced.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {

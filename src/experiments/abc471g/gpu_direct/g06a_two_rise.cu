@@ -4,9 +4,9 @@
 //   (c1 & ~c0) | (c2 & ~c1), a single 3-input LOP3. One ripple per two elements instead of two.
 // Prediction: the ripple (the largest cost of g05) halves: about 1.3-1.5x (seed: 11.59 -> 8.15).
 // Preconditions: as g05.
-// H200, 2026-11-29 (commit ad4c710; max case, GPU_COMPUTE cold; docs/ABC471G_GPU.md): 4.683 ms,
-//   1.70x over g05 (the seed: 1.42x). Holds, larger: half the ripples, and the ripple's serial
-//   carry chain is what these few (15.4k) threads wait on.
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour): 4.684 ms, 1.70x over g05 (predicted
+//   1.3-1.5x; the seed 1.42x), 61.49x over g01. More than predicted: half the ripples, and the
+//   ripple's serial carry chain is what these few (15.4k) threads wait on.
 #include "experiments/abc471g/gpu_direct/bitsliced.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {

@@ -6,12 +6,12 @@
 //   (8.15 -> 9.40 ms). If it repeats here, the reason is not the op count: look at register
 //   pressure and the longer dependent chain per iteration (ncu: issue stalls).
 // Preconditions: as g05.
-// H200, 2026-11-29 (commit ad4c710; max case, GPU_COMPUTE cold; docs/ABC471G_GPU.md): 3.154 ms,
-//   1.48x over g06a; the seed measured 0.87x (9.40 vs 8.15 ms). Reversed. The CSA adds two
-//   independent LOP3s per four elements and removes half of the dependent, branchy ripples. At
-//   this geometry the H200 is latency-bound (15.4k threads, 6% of its slots), so a shorter chain
-//   wins even at more ops; the laptop, a third full, paid for the ops. (An interpretation: g06a
-//   and g06b at chunk 4096 would test it.)
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour): 3.152 ms, 1.49x over g06a, 91.37x
+//   over g01: the prediction (faster) held and the seed's 0.87x (9.40 vs 8.15 ms) reversed. The CSA
+//   adds two independent LOP3s per four elements and removes half of the dependent, branchy
+//   ripples; at this geometry the H200 is latency-bound (15.4k threads, 6 % of its slots), so the
+//   shorter chain wins even at more ops; the laptop, a third full, paid for the ops. (An
+//   interpretation: g06a and g06b at chunk 4096 would test it; not run.)
 #include "experiments/abc471g/gpu_direct/bitsliced.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {

@@ -5,9 +5,9 @@
 // Prediction: the counter costs about 1.5 LOP3 per element; the lane window (2 loads + funnel
 //   shift + address) is now the larger part. Seed: 8.15 -> 6.83 ms (1.19x).
 // Preconditions: as g05.
-// H200, 2026-11-29 (commit ad4c710; max case, GPU_COMPUTE cold; docs/ABC471G_GPU.md): 1.710 ms,
-//   2.74x over g06a (the seed: 1.19x) and 1.84x over g06b. Holds, much larger: one ripple per 32
-//   elements, and the tree's 15 CSAs are independent work for a thread that would otherwise wait.
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour): 1.708 ms, 2.74x over g06a (the seed:
+//   1.19x), 1.85x over g06b, 168.62x over g01. Holds, much larger: one ripple per 32 elements, and
+//   the tree's 15 CSAs are independent work for a thread that would otherwise wait.
 #include "experiments/abc471g/gpu_direct/bitsliced.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {

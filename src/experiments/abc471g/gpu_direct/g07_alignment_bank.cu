@@ -6,9 +6,9 @@
 // Prediction: one load and no shift per lane word: the seed gained 1.18x (6.83 -> 5.77 ms). The
 //   bank fits L1 easily, so the same or a bit more on Hopper.
 // Preconditions: as g05.
-// H200, 2026-11-29 (commit ad4c710; max case, GPU_COMPUTE cold; docs/ABC471G_GPU.md): 1.133 ms,
-//   1.51x over g06c (the seed: 1.18x). Holds, larger: two dependent loads and a funnel shift per
-//   lane word become one load from the 18.6 KB bank (L1-resident).
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour): 1.133 ms, 1.51x over g06c (predicted
+//   the seed's 1.18x or a bit more), 254.12x over g01: two dependent loads and a funnel shift per
+//   lane word became one load from the 18.6 KB L1-resident bank.
 #include "experiments/abc471g/gpu_direct/bitsliced.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {

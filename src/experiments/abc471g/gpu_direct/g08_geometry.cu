@@ -10,16 +10,13 @@
 //   until partial counts and the reduction (chunks x K x 4 bytes) cost more. Block: guard
 //   threads waste issue slots (64 -> 72 should gain ~10% as on the seed's laptop).
 // Preconditions: as g05.
-// H200, 2026-11-29 (commit ad4c710; max case, GPU_COMPUTE cold; docs/ABC471G_GPU.md): the sweep
-//   (49 points) was fastest at block 32 / chunk 4096 (445.1 us); within 2 %: block 72 (+1.0 %)
-//   and 96 (+1.2 %) at 4096; fewest idle guard threads chose block 72 / chunk 4096 (449.6 us),
-//   now the defaults (rungs.def). That run's row still ran the seed's block 72 / chunk 16384:
-//   631.6 us, 1.79x over g07 (the seed: 1.28x). The chunk matters most: at 16384 every block
-//   size but 64 takes ~632 us (428 chunks x 72 words = 30.8k threads); at 4096 (123k threads)
-//   445-503 us, except block 64 (559.6 us: two blocks per chunk, 56 idle guard threads); 2048
-//   doubles the partial counts (31 MB) and is ~5 % slower again. The prediction (a smaller
-//   chunk) held.
-//   With --sweep the row runs at this run's choice (and g09 with it).
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour): 450.32 us at block 72 / chunk 4096,
+//   2.52x over g07, 639.51x over g01. Sweep (49 points): fastest block 32 / chunk 4096 (445.22 us);
+//   72 and 96 at 4096 within 2 % (+1.2 %); fewest guard threads chose 72 / 4096, as on 2026-11-29
+//   (the defaults). Both predictions held: the chunk moved down (16384: ~632 us for every block but
+//   64, +41.9 %; 2048 +5.7 %: the partial counts cost more), and block 72 beat 64 by 24 % at 4096
+//   (predicted ~10 %; 64 runs two blocks per chunk, 56 idle guard threads). At the seed's 72 / 16384
+//   (the 2026-11-29 row) g08 gave 1.79x.
 #include "experiments/abc471g/gpu_direct/rung_api.hpp"
 
 namespace joseki::abc471g::JK_GPU_NS {

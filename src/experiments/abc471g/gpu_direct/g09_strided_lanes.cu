@@ -7,11 +7,10 @@
 // Prediction: a few integer ops fewer per lane word and a smaller L1 footprint: a modest gain
 //   (~5-10%) if the kernel is issue-bound, nothing if it is bound by L1 load throughput.
 // Preconditions: as g05.
-// H200, 2026-11-29 (commit ad4c710; max case, GPU_COMPUTE cold; docs/ABC471G_GPU.md): 663.3 us
-//   at block 72 / chunk 16384, 0.95x vs g08 at the same geometry (631.6 us). The predicted
-//   modest gain did not come: fewer address ops did not pay, and this run does not say why (the
-//   warp reads 32 consecutive table words either way; an ncu comparison would). Since then g09
-//   runs at g08's tuned geometry (rungs.def: geometry_of).
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour): 372.48 us at g08's block 72 / chunk
+//   4096, 1.21x vs g08, 773.15x over g01: the predicted modest gain held, and larger (21 %). On
+//   2026-11-29, at the seed's 72 / 16384, it lost 5 % (663.3 vs 631.6 us); why the sign depends on
+//   the geometry is not measured (an ncu comparison would say).
 #include "experiments/abc471g/gpu_direct/bitsliced.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {

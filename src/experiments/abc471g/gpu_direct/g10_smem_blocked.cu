@@ -10,9 +10,10 @@
 //   132 SMs is ~60 us; the counter's ~1.8 LOP3 per element-word (~45 us of integer issue) runs
 //   beside it. Expect 0.1-0.2 ms, 20x+ over g08.
 // Preconditions: K <= 2304; block a multiple of 32 up to 256; chunk <= 63 x 4 x block.
-// H200, 2026-11-29 (commit ad4c710; max case, GPU_COMPUTE cold; docs/ABC471G_GPU.md): 220.9 us
-//   (block 128, 16384 elements per block), 3.00x over g09: the largest step after g02. A little
-//   above the predicted 0.1-0.2 ms: 3.7x the ~60 us shared-memory floor.
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour): 219.60 us (block 128, 16384 elements
+//   per block), 1.70x over g09, 1311.40x over g01. A little above the predicted 0.1-0.2 ms (3.6x
+//   the ~60 us shared-memory floor, an estimate); "20x+ over g08" was wrong (2.05x): g08 on the
+//   H200 is already 450 us, not the seed's 4.51 ms the estimate was scaled from.
 #include "experiments/abc471g/gpu_direct/blocked.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {

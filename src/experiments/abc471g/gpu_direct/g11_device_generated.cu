@@ -7,10 +7,10 @@
 //   ops per element, 1/8 of the counting work per element); GPU_PIPELINE loses the 28 MB host to
 //   device copy (~0.5 ms pinned, ~3.5 ms pageable) and the host loses the generation.
 // Preconditions: as g10.
-// H200, 2026-11-29 (commit ad4c710; max case, GPU_COMPUTE cold; docs/ABC471G_GPU.md): 253.2 us,
-//   0.87x vs g10 (predicted: about the same). Generating A adds ~32 us of integer work on the
-//   issue slots the counting uses; it pays outside GPU_COMPUTE: no 28 MB copy in GPU_PIPELINE and
-//   no generation on the host (the solver runs g13, which builds on this rung).
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour): 251.74 us, 0.87x vs g10 (predicted
+//   about the same: wrong), 1143.95x over g01. Generating A adds ~32 us of integer work on the
+//   issue slots the counting uses; it pays outside GPU_COMPUTE (no 28 MB copy in GPU_PIPELINE, no
+//   generation on the host), which is why g13..g15 and the solver build on this rung.
 #include "experiments/abc471g/gpu_direct/blocked.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {

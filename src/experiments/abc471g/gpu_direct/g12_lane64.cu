@@ -7,9 +7,8 @@
 //   per shift (the floor of g10/g11); only the per-element address work is halved, while 10% of
 //   the lanes idle. A slower rung here is the answer to "do 64-bit words pay on a GPU?".
 // Preconditions: K <= 2560; block a multiple of 32 up to 256; chunk <= 63 x 4 x block.
-// H200, 2026-11-29 (commit ad4c710; max case, GPU_COMPUTE cold; docs/ABC471G_GPU.md): 252.0 us,
-//   1.00x vs g11, as predicted: no gain (32-bit integer datapath, the same shared-memory bytes
-//   per shift).
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour): 251.04 us, 1.00x vs g11, 1147.16x over
+//   g01: no gain, as predicted (32-bit integer datapath, the same shared-memory bytes per shift).
 #include "experiments/abc471g/gpu_direct/blocked.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {

@@ -7,12 +7,10 @@
 //   wave is partly empty and every block pays its table build (~1 tile of work) and decode. One
 //   wave removes both: a few % to ~20%, more where the chunk left a large tail.
 // Preconditions: K <= 2304; block a multiple of 32 up to 256. chunk is not used.
-// H200, 2026-11-29 (commit ad4c710; max case, GPU_COMPUTE cold; docs/ABC471G_GPU.md): 176.0 us,
-//   1.44x over g11 (predicted: a few % to ~20 %); goal <= 250 us met, 25.7x under the seed's
-//   final 4.515 ms. Block sweep: 64 190.1, 128 176.4 (chosen: the default), 192 394.9, 256
-//   191.6 us; block 192's 2.2x loss is not explained by this run (an ncu look is next). As the
-//   solver (one launch in a fresh process, no warm-up): GPU_COMPUTE 217.2 us, GPU_PIPELINE
-//   359.9 us, PROGRAM 143.6 ms, EXTERNAL 207.6 ms.
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour): 175.97 us, 1.43x over g11 (predicted a
+//   few % to ~20 %: more), 1636.57x over g01. Block sweep: 64 190.50, 128 177.06 (chosen, the
+//   default), 192 394.02, 256 191.39 us; block 192's 2.2x loss is not explained (no ncu run). As the
+//   solver in the tour (fresh process, one launch): GPU_COMPUTE 216.19 us, EXTERNAL 199.840 ms.
 #include "experiments/abc471g/gpu_direct/blocked.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {

@@ -11,7 +11,9 @@
 //   faster than g13; if the main loop's shared-memory loads bound it, little. The extra barrier
 //   (bit string before table) costs a block ~1 us once.
 // Preconditions: as g13 (K <= 2304; block a multiple of 32 up to 256).
-// H200: not yet measured.
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour): 167.68 us, 1.05x over g13, 1717.46x
+//   over g01: inside the predicted 3-8 % of the issue-bound case (the re-run at fda1875,
+//   results/h200/2026-11-30-abc471g-gpu-final: 169.06 us, 1.04x).
 #include "experiments/abc471g/gpu_direct/blocked.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {

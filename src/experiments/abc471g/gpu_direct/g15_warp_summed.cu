@@ -10,7 +10,11 @@
 //   2300 shared addresses. Nothing if the main loop's shared-memory loads bound it.
 // Preconditions: as g13 (K <= 2304; block a multiple of 32 up to 256); counts per lane of a warp
 //   <= 4 x 1008 < 2^12 (12 planes).
-// H200: not yet measured.
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour): 145.28 us, 1.15x over g14, 1982.27x
+//   over g01, 58 % of the 0.25 ms goal: the top of the predicted 8-15 % (issue-bound). Block sweep:
+//   64 150.77, 128 145.57 (chosen), 192 323.55, 256 148.58 us. The final rung (--solver gpu-direct)
+//   since fda1875; re-run (results/h200/2026-11-30-abc471g-gpu-final): 145.82 us; as the solver
+//   GPU_COMPUTE 182.74 us, GPU_PIPELINE 301.13 us, PROGRAM 142.3 ms, EXTERNAL 197.9 ms.
 #include "experiments/abc471g/gpu_direct/blocked.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {

@@ -108,9 +108,11 @@ SolveResult solve_gpu_direct(const Problem& p, const SolveOptions& opt) {
 
 // For `auto`: a GPU only where one is (checked without initialising CUDA, which costs ~0.1 s),
 // and a cost that includes creating the context, so the CPU wins unless N is very large. Both
-// figures are the H200's of 2026-11-29 (docs/ABC471G_GPU.md): PROGRAM of `solve --solver
-// gpu-direct` on the max case 143.6 ms, nearly all of it set-up (GPU_PIPELINE 0.36 ms, parsing
-// ~3 ms); the final rung's kernel 176.0 us for N*K = 1.61e10 lane steps (9.1e13 per second).
+// figures are the H200's of 2026-11-30 (results/h200/2026-11-30-abc471g-gpu-final): PROGRAM of
+// `solve --solver gpu-direct` (g15) on the max case 142.3 ms, nearly all of it set-up
+// (GPU_PIPELINE 0.30 ms, parsing ~3 ms); its kernel, first launch included, 182.7 us for
+// N*K = 1.61e10 lane steps (8.8e13 per second; 145.8 us warm in the ladder). A cost file written
+// by `joseki device` / `joseki abc471g calibrate` replaces both (dispatch.cpp).
 CostEstimate estimate(const ProblemShape& s, const MachineShape&) {
   CostEstimate e{kName, 0, "", std::nullopt};
   if (!built_with_cuda()) {
@@ -126,9 +128,9 @@ CostEstimate estimate(const ProblemShape& s, const MachineShape&) {
     e.infeasible = "no NVIDIA driver here (/dev/nvidiactl absent)";
     return e;
   }
-  constexpr double CONTEXT_S = 0.14, LANE_STEPS_PER_S = 9.1e13, PAGEABLE_BPS = 8e9;
+  constexpr double CONTEXT_S = 0.14, LANE_STEPS_PER_S = 8.8e13, PAGEABLE_BPS = 8e9;
   e.seconds = CONTEXT_S + static_cast<double>(s.n) * s.k / LANE_STEPS_PER_S + 4.0 * static_cast<double>(s.m) / PAGEABLE_BPS;
-  e.formula = "0.14 s set-up + N*K / 9.1e13 lane-steps/s + b upload (H200, measured 2026-11-29)";
+  e.formula = "0.14 s set-up + N*K / 8.8e13 lane-steps/s + b upload (H200, measured 2026-11-30)";
   return e;
 }
 

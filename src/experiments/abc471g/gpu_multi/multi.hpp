@@ -4,6 +4,10 @@
 // tables are summed with an NCCL all-reduce (or, without NCCL, peer copies and adds on GPU 0);
 // GPU 0 combines (tensor cores). Same answers on 1 GPU and on several.
 // Solver `gpu-multi`: every GPU of the host. docs/MULTI_NODE.md: across nodes.
+// Prediction: ~1.9x on 2 GPUs at N = 10^10 (the count halves; the 42 MB all-reduce is small).
+// H200 (2026-11-29 dev run 5, results/h200/2026-11-29-dev/run5-pairs-multi; the tour has one GPU):
+// held. 2 GPUs (NV18): N = 10^10 49.053 ms vs 95.562 ms = 1.95x; 10^9 5.228 vs 9.937 ms = 1.90x;
+// NCCL and peer reductions equal (49.053 / 49.059 ms); answers identical to one GPU.
 #pragma once
 
 #include <cstdint>

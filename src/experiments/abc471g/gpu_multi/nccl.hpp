@@ -6,6 +6,9 @@
 // NVLink multicast stays off: NCCL_NVLS_ENABLE=0 is set before any communicator is created
 // (a program using multicast can take a shared host's GPUs out of service); cuMulticastCreate
 // is never called.
+// H200 (2026-11-29 dev run 5, results/h200/2026-11-29-dev/run5-pairs-multi): NCCL 2.28.3 loaded as
+// libnccl.so.2. compute-sanitizer memcheck reports CUDA API errors raised inside libnccl (printed:
+// 8 no-kernel-image from cudaFuncGetAttributes, 92 peer-access-already-enabled; 313 in all).
 #pragma once
 
 #include <cstddef>

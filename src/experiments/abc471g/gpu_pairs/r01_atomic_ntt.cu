@@ -17,7 +17,9 @@
 // ~0.2-0.5 ms, ALU-bound; slower than the tensor-core product (r02) for every N but exact for
 // any N; the count phase dominates beyond N ~ 10^8 either way.
 // Preconditions: K <= 4096 (L <= 8192: two length-L arrays in shared memory).
-// H200: not yet measured.
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour): 1.164 ms at the max case, 37.26x r00
+// (43.360 ms CPU_COMPUTE; x previous = x baseline). The NTT combine alone takes 1.094 ms: the
+// 0.2-0.5 ms prediction was wrong by 2-5x (why: not measured, no profile of these kernels).
 #include <cuda_runtime.h>
 
 #include "backend/cuda/check.hpp"

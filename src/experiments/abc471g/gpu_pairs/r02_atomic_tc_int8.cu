@@ -14,7 +14,12 @@
 // H200's tensor cores through mma.sync (wgmma would be faster but needs sm_90a), against
 // ~0.3 ms for the NTT: faster by ~10x for small N; for large N both are hidden by the count.
 // Preconditions: K <= 16384 (bank + V copy in shared memory, table in device memory).
-// H200: not yet measured.
+// H200 (2026-11-30 tour, results/h200/2026-11-30-tour): 201.76 us at the max case, 5.77x r01,
+// 214.91x r00; count 80.29 us (at the random-atomic ceiling) + combine 126.32 us. The ~10-25 us
+// combine prediction was wrong by 5-12x (slicing vs mma not split in the records); ~10x over the
+// NTT held roughly (8.7x: the NTT combine took 1.094 ms, not ~0.3 ms). Tile sweep: 64x128
+// 190.40 us beats the default 128x128 (204.22 us).
+// Goal 0.08 ms not met: the count alone is 80.29 us.
 #include <cuda_runtime.h>
 
 #include "backend/cuda/check.hpp"
