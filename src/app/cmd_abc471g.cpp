@@ -281,7 +281,7 @@ std::vector<measure::Record> tour_abc471g_cpu(Context& ctx, const TourOptions& o
 }
 
 JOSEKI_REGISTER_TOUR_STEP(abc471g_cpu, "abc471g-cpu",
-                          "ABC471G on the CPU: cpu-direct, cpu-pairs and the editorial baseline (EXTERNAL)", 40, 5, 30,
+                          "ABC471G on the CPU: cpu-direct, cpu-pairs and the editorial baseline (EXTERNAL)", 40, 4, 17,
                           tour_abc471g_cpu, false);
 
 }  // namespace

@@ -282,7 +282,7 @@ std::vector<measure::Record> tour_abc471g_gpu(Context& ctx, const TourOptions& o
 // time; plus the validation, the CPU reference of the max case and ~16 spawned solves of ~0.2 s):
 // quick ~8 s (validation of g01 and g13, g01 at 0.29 s a sample, g13, six solves); full ~30 s.
 JOSEKI_REGISTER_TOUR_STEP(abc471g_gpu, "abc471g-gpu",
-                          "ABC471G on the GPU: the direct ladder g01..g15 (validated), sweeps, four scopes", 42, 8, 30,
+                          "ABC471G on the GPU: the direct ladder g01..g15 (validated), sweeps, four scopes", 42, 6, 16,
                           tour_abc471g_gpu, true);
 
 }  // namespace

@@ -360,7 +360,7 @@ std::vector<measure::Record> tour_abc471g_pairs(Context& ctx, const TourOptions&
 JOSEKI_REGISTER_TOUR_STEP(abc471g_pairs, "abc471g-pairs",
                           "ABC471G pair counts on the GPU: NTT and tensor-core combiners (validated), the count's "
                           "atomic bound, sweeps; full: N = 10^8, 10^9 with EXTERNAL",
-                          44, 20, 60, tour_abc471g_pairs, true);
+                          44, 3, 10, tour_abc471g_pairs, true);
 
 }  // namespace
 }  // namespace joseki::app

@@ -137,7 +137,7 @@ std::vector<measure::Record> tour_device(Context& ctx, const TourOptions& opt) {
   return recs;
 }
 
-JOSEKI_REGISTER_TOUR_STEP(device, "device", "device facts and measured ceilings", 10, 15, 20, tour_device, true);
+JOSEKI_REGISTER_TOUR_STEP(device, "device", "device facts and measured ceilings", 10, 5, 9, tour_device, true);
 
 }  // namespace
 }  // namespace joseki::app

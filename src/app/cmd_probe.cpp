@@ -207,7 +207,7 @@ std::vector<measure::Record> tour_probes(Context& ctx, const TourOptions& opt) {
 }
 
 JOSEKI_REGISTER_TOUR_STEP(probes, "probes", "the GPU memory model, measured: one probe per rule, with verdicts", 100,
-                          20, 150, tour_probes, false);
+                          8, 46, tour_probes, false);
 
 }  // namespace
 }  // namespace joseki::app

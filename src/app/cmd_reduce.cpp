@@ -250,8 +250,8 @@ std::vector<Record> tour_reduce(Context& ctx, const TourOptions& t) {
   return out;
 }
 
-JOSEKI_REGISTER_TOUR_STEP(reduce, "reduce", "the reduction ladder (u32 sum): rungs, CUB, stream-read ceiling", 20, 15,
-                          150, tour_reduce, false);
+JOSEKI_REGISTER_TOUR_STEP(reduce, "reduce", "the reduction ladder (u32 sum): rungs, CUB, stream-read ceiling", 20, 5,
+                          115, tour_reduce, false);
 
 }  // namespace
 }  // namespace joseki::app

@@ -56,7 +56,8 @@ struct TourStep {
   std::string name;          // "device", "reduce", "abc471g", "probes", ...
   std::string description;
   int order = 0;
-  double est_seconds_quick = 5, est_seconds_full = 30;  // for the time-left estimate (GPU host)
+  // For the time-left estimate: seconds on the GPU host (the registrations use the H200 tour of 2026-11-30).
+  double est_seconds_quick = 5, est_seconds_full = 30;
   std::function<std::vector<measure::Record>(Context&, const TourOptions&)> run;
   bool gpu_only = false;  // without a GPU the tour records it as skipped, with the reason
 };
