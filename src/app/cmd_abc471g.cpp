@@ -166,8 +166,18 @@ void add_gen(CLI::App* parent, Context&) {
 
 std::string case_title(const g::BenchOptions& bo) {
   const auto& s = bo.bench_case.spec;
-  return fmt::format("case {} (N = {}, K = {}, M = {}), {} runs per solver after one warm-up, threads {}",
-                     bo.bench_case.label, s.n, s.k, s.m, bo.runs, bo.threads ? std::to_string(bo.threads) : "all");
+  std::string except;  // per-solver overrides (the editorial baseline takes seconds per run)
+  for (const auto& solver : bo.solvers) {
+    const auto r = bo.runs_of.find(solver);
+    const auto w = bo.warmups_of.find(solver);
+    if (r == bo.runs_of.end() && w == bo.warmups_of.end()) continue;
+    const int warm = w == bo.warmups_of.end() ? 1 : w->second;
+    except += fmt::format("{}{}: {} runs, {}", except.empty() ? " (" : "; ", solver,
+                          r == bo.runs_of.end() ? bo.runs : r->second, warm == 1 ? "one warm-up" : fmt::format("{} warm-ups", warm));
+  }
+  if (!except.empty()) except += ")";
+  return fmt::format("case {} (N = {}, K = {}, M = {}), {} runs per solver after one warm-up{}, threads {}",
+                     bo.bench_case.label, s.n, s.k, s.m, bo.runs, except, bo.threads ? std::to_string(bo.threads) : "all");
 }
 
 // Runs one bench, prints its table, returns its stamped records; failures are appended.

@@ -50,13 +50,20 @@ std::string workload_label(const Record& r, const std::vector<std::string>& keys
   return s;
 }
 
+// "pairs" for "pairs.r01_atomic_ntt": a second ladder of the same experiment and workload names its
+// variants with a prefix, so its rung numbers do not mix with the first ladder's.
+std::string variant_family(const std::string& variant) {
+  const auto dot = variant.find('.');
+  return dot == std::string::npos ? "" : variant.substr(0, dot);
+}
+
 // A rung of a ladder, or a variant compared against a named baseline (extra.baseline, e.g.
 // solvers against the editorial one): both are ranked in the summary.
 bool is_ladder_rung(const Record& r) {
   if (r.skipped || !r.summary || r.unit != "s") return false;
   if (r.rung < 0 && !extra_field(r, "baseline")) return false;
   if (r.validation.rfind("failed", 0) == 0) return false;
-  if (extra_field(r, "scope_set")) return false;
+  if (r.rung < 0 && extra_field(r, "scope_set")) return false;  // a set of scopes, not a rung
   if (extra_field(r, "sweep") && !extra_true(r, "chosen")) return false;
   return true;
 }
@@ -94,7 +101,7 @@ std::string limit_cell(const Record& r) {
 }
 
 std::string Ladder::title() const {
-  std::string t = experiment;
+  std::string t = experiment + (family.empty() ? "" : " " + family);
   if (!workload.empty()) t += " " + workload;
   std::string what = mode;
   if (scope != "COMPUTE") what += (what.empty() ? "" : ", ") + scope;
@@ -102,7 +109,7 @@ std::string Ladder::title() const {
 }
 
 std::string Ladder::id() const {
-  std::string raw = experiment + "-" + workload + "-" + mode + (scope == "COMPUTE" ? "" : "-" + scope);
+  std::string raw = experiment + (family.empty() ? "" : "-" + family) + "-" + workload + "-" + mode + (scope == "COMPUTE" ? "" : "-" + scope);
   std::string out;
   for (char c : raw) {
     const bool ok = std::isalnum(static_cast<unsigned char>(c)) != 0;
@@ -151,7 +158,8 @@ std::vector<Ladder> find_ladders(const std::vector<Record>& records) {
   std::vector<Ladder> ladders;
   auto find = [&](const Ladder& key) -> Ladder* {
     for (Ladder& l : ladders)
-      if (l.experiment == key.experiment && l.workload == key.workload && l.mode == key.mode && l.scope == key.scope)
+      if (l.experiment == key.experiment && l.family == key.family && l.workload == key.workload && l.mode == key.mode &&
+          l.scope == key.scope)
         return &l;
     return nullptr;
   };
@@ -163,6 +171,7 @@ std::vector<Ladder> find_ladders(const std::vector<Record>& records) {
       continue;
     }
     Ladder key{r.experiment, workload_label(r, common[r.experiment]), r.mode, scope_class(r.scope), {}, 0, "", 0};
+    key.family = variant_family(r.variant);
     Ladder* l = find(key);
     if (!l) l = &ladders.emplace_back(key);
     l->rungs.push_back(i);
@@ -171,9 +180,11 @@ std::vector<Ladder> find_ladders(const std::vector<Record>& records) {
   for (std::size_t i : modeless) {
     const Record& r = records[i];
     Ladder key{r.experiment, workload_label(r, common[r.experiment]), "", scope_class(r.scope), {}, 0, "", 0};
+    key.family = variant_family(r.variant);
     bool placed = false;
     for (Ladder& l : ladders)
-      if (l.experiment == key.experiment && l.workload == key.workload && l.scope == key.scope && !l.mode.empty()) {
+      if (l.experiment == key.experiment && l.family == key.family && l.workload == key.workload &&
+          l.scope == key.scope && !l.mode.empty()) {
         l.rungs.push_back(i);
         placed = true;
       }

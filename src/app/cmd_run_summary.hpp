@@ -26,6 +26,7 @@ struct Ladder {
   std::size_t fastest = 0;         // index into the records
   std::string baseline_name;       // extra.baseline, when given
   double x_baseline = 0;           // fastest vs baseline (> 1: faster); 0 unknown
+  std::string family;              // "pairs" for variants "pairs.r01_…": a ladder of its own
   std::string title() const;       // "reduce n=16777216 (cold)"
   std::string id() const;          // "reduce-n-16777216-cold" (file names, HTML ids)
 };

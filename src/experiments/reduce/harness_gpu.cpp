@@ -322,6 +322,8 @@ class CudaSession final : public GpuSession {
     rec.scope = "GPU_COMPUTE";
     rec.mode = mode_s;
     rec.axes.set("n", static_cast<std::int64_t>(m_in->n));
+    // The ladder this ceiling belongs to (it always reads the aligned buffer).
+    rec.axes.set("offset", static_cast<std::int64_t>(offset()));
     const std::size_t vec = m_in->n / 4;
     double bps = 0;
     if (vec == 0) {
