@@ -195,4 +195,45 @@ def bad_inputs_exit_2_naming_them(s):
     expect_exit(s.run("report", empty), 2, "empty_run")
 
 
+
+@suite.test
+def a_prefixed_ladder_is_its_own_ladder_beside_the_unprefixed_one(s):
+    """pairs.r00..r02 (with a scope_set, as the gpu-pairs bench writes them) and g01/g02 of the same
+    experiment and workload: two ladders, neither hides nor absorbs the other."""
+    import json
+    with open(FULL) as f:
+        base = next(r for r in json.load(f)["records"] if r.get("rung", -1) >= 1 and r.get("summary"))
+    recs = []
+
+    def rung(variant, n, median, scope="GPU_COMPUTE", mode="cold", extra=None):
+        r = json.loads(json.dumps(base))
+        r.update(experiment="abc471g", variant=variant, rung=n, axes={"case": "max"}, scope=scope, mode=mode,
+                 throughput=None, extra=extra or {}, samples=[median] * 5)
+        r["summary"] = dict(r["summary"], n=5, min=median, median=median, max=median, mean=median, stdev=0.0,
+                            rel_stdev=0.0, mad=0.0, rel_mad=0.0)
+        recs.append(r)
+
+    rung("g01_lane_per_thread", 1, 2e-3)
+    rung("g02_chunked", 2, 1e-3)
+    rung("pairs.r00_cpu_pairs", 0, 4e-2, scope="CPU_COMPUTE", mode="", extra={"scope_set": "a"})
+    rung("pairs.r01_atomic_ntt", 1, 1e-3, extra={"scope_set": "b", "baseline": "pairs.r00_cpu_pairs"})
+    rung("pairs.r02_atomic_tc_int8", 2, 2e-4, extra={"scope_set": "c", "baseline": "pairs.r00_cpu_pairs"})
+    d = os.path.join(s.tmp, "families")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "records.json"), "w") as f:
+        json.dump({"schema": "joseki.records/1", "command": "test", "created": "2026-11-30T00:00:00Z", "records": recs}, f)
+    p = s.run("report", d)
+    expect_exit(p, 0, "report.md")
+    with open(os.path.join(d, "report.md")) as f:
+        md = f.read()
+    table = md.split("### Ladders", 1)[1].split("###", 1)[0]
+    rows = [line for line in table.splitlines() if line.startswith("| abc471g")]
+    expect(len(rows) == 2, f"two ladders, got:\n{table}")
+    pairs = [r for r in rows if "abc471g pairs" in r]
+    expect(len(pairs) == 1 and "| 3 " in pairs[0] and "pairs.r02_atomic_tc_int8 (rung 2)" in pairs[0],
+           f"the pairs ladder has its 3 rungs, fastest r02: {rows}")
+    direct = [r for r in rows if "abc471g pairs" not in r]
+    expect(len(direct) == 1 and "| 2 " in direct[0] and "g02_chunked (rung 2)" in direct[0],
+           f"the direct ladder keeps its own 2 rungs: {rows}")
+
 suite.main()
