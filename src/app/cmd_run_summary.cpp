@@ -267,7 +267,7 @@ std::string summary_markdown(const std::vector<Record>& records) {
   if (ladders.empty()) {
     md += "No ladder in these records (a ladder needs two or more measured rungs).\n\n";
   } else {
-    measure::Table t({"Ladder", "Rungs", "Fastest", "Median", "Noise", "GB/s", "% of limit", "x baseline"});
+    measure::Table t({"Ladder", "Rungs", "Fastest", "Median", "Noise (1.48 MAD)", "GB/s", "% of limit", "x baseline"});
     for (const Ladder& l : ladders) {
       const Record& f = records[l.fastest];
       const double gbs = f.throughput ? f.throughput->bytes_per_s / 1e9 : 0;
