@@ -170,6 +170,15 @@ TEST(ProbeAnalysis, LatencyPlateausAreNamed) {
   ASSERT_EQ(flat.size(), 2u);
   EXPECT_EQ(flat[1].name, "L2");
   EXPECT_DOUBLE_EQ(flat[1].to_ws, 4 * GiB);
+  // The H200 tour of 2026-11-30: a second step at 32..90.5 MiB runs past the 60 MiB L2, so it is
+  // the way into HBM, not a second L2 plateau.
+  const auto h200 = name_latency_levels({16 * KiB, 180 * KiB, 360 * KiB, 22.6 * MiB, 32 * MiB, 90.5 * MiB, 128 * MiB,
+                                         4 * GiB},
+                                        {40, 40, 286, 286, 500, 520, 700, 700}, 180 * KiB, l2);
+  ASSERT_EQ(h200.size(), 4u);
+  EXPECT_EQ(h200[1].name, "L2");
+  EXPECT_EQ(h200[2].name, "L2 + HBM mix");
+  EXPECT_EQ(h200[3].name, "HBM");
   EXPECT_THROW(name_latency_levels({1, 2}, {1}, 1, 2), std::invalid_argument);
 }
 

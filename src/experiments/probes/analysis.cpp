@@ -120,7 +120,9 @@ std::vector<NamedLevel> name_latency_levels(const std::vector<double>& ws, const
     const double mid = std::sqrt(n.from_ws * n.to_ws);  // where the level lies, on the log scale
     if (n.from_ws <= l1_bytes) {
       n.name = "L1";
-    } else if (mid <= l2_bytes) {
+    } else if (mid <= l2_bytes && (l2_count == 0 || n.to_ws <= l2_bytes)) {
+      // A second plateau counts as L2 only while it stays within the L2's capacity; one that runs
+      // past it (H200, 2026-11-30: 32..90.5 MiB with a 60 MiB L2) is the way into HBM.
       n.name = l2_count++ ? "L2 (second plateau)" : "L2";
     } else if (mid < 2 * l2_bytes && !last) {
       n.name = "L2 + HBM mix";

@@ -205,7 +205,10 @@ std::vector<measure::Record> sweep_rung(const RungInfo& r, DeviceCase& dc, const
     rec.extra["sweep"] = ops.sweep_name;
     rec.extra["rung_id"] = r.id;
     rec.extra["chosen"] = false;
-    if (!ops.sweep_blocks.empty()) rec.extra["idle_guard_threads_per_chunk"] = guard(sp.point);
+    // Guard threads only mean something where a chunk's words are dealt to a block (the block x
+    // chunk sweep); the one-wave rungs' blocks walk element streams instead.
+    if (!ops.sweep_blocks.empty() && !ops.sweep_chunks.empty())
+      rec.extra["idle_guard_threads_per_chunk"] = guard(sp.point);
     if (sp.skip_reason) {
       rec.validation = "not-applicable";
       rec.skipped = *sp.skip_reason;
