@@ -194,42 +194,63 @@ TEST(ProbeKernels, FencesAndBarriersComputeTheirLoops) {
   }
 }
 
+namespace {
+// The occupancy kernels' inputs and outputs: random words for the memory kernels (their partial
+// sums must add up to `total`), unit floats for the FMA chains (one output per thread).
+struct OccRig {
+  static constexpr std::size_t N16 = 1001, N_IN = 37;
+  cuda::DeviceBuffer<u32> d = random_words(N16 * 4), part, sink{1};
+  cuda::DeviceBuffer<float> fin{N_IN}, fout;
+  OccArgs a;
+  u32 total = mirror::total(N16 * 4, SEED);
+
+  OccRig(std::size_t max_blocks, u32 k) : part(max_blocks), fout(max_blocks * 128) {
+    launch_fill_unit(fin.data(), N_IN, SEED, nullptr);
+    a.d16 = reinterpret_cast<const uint4*>(d.data());
+    a.n16 = N16;
+    a.d_partials = part.data();
+    a.d_sink = sink.data();
+    a.d_fin = fin.data();
+    a.n_in = N_IN;
+    a.d_fout = fout.data();
+    a.k = k;
+  }
+
+  // Launches kernel `k` on `blocks` blocks of 128 threads with `smem` dynamic bytes into poisoned
+  // outputs and checks every output against the host.
+  void expect_computes(int k, int blocks, std::size_t smem) {
+    const auto nb = static_cast<std::size_t>(blocks);
+    if (occ_is_memory(k)) {
+      part.poison();
+      launch_occ(k, a, blocks, 128, smem, nullptr);
+      const auto h = host(part, nb);
+      u32 sum = 0;
+      for (u32 x : h) sum += x;
+      EXPECT_EQ(sum, total) << occ_kernel_name(k);
+    } else {
+      fout.poison();
+      launch_occ(k, a, blocks, 128, smem, nullptr);
+      const auto h = host(fout, nb * 128);
+      for (std::size_t t = 0; t < h.size(); ++t) {
+        const float x = mix_unit(t % N_IN, SEED);
+        const float want = occ_ilp(k) == 1   ? fma_chains<1>(x, a.k)
+                           : occ_ilp(k) == 2 ? fma_chains<2>(x, a.k)
+                                             : fma_chains<4>(x, a.k);
+        ASSERT_EQ(h[t], want) << occ_kernel_name(k) << " thread " << t;
+      }
+    }
+  }
+};
+}  // namespace
+
 TEST(ProbeKernels, OccupancyKernelsAndQueries) {
   JOSEKI_REQUIRE_GPU();
-  const std::size_t n16 = 1001, n_in = 37;
-  const auto d = random_words(n16 * 4);
-  cuda::DeviceBuffer<u32> part(8), sink(1);
-  cuda::DeviceBuffer<float> fin(n_in), fout(4 * 128);
-  launch_fill_unit(fin.data(), n_in, SEED, nullptr);
-  OccArgs a;
-  a.d16 = reinterpret_cast<const uint4*>(d.data());
-  a.n16 = n16;
-  a.d_partials = part.data();
-  a.d_sink = sink.data();
-  a.d_fin = fin.data();
-  a.n_in = n_in;
-  a.d_fout = fout.data();
-  a.k = 9;
-  const u32 total = mirror::total(n16 * 4, SEED);
+  OccRig rig(8, 9);
   for (int k = 0; k < OCC_KERNELS; ++k) {
     const OccInfo q = occ_query(k, 128, 4096);
     EXPECT_GT(q.blocks_per_sm, 0) << occ_kernel_name(k);
     EXPECT_GT(q.regs, 0) << occ_kernel_name(k);
-    if (occ_is_memory(k)) {
-      part.poison();
-      launch_occ(k, a, 4, 128, 4096, nullptr);
-      const auto h = host(part, 4);
-      EXPECT_EQ(h[0] + h[1] + h[2] + h[3], total) << occ_kernel_name(k);
-    } else {
-      fout.poison();
-      launch_occ(k, a, 4, 128, 4096, nullptr);
-      const auto h = host(fout, 4 * 128);
-      for (std::size_t t = 0; t < h.size(); ++t) {
-        const float x = mix_unit(t % n_in, SEED);
-        const float want = occ_ilp(k) == 1 ? fma_chains<1>(x, 9) : occ_ilp(k) == 2 ? fma_chains<2>(x, 9) : fma_chains<4>(x, 9);
-        ASSERT_EQ(h[t], want) << occ_kernel_name(k) << " thread " << t;
-      }
-    }
+    rig.expect_computes(k, 4, 4096);
   }
   // Registers limit occupancy: the padded variants hold more registers per thread.
   EXPECT_GT(occ_query(OCC_MEM_PAD160, 128, 0).regs, occ_query(OCC_MEM_ILP1, 128, 0).regs + 100);
@@ -241,21 +262,7 @@ TEST(ProbeKernels, OccupancyKernelsAndQueries) {
 // give exactly the blocks per SM they are meant for; one block per SM launches and computes.
 TEST(ProbeKernels, OccupancySharedMemorySweepFitsTheLimits) {
   JOSEKI_REQUIRE_GPU();
-  const std::size_t n16 = 1001, n_in = 37;
-  const auto d = random_words(n16 * 4);
-  cuda::DeviceBuffer<u32> part(256), sink(1);
-  cuda::DeviceBuffer<float> fin(n_in), fout(256 * 128);
-  launch_fill_unit(fin.data(), n_in, SEED, nullptr);
-  OccArgs a;
-  a.d16 = reinterpret_cast<const uint4*>(d.data());
-  a.n16 = n16;
-  a.d_partials = part.data();
-  a.d_sink = sink.data();
-  a.d_fin = fin.data();
-  a.n_in = n_in;
-  a.d_fout = fout.data();
-  a.k = 5;
-  const u32 total = mirror::total(n16 * 4, SEED);
+  OccRig rig(256, 5);
   for (int k : {OCC_MEM_ILP1, OCC_MEM_ILP4, OCC_FMA_ILP1, OCC_FMA_ILP2, OCC_FMA_ILP4}) {
     const OccInfo q0 = occ_query(k, 128, 0);
     ASSERT_GT(q0.optin_smem, 0u);
@@ -269,24 +276,9 @@ TEST(ProbeKernels, OccupancySharedMemorySweepFitsTheLimits) {
     }
     // Above the limit: 0 blocks from the query, a clear error from the launcher, no CUDA error.
     EXPECT_EQ(occ_query(k, 128, q0.max_dynamic_smem() + 128).blocks_per_sm, 0) << occ_kernel_name(k);
-    EXPECT_THROW(launch_occ(k, a, 2, 128, q0.max_dynamic_smem() + 128, nullptr), std::invalid_argument);
+    EXPECT_THROW(launch_occ(k, rig.a, 2, 128, q0.max_dynamic_smem() + 128, nullptr), std::invalid_argument);
     // One block per SM (the most dynamic memory) launches and computes.
-    const std::size_t one = static_cast<std::size_t>(smem_for_blocks(lim, 1));
-    if (occ_is_memory(k)) {
-      part.poison();
-      launch_occ(k, a, 3, 128, one, nullptr);
-      const auto h = host(part, 3);
-      EXPECT_EQ(h[0] + h[1] + h[2], total) << occ_kernel_name(k);
-    } else {
-      fout.poison();
-      launch_occ(k, a, 3, 128, one, nullptr);
-      const auto h = host(fout, 3 * 128);
-      for (std::size_t t = 0; t < h.size(); ++t) {
-        const float x = mix_unit(t % n_in, SEED);
-        const float want = occ_ilp(k) == 1 ? fma_chains<1>(x, 5) : occ_ilp(k) == 2 ? fma_chains<2>(x, 5) : fma_chains<4>(x, 5);
-        ASSERT_EQ(h[t], want) << occ_kernel_name(k) << " thread " << t;
-      }
-    }
+    rig.expect_computes(k, 3, static_cast<std::size_t>(smem_for_blocks(lim, 1)));
   }
   JOSEKI_CUDA_CHECK(cudaGetLastError());
 }

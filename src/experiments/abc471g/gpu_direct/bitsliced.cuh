@@ -47,4 +47,24 @@ inline std::string check(const Shape& sh, const Config& c) {
   return "";
 }
 
+// The host side of g05..g06c: V as doubled bits, then kernel(a, vbits, n, k, words, chunk,
+// per_chunk, partial) over every (chunk, word), then the partials summed into the answers.
+using VbitsKernel = void (*)(const u32*, const u32*, u64, u32, u32, u64, u32, u32*);
+
+inline std::size_t vbits_scratch(const Shape& sh, const Config& c) {
+  return align256(vbits_words(sh.k) * 4) + partial_bytes(sh, c);
+}
+
+inline void launch_vbits(VbitsKernel kernel, const DeviceProblem& p, const Config& c, CUstream_st* s) {
+  const u32 vw = vbits_words(p.shape.k);
+  auto* vbits = static_cast<u32*>(p.d_scratch);
+  auto* partial = reinterpret_cast<u32*>(static_cast<unsigned char*>(p.d_scratch) + align256(vw * 4));
+  const u64 chunks = chunks_of(p.shape, c);
+  const u32 per = per_chunk(p.shape, c);
+  launch_build_vbits(p.d_v, p.shape.k, vw, vbits, s);
+  JK_LAUNCH(kernel, static_cast<unsigned>(chunk_grid(chunks, per)), c.block, 0, s, p.d_a, vbits, p.shape.n,
+            p.shape.k, words32(p.shape.k), static_cast<u64>(c.chunk), per, partial);
+  launch_reduce_partials(partial, chunks, p.shape.k, p.d_answer, s);
+}
+
 }  // namespace joseki::abc471g::JK_GPU_NS::bitsliced

@@ -13,8 +13,7 @@
 //   over g01 (predicted 10x or more; the seed: 6.1x). Chunk sweep flat from 1024 to 8192 (fastest
 //   2048, 7.159 ms); the tie rule chose 8192 (+1.1 %), as on 2026-11-29. The seed's 32768 is
 //   +8.5 %, 65536 +17.6 %: 107 chunks x 2304 threads = 246k, less than one wave of 270k slots.
-#include "experiments/abc471g/gpu_direct/common.cuh"
-#include "experiments/abc471g/gpu_direct/shared_kernels.hpp"
+#include "experiments/abc471g/gpu_direct/lane_chunks.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {
 namespace g02 {
@@ -41,33 +40,16 @@ __global__ void kernel(const u32* __restrict__ a, const u8* __restrict__ v, u64 
   partial[c * k + shift] = count;
 }
 
-u64 chunks_of(const Shape& sh, const Config& c) { return (sh.n + c.chunk - 1) / c.chunk; }
-
-std::string check(const Shape& sh, const Config& c) {
-  if (c.block < 1 || c.block > 1024) return "block " + std::to_string(c.block) + " outside 1..1024";
-  if (c.chunk < 1) return "chunk " + std::to_string(c.chunk) + " < 1";
-  if (chunk_grid(chunks_of(sh, c), ceil_div_u32(sh.k, c.block)) == 0)
-    return "chunk " + std::to_string(c.chunk) + ": too many blocks for one grid";
-  return "";
-}
-
-std::size_t scratch(const Shape& sh, const Config& c) { return align256(chunks_of(sh, c) * sh.k * sizeof(u32)); }
-
 void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) {
-  const u64 chunks = chunks_of(p.shape, c);
-  const u32 per_chunk = ceil_div_u32(p.shape.k, static_cast<u32>(c.block));
-  auto* partial = static_cast<u32*>(p.d_scratch);
-  JK_LAUNCH(kernel, static_cast<unsigned>(chunk_grid(chunks, per_chunk)), c.block, 0, s, p.d_a, p.d_v, p.shape.n,
-            p.shape.k, static_cast<u64>(c.chunk), per_chunk, partial);
-  launch_reduce_partials(partial, chunks, p.shape.k, p.d_answer, s);
+  lane_chunks::launch(kernel, p.d_v, static_cast<u32*>(p.d_scratch), p, c, s);
 }
 
 }  // namespace g02
 
 RungOps g02_ops() {
   RungOps o;
-  o.check = g02::check;
-  o.scratch_bytes = g02::scratch;
+  o.check = lane_chunks::check;
+  o.scratch_bytes = lane_chunks::partial_bytes;
   o.launch = g02::launch;
   o.sweep_name = "g02_chunk";
   o.sweep_chunks = {1024, 2048, 4096, 8192, 16384, 32768, 65536};

@@ -32,28 +32,14 @@ __global__ void kernel(const u32* __restrict__ a, const u32* __restrict__ vbits,
   emit_contiguous(cnt, sl.chunk, sl.word, k, partial);
 }
 
-std::size_t scratch(const Shape& sh, const Config& c) {
-  return align256(vbits_words(sh.k) * 4) + partial_bytes(sh, c);
-}
-
-void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) {
-  const u32 vw = vbits_words(p.shape.k);
-  auto* vbits = static_cast<u32*>(p.d_scratch);
-  auto* partial = reinterpret_cast<u32*>(static_cast<unsigned char*>(p.d_scratch) + align256(vw * 4));
-  const u64 chunks = chunks_of(p.shape, c);
-  const u32 per = per_chunk(p.shape, c);
-  launch_build_vbits(p.d_v, p.shape.k, vw, vbits, s);
-  JK_LAUNCH(kernel, static_cast<unsigned>(chunk_grid(chunks, per)), c.block, 0, s, p.d_a, vbits, p.shape.n,
-            p.shape.k, words32(p.shape.k), static_cast<u64>(c.chunk), per, partial);
-  launch_reduce_partials(partial, chunks, p.shape.k, p.d_answer, s);
-}
+void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) { launch_vbits(kernel, p, c, s); }
 
 }  // namespace g06a
 
 RungOps g06a_ops() {
   RungOps o;
   o.check = bitsliced::check;
-  o.scratch_bytes = g06a::scratch;
+  o.scratch_bytes = bitsliced::vbits_scratch;
   o.launch = g06a::launch;
   return o;
 }

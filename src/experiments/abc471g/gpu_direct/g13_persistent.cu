@@ -30,13 +30,7 @@ u64 per_block(const Shape& sh, int block) {
   return even < cap ? even : cap;  // past the cap: more than one wave, still correct
 }
 
-std::string check(const Shape& sh, const Config& c) {
-  if (std::string why = blocked::check_block(c.block); !why.empty()) return why;
-  if (std::string why = blocked::check_shape<u32>(sh); !why.empty()) return why;
-  if ((sh.n + blocked::max_per_block(c.block) - 1) / blocked::max_per_block(c.block) > 0x7fffffffull)
-    return "N = " + std::to_string(sh.n) + ": too many blocks for one grid";
-  return "";
-}
+std::string check(const Shape& sh, const Config& c) { return blocked::check_one_wave<u32>(sh, c); }
 std::size_t scratch(const Shape&, const Config&) { return 0; }
 void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) {
   Config g11c = c;
