@@ -77,10 +77,42 @@ TEST(Abc471gPairsGpu, SmallCountTableIsExact) {
     for (std::uint32_t ppt : {0u, 1u, 3u, 16u, 1000u}) {
       const ab::Problem p = random_problem(sh.n, sh.k, sh.m, sh.n * 13 + sh.k, sh.n + ppt);
       gp::PairsConfig c;
+      c.counter = gp::Counter::Atomic;
       c.pairs_per_thread = ppt;
       ASSERT_EQ(gpu_table(p, c), gp::cpu_pair_table(p, gp::padded_k(p.k)))
           << "N = " << sh.n << ", K = " << sh.k << ", M = " << sh.m << ", pairs per thread " << ppt;
     }
+}
+
+// The partition count: chunks that cut runs anywhere (1 pair, odd sizes, the default), and
+// buckets so small that most pairs spill into the table (the path a skewed input takes).
+TEST(Abc471gPairsGpu, SmallPartitionTableIsExact) {
+  JOSEKI_REQUIRE_GPU();
+  struct Knobs {
+    std::uint64_t chunk;
+    std::uint32_t cap;
+  };
+  for (const Shape& sh : SMALL)
+    for (const Knobs kn : {Knobs{1ULL << 27, 0}, Knobs{1, 0}, Knobs{7'777, 0}, Knobs{65'536, 8}, Knobs{100'001, 64}}) {
+      if (kn.chunk == 1 && sh.n > 1000) continue;  // one launch pair per pair: keep it short
+      const ab::Problem p = random_problem(sh.n, sh.k, sh.m, sh.n * 31 + sh.k, sh.n + kn.chunk);
+      gp::PairsConfig c;
+      c.counter = gp::Counter::Partition;
+      c.chunk_pairs = kn.chunk;
+      c.bucket_cap = kn.cap;
+      ASSERT_EQ(gp::effective_counter(p, c), gp::Counter::Partition);
+      ASSERT_EQ(gpu_table(p, c), gp::cpu_pair_table(p, gp::padded_k(p.k)))
+          << "N = " << sh.n << ", K = " << sh.k << ", M = " << sh.m << ", chunk " << kn.chunk << ", cap " << kn.cap;
+    }
+}
+
+// Above the partition's limit (Kp > 4096) the atomic count runs, and the answers stay exact.
+TEST(Abc471gPairsGpu, SmallPartitionFallsBackAboveItsK) {
+  JOSEKI_REQUIRE_GPU();
+  const ab::Problem p = random_problem(30'011, 4200, 11, 4200, 9);
+  ASSERT_EQ(gp::effective_counter(p, gp::PairsConfig{}), gp::Counter::Atomic);
+  ASSERT_EQ(gpu_table(p, gp::PairsConfig{}), gp::cpu_pair_table(p, gp::padded_k(p.k)));
+  EXPECT_EQ(gpu_answer(p, gp::PairsConfig{}), ab::find_solver("cpu-direct").solve(p, {}).answer);
 }
 
 TEST(Abc471gPairsGpu, SmallBothCombinersExact) {
@@ -148,6 +180,9 @@ TEST(Abc471gPairsGpu, SmallWideRoundsMatch) {
     EXPECT_TRUE(gpu_wide(q, c));
     ASSERT_EQ(gpu_table(q, c), gp::cpu_pair_table(q, gp::padded_k(q.k))) << "round " << rp;
     EXPECT_EQ(gpu_answer(q, c), reference(q)) << "round " << rp;
+    gp::PairsConfig chunked = c;  // chunks inside rounds
+    chunked.chunk_pairs = 1'000;
+    ASSERT_EQ(gpu_table(q, chunked), gp::cpu_pair_table(q, gp::padded_k(q.k))) << "chunked, round " << rp;
     c.combiner = gp::Combiner::Ntt;
     EXPECT_EQ(gpu_answer(q, c), reference(q)) << "NTT, round " << rp;
   }
@@ -159,6 +194,9 @@ TEST(Abc471gPairsGpu, MaxCaseBothCombinersExact) {
   const std::uint32_t kp = gp::padded_k(p.k);
   const auto table = gp::cpu_pair_table(p, kp);
   ASSERT_EQ(gpu_table(p, gp::PairsConfig{}), table);
+  gp::PairsConfig atomic;
+  atomic.counter = gp::Counter::Atomic;
+  ASSERT_EQ(gpu_table(p, atomic), table);
   const ab::Answer want = gp::combine_ntt_host(table, kp, p);
   EXPECT_EQ(want, ab::find_solver("cpu-direct").solve(p, {}).answer) << "the two CPU references disagree";
   EXPECT_EQ(gpu_answer(p, gp::PairsConfig{}), want);

@@ -65,6 +65,12 @@ TEST(Abc471gPairsMath, PcgAndFastModMatchTheDefinition) {
       ASSERT_EQ(gp::fastmod(x, fm), x % k) << "x = " << x << ", k = " << k;
     }
   }
+  // A dense sweep of x (every 997th value and the top of the range) for K shapes of the problem.
+  for (const std::uint32_t k : {3u, 2300u, 4093u, 65536u}) {
+    const gp::FastMod fm = gp::make_fastmod(k);
+    for (std::uint64_t x = 0; x <= 0xFFFFFFFFULL; x += x < 0xFFFF0000ULL ? 997 : 1)
+      ASSERT_EQ(gp::fastmod(static_cast<std::uint32_t>(x), fm), x % k) << "x = " << x << ", k = " << k;
+  }
 }
 
 TEST(Abc471gPairsMath, GoldilocksArithmetic) {
@@ -326,8 +332,17 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 3u);
+  EXPECT_EQ(gp::pairs_ladder().size(), 4u);
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
+  EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
+  // The partition count needs Kp <= 4096 (at most 1024 slices); above it the atomic count runs.
+  EXPECT_EQ(gp::effective_counter(random_problem(10, 4096, 1, 1, 1), {}), gp::Counter::Partition);
+  EXPECT_EQ(gp::effective_counter(mid, {}), gp::Counter::Atomic);
+  EXPECT_TRUE(gp::find_rung("r03_partition_tc").precondition(random_problem(10, 2300, 1, 1, 1)).empty());
+  EXPECT_FALSE(gp::find_rung("r03_partition_tc").precondition(mid).empty());
+  gp::PairsConfig atomic;
+  atomic.counter = gp::Counter::Atomic;
+  EXPECT_EQ(gp::effective_counter(random_problem(10, 100, 1, 1, 1), atomic), gp::Counter::Atomic);
   EXPECT_THROW(gp::find_rung("r99"), joseki::InputError);
 }
 

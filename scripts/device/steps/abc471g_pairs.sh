@@ -85,12 +85,12 @@ print("\n| figure | value | goal |\n|---|---|---|")
 for r in recs("ladder_max.json"):
     if r["variant"].startswith("pairs.r0") or r["variant"].startswith("pairs.phase") or r["variant"] == "pairs.ceiling.l2_atomics":
         x = r.get("extra", {})
-        goal = "<= 0.08 ms" if r["variant"] == "pairs.r02_atomic_tc_int8" else ""
+        goal = "<= 0.08 ms" if r["variant"] in ("pairs.r02_atomic_tc_int8", "pairs.r03_partition_tc") else ""
         extra = f" ({x['atomics_per_s']:.3g} atomics/s)" if "atomics_per_s" in x else (f" ({x['pairs_per_s']:.3g} pairs/s)" if "pairs_per_s" in x else "")
         print(f"| max {r['variant']} {r['scope']} | {ms(med(r))}{extra} {r['validation'] if r['validation'] != 'exact' else ''} {r.get('skipped') or ''} | {goal} |")
 for r in recs("sizes.json") + recs("size_1e11.json"):
     n = r["axes"].get("n")
-    if r["scope"] in ("GPU_COMPUTE", "EXTERNAL") and (r["variant"] == "pairs.r02_atomic_tc_int8" or r["scope"] == "EXTERNAL"):
+    if r["scope"] in ("GPU_COMPUTE", "EXTERNAL") and (r["variant"] in ("pairs.r02_atomic_tc_int8", "pairs.r03_partition_tc") or r["scope"] == "EXTERNAL"):
         goal = {("GPU_COMPUTE", 10**9): "<= 5 ms", ("EXTERNAL", 10**9): "<= 0.5 s"}.get((r["scope"], n), "") if r["variant"] != "pairs.external.fast" else ""
         print(f"| N={n:.0e} {r['variant']} {r['scope']} | {ms(med(r))} {r['validation']} | {goal} |")
 for r in recs("startup.json"):

@@ -73,6 +73,7 @@ Record time_solve(const Problem& p, const PairsConfig& cfg, const Answer& want, 
   r.set_measurement(timer.measure([&](cudaStream_t st) { dev.enqueue_solve(st); }, measure::Mode::Cold, o.rule));
   r.extra["pairs_per_thread"] = dev.pairs_per_thread();
   r.extra["rounds"] = dev.rounds();
+  r.extra["counter"] = counter_name(dev.counter());
   r.throughput = measure::throughput({static_cast<double>(dev.pairs()), 0}, r.summary->median);
   return r;
 }
@@ -134,6 +135,7 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
     cuda::GpuTimer timer(o.device);
     PairsConfig cfg;
     cfg.combiner = *rung.combiner;
+    cfg.counter = rung.counter;
     r = time_solve(p, cfg, ref.answer, timer, o, r);
     ladder.push_back(r);
     o.say(fmt::format("  {:<20} {}", rung.slug, r.summary ? fmt::format("{:.4f} ms", r.summary->median * 1e3) : r.validation));
@@ -148,29 +150,38 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
     cuda::GpuTimer timer(o.device);
     const cudaStream_t s = timer.stream();
     PairsConfig cfg;
+    cfg.counter = Counter::Atomic;
     PairsDevice dev(p, cfg, o.device);
     const std::vector<std::uint64_t> want_table = cpu_pair_table(p, dev.kp());
-    // The count alone: validated against the CPU table (every cell, exact).
-    {
-      Record r = base_record("pairs.phase.count", "the count phase alone: zero the table, generate, RED.ADD per pair",
-                             "cuda", "GPU_COMPUTE", "cold");
+    // The count alone (each counter): validated against the CPU table (every cell, exact).
+    auto count_phase = [&](PairsDevice& d, const char* variant, const char* technique, const char* phase_of) {
+      Record r = base_record(variant, technique, "cuda", "GPU_COMPUTE", "cold");
       stamp(r);
-      r.extra["phase_of"] = "pairs.r02_atomic_tc_int8";
-      dev.poison(s);
-      dev.enqueue_count(s);
-      const std::vector<std::uint64_t> got = dev.download_table(s);
+      r.extra["phase_of"] = phase_of;
+      d.poison(s);
+      d.enqueue_count(s);
+      const std::vector<std::uint64_t> got = d.download_table(s);
       std::size_t bad = 0, first = 0;
       for (std::size_t i = 0; i < got.size(); ++i)
         if (got[i] != want_table[i] && bad++ == 0) first = i;
       r.validation = bad ? fmt::format("failed: {} table cells differ, first C[{}][{}] = {} (expected {})", bad,
-                                       first / dev.kp(), first % dev.kp(), got[first], want_table[first])
+                                       first / d.kp(), first % d.kp(), got[first], want_table[first])
                          : "exact";
       if (!bad) {
-        r.set_measurement(timer.measure([&](cudaStream_t st) { dev.enqueue_count(st); }, measure::Mode::Cold, o.rule));
+        r.set_measurement(timer.measure([&](cudaStream_t st) { d.enqueue_count(st); }, measure::Mode::Cold, o.rule));
         r.throughput = measure::throughput({static_cast<double>(pairs), 0}, r.summary->median);
         r.extra["pairs_per_s"] = r.throughput->elements_per_s;
       }
+      r.extra["pairs_per_thread"] = d.pairs_per_thread();
       extra.push_back(r);
+    };
+    count_phase(dev, "pairs.phase.count", "the count phase alone: zero the table, generate, RED.ADD per pair",
+                "pairs.r02_atomic_tc_int8");
+    if (effective_counter(p, PairsConfig{}) == Counter::Partition) {
+      PairsDevice part(p, PairsConfig{}, o.device);
+      count_phase(part, "pairs.phase.count_partition",
+                  "the count phase alone: zero the table, generate + partition by slice, shared-memory histograms",
+                  "pairs.r03_partition_tc");
     }
     // The generator alone (no atomics): what the count would cost if atomics were free.
     {
@@ -275,6 +286,7 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
         r.extra["sweep"] = "pairs_per_thread";
         r.extra["auto"] = ppt == dev.pairs_per_thread();
         PairsConfig c;
+        c.counter = Counter::Atomic;
         c.pairs_per_thread = ppt;
         PairsDevice d(p, c, o.device);
         d.poison(s);

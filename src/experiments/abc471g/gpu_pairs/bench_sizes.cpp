@@ -3,6 +3,7 @@
 // EXTERNAL (with PROGRAM, GPU_PIPELINE, GPU_COMPUTE and the pre/post-main split) of
 // `joseki abc471g solve --solver gpu-pairs FILE` and of the start-up-optimised child.
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -12,6 +13,7 @@
 #include "experiments/abc471g/inputs.hpp"
 #include "experiments/abc471g/io.hpp"
 #include "measure/errors.hpp"
+#include "measure/sweep.hpp"
 #include "measure/throughput.hpp"
 
 #ifdef JOSEKI_HAVE_CUDA
@@ -53,55 +55,123 @@ std::vector<Record> bench_sizes(const SizesOptions& so, const BenchOptions& o) {
       ref = reference_answer(p);
       o.say(fmt::format("  reference {}: {:.3f} s", ref->name, ref->seconds));
     }
-    // In process: validate, cross-check with the NTT combiner, then time (cold).
-    Record r = base_record("pairs.r02_atomic_tc_int8", "gpu-pairs (count + tensor-core combine), one process, events",
-                           "cuda", "GPU_COMPUTE", "cold");
-    r.rung = 2;
-    r.axes = axes;
-    r.extra["scope_set"] = set_id + " in-process";
-    r.extra["sweep"] = "n";
-    PairsConfig cfg;
-    cfg.progress = false;
-    PairsDevice dev(p, cfg, o.device);
-    dev.poison(s);
-    dev.enqueue_solve(s);
-    const Answer got = dev.download(s);
+    // In process, each counter side by side (r02: one L2 atomic per pair; r03: partition, the
+    // shipped default): validate, cross-check with the NTT combiner, then time (cold).
+    const struct {
+      const char* variant;
+      int rung;
+      Counter counter;
+      const char* technique;
+    } rungs[] = {
+        {"pairs.r02_atomic_tc_int8", 2, Counter::Atomic,
+         "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events"},
+        {"pairs.r03_partition_tc", 3, Counter::Partition,
+         "gpu-pairs, partition count (shared-memory histograms) + tensor-core combine, one process, events"},
+    };
     std::string cross = "not run (K above the NTT limit)";
+    std::optional<Answer> ntt;
     if (pairs_precondition(p, Combiner::Ntt).empty()) {
-      PairsConfig nc = cfg;
+      PairsConfig nc;
+      nc.progress = false;
       nc.combiner = Combiner::Ntt;
       PairsDevice nd(p, nc, o.device);
       nd.poison(s);
       nd.enqueue_solve(s);
-      const std::string d = compare_answers(nd.download(s), got);
-      cross = d.empty() ? "gpu-pairs-ntt: identical" : "gpu-pairs-ntt differs: " + d;
+      ntt = nd.download(s);
     }
-    r.extra["cross_check"] = cross;
-    if (ref) {
-      const std::string d = compare_answers(got, ref->answer);
-      r.validation = d.empty() ? "exact" : "failed: " + d;
-      r.extra["reference"] = ref->name;
-      r.extra["reference_s"] = ref->seconds;
-    } else {
-      r.validation = cross == "gpu-pairs-ntt: identical" ? "not-checked" : "failed: " + cross;
-    }
-    if (r.validation.rfind("failed", 0) != 0) {
-      measure::StoppingRule rule = o.rule;
-      if (n >= 5'000'000'000ULL) {  // 50 ms and more per run: a few samples say enough
-        rule.min_samples = std::min(rule.min_samples, 3);
-        rule.min_time_s = 0;
+    Record r;
+    bool any_failed = false;
+    for (const auto& rg : rungs) {
+      PairsConfig cfg;
+      cfg.progress = false;
+      cfg.counter = rg.counter;
+      if (effective_counter(p, cfg) != rg.counter) continue;
+      r = base_record(rg.variant, rg.technique, "cuda", "GPU_COMPUTE", "cold");
+      r.rung = rg.rung;
+      r.axes = axes;
+      r.extra["scope_set"] = set_id + " in-process";
+      r.extra["sweep"] = "n";
+      r.extra["counter"] = counter_name(rg.counter);
+      PairsDevice dev(p, cfg, o.device);
+      dev.poison(s);
+      dev.enqueue_solve(s);
+      const Answer got = dev.download(s);
+      if (ntt) {
+        const std::string d = compare_answers(*ntt, got);
+        cross = d.empty() ? "gpu-pairs-ntt: identical" : "gpu-pairs-ntt differs: " + d;
       }
-      r.set_measurement(timer.measure([&](cudaStream_t st) { dev.enqueue_solve(st); }, measure::Mode::Cold, rule));
-      r.throughput = measure::throughput({static_cast<double>(dev.pairs()), 0}, r.summary->median);
-      r.extra["rounds"] = dev.rounds();
-      r.extra["counters"] = dev.wide() ? "64-bit (rounds of < 2^32 pairs)" : "32-bit";
-      o.say(fmt::format("  GPU_COMPUTE {:.3f} ms ({:.3g} pairs/s)", r.summary->median * 1e3, r.throughput->elements_per_s));
+      r.extra["cross_check"] = cross;
+      if (ref) {
+        const std::string d = compare_answers(got, ref->answer);
+        r.validation = d.empty() ? "exact" : "failed: " + d;
+        r.extra["reference"] = ref->name;
+        r.extra["reference_s"] = ref->seconds;
+      } else {
+        r.validation = cross == "gpu-pairs-ntt: identical" ? "not-checked" : "failed: " + cross;
+      }
+      if (r.validation.rfind("failed", 0) != 0) {
+        measure::StoppingRule rule = o.rule;
+        if (n >= 5'000'000'000ULL) {  // 50 ms and more per run: a few samples say enough
+          rule.min_samples = std::min(rule.min_samples, 3);
+          rule.min_time_s = 0;
+        }
+        r.set_measurement(timer.measure([&](cudaStream_t st) { dev.enqueue_solve(st); }, measure::Mode::Cold, rule));
+        r.throughput = measure::throughput({static_cast<double>(dev.pairs()), 0}, r.summary->median);
+        r.extra["rounds"] = dev.rounds();
+        r.extra["chunks_per_round"] = dev.chunks();
+        r.extra["counters"] = dev.wide() ? "64-bit (rounds of < 2^32 pairs)" : "32-bit";
+        o.say(fmt::format("  {:<26} GPU_COMPUTE {:.3f} ms ({:.3g} pairs/s)", rg.variant, r.summary->median * 1e3,
+                          r.throughput->elements_per_s));
+      } else {
+        any_failed = true;
+        o.say(fmt::format("  {:<26} {}", rg.variant, r.validation));
+      }
+      out.push_back(r);
     }
-    out.push_back(r);
-    if (!so.external || r.validation.rfind("failed", 0) == 0) continue;
+    const Answer got = ntt ? *ntt : Answer{};
+    // Sweep (N >= 10^9, partition count): pairs per chunk, full solve; tie rule: within 2%, the
+    // smaller chunk (the buckets take ~2 bytes per pair of a chunk).
+    if (n >= 1'000'000'000ULL && n <= 10'000'000'000ULL && !any_failed && ref &&
+        effective_counter(p, PairsConfig{}) == Counter::Partition) {
+      std::vector<Record> pts;
+      std::vector<measure::Candidate> cand;
+      for (const int lg : {25, 26, 27, 28}) {
+        PairsConfig cfg;
+        cfg.progress = false;
+        cfg.chunk_pairs = 1ULL << lg;
+        Record q = base_record("pairs.sweep.chunk_pairs", "full gpu-pairs solve (partition count), pairs per chunk",
+                               "cuda", "GPU_COMPUTE", "cold");
+        q.axes = axes;
+        q.axes.set("chunk_pairs", static_cast<std::int64_t>(cfg.chunk_pairs));
+        q.extra["sweep"] = "chunk_pairs";
+        q.extra["scope_set"] = set_id + " chunk sweep";
+        q.extra["auto"] = cfg.chunk_pairs == PairsConfig{}.chunk_pairs;
+        PairsDevice dev(p, cfg, o.device);
+        dev.poison(s);
+        dev.enqueue_solve(s);
+        const std::string d = compare_answers(dev.download(s), ref->answer);
+        q.validation = d.empty() ? "exact" : "failed: " + d;
+        if (d.empty()) {
+          q.set_measurement(timer.measure([&](cudaStream_t st) { dev.enqueue_solve(st); }, measure::Mode::Cold, o.rule));
+          cand.push_back({q.axes, q.summary->median});
+          o.say(fmt::format("  chunk 2^{}: GPU_COMPUTE {:.3f} ms", lg, q.summary->median * 1e3));
+        }
+        pts.push_back(q);
+      }
+      if (!cand.empty()) {
+        const measure::TieChoice ch = measure::choose(measure::TieRule::prefer_smaller("chunk_pairs"), cand);
+        for (Record& q : pts) {
+          q.extra["chosen"] = q.summary.has_value() && q.axes == cand[ch.chosen].point;
+          if (q.extra["chosen"].get<bool>()) q.extra["tie_rule"] = ch.explanation;
+        }
+      }
+      out.insert(out.end(), pts.begin(), pts.end());
+    }
+    if (!so.external || any_failed) continue;
 
     // EXTERNAL: the solve command as users run it, and the start-up-optimised child.
     const std::string file = dir.write("n_" + bench::fmt_n(n) + ".in", to_text(p));
+    if (!ref && !ntt) continue;  // nothing to check the command's output against
     const std::string expected = format_answer(ref ? ref->answer : got);
     const int runs = n >= 5'000'000'000ULL ? std::min(so.external_runs, 2) : so.external_runs;
     const std::string dev_s = std::to_string(o.device);

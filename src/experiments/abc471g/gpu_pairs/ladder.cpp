@@ -1,5 +1,6 @@
 #include "experiments/abc471g/gpu_pairs/ladder.hpp"
 
+#include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "measure/errors.hpp"
 
 namespace joseki::abc471g::pairs {
@@ -37,6 +38,22 @@ const std::vector<PairsRung>& pairs_ladder() {
     r2.combiner = Combiner::TensorCore;
     r2.precondition = [](const Problem& p) { return pairs_precondition(p, Combiner::TensorCore); };
     v.push_back(r2);
+    PairsRung r3;
+    r3.id = 3;
+    r3.slug = "r03_partition_tc";
+    r3.name = "partition count + tensor cores";
+    r3.technique = "no global atomics: pairs partitioned by table slice (shared-memory sort), shared-memory histograms; r02's combine";
+    r3.predecessor = "r02_atomic_tc_int8";
+    r3.combiner = Combiner::TensorCore;
+    r3.counter = Counter::Partition;
+    r3.precondition = [](const Problem& p) -> std::string {
+      if (std::string why = pairs_precondition(p, Combiner::TensorCore); !why.empty()) return why;
+      if (padded_k(p.k) > PARTITION_MAX_KP)
+        return "K = " + std::to_string(p.k) + ": more than " + std::to_string(PARTITION_MAX_KP / 128 * 128) +
+               " padded columns, the table has more than 1024 slices of 2^14 cells";
+      return "";
+    };
+    v.push_back(r3);
     return v;
   }();
   return rungs;

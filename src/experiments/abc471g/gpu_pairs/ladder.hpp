@@ -3,6 +3,8 @@
 //   r00_cpu_pairs       baseline: the CPU pair-count solver (cpu-pairs: counts + FFTW), all cores
 //   r01_atomic_ntt      count on the GPU (jump-ahead + L2 atomics), Goldilocks NTT combine
 //   r02_atomic_tc_int8  same count, combine as int8 tensor-core products (exact, byte planes)
+//   r03_partition_tc    count without global atomics: partition by table slice, shared-memory
+//                       histograms; r02's combine
 #pragma once
 
 #include <functional>
@@ -22,6 +24,7 @@ struct PairsRung {
   std::string technique;    // one line, the record's technique
   std::string predecessor;  // slug of the previous rung ("" for the baseline)
   std::optional<Combiner> combiner;  // GPU rungs
+  Counter counter = Counter::Atomic;  // GPU rungs: how pairs are counted
   std::string cpu_solver;   // the baseline's registry solver
   std::function<std::string(const Problem&)> precondition;  // "" when the rung can run
 };

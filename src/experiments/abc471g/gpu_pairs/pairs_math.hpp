@@ -88,8 +88,20 @@ struct FastMod {
   std::uint32_t d = 1;
 };
 constexpr FastMod make_fastmod(std::uint32_t d) { return FastMod{~0ULL / d + 1, d}; }
+JOSEKI_HD std::uint32_t umulhi32(std::uint32_t a, std::uint32_t b) {
+#if defined(__CUDA_ARCH__)
+  return __umulhi(a, b);
+#else
+  return static_cast<std::uint32_t>((static_cast<std::uint64_t>(a) * b) >> 32);
+#endif
+}
+// floor(low * d / 2^64) with 32-bit pieces: for low = H 2^32 + L, it equals
+// floor((H d + floor(L d / 2^32)) / 2^32) (a fraction below 1 cannot carry), and H d + that < 2^64:
+// two integer multiply-adds on the GPU instead of a 64 x 64 high product.
 JOSEKI_HD std::uint32_t fastmod(std::uint32_t x, const FastMod& f) {
-  return static_cast<std::uint32_t>(mulhi64(f.m * x, f.d));
+  const std::uint64_t low = f.m * x;
+  const std::uint32_t t = umulhi32(static_cast<std::uint32_t>(low), f.d);
+  return static_cast<std::uint32_t>((static_cast<std::uint64_t>(static_cast<std::uint32_t>(low >> 32)) * f.d + t) >> 32);
 }
 
 // ---- Goldilocks prime p = 2^64 - 2^32 + 1 ---------------------------------------------

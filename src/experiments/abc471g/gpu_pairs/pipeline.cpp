@@ -19,6 +19,11 @@
 namespace joseki::abc471g::pairs {
 
 const char* combiner_name(Combiner c) { return c == Combiner::Ntt ? "ntt" : "tc"; }
+const char* counter_name(Counter c) { return c == Counter::Atomic ? "atomic" : "partition"; }
+
+Counter effective_counter(const Problem& p, const PairsConfig& c) {
+  return c.counter == Counter::Partition && padded_k(p.k) <= PARTITION_MAX_KP ? Counter::Partition : Counter::Atomic;
+}
 
 std::string pairs_precondition(const Problem& p, Combiner c) {
   if (p.k > GPU_PAIRS_MAX_K)
@@ -71,6 +76,24 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
   m_t32 = cuda::DeviceBuffer<std::uint32_t>(cells + 2);
   if (m_wide) m_t64 = cuda::DeviceBuffer<std::uint64_t>(cells);
   m_answer = cuda::DeviceBuffer<std::uint64_t>(p.k);
+  m_counter = effective_counter(p, c);
+  if (m_counter == Counter::Partition) {
+    const PartitionLaunch pl = prepare_partition(device);
+    const std::uint64_t round = std::min(m_cfg.round_pairs, std::max<std::uint64_t>(m_end - m_begin, 1));
+    m_chunk = std::clamp<std::uint64_t>(c.chunk_pairs, 1, std::min<std::uint64_t>(round, 1ULL << 31));
+    m_chunks_per_round = static_cast<std::size_t>((round + m_chunk - 1) / m_chunk);
+    m_resident = pl.resident_threads;
+    m_ppt = static_cast<std::uint32_t>(partition_run(m_chunk));
+    m_buckets = static_cast<std::uint32_t>(cells >> PART_SLICE_BITS);  // kp is a multiple of 128
+    // A slice's expected share of a chunk plus 1/16 and 1024 of slack; beyond it pairs spill into
+    // the table (RED.ADD), so a skewed input stays exact.
+    const std::uint64_t share = m_chunk / m_buckets + m_chunk / m_buckets / 16 + 1024;
+    const std::uint64_t limit = 0xFFFFFFFFULL / m_buckets - 8;  // buckets * cap < 2^32 (32-bit indices)
+    const std::uint64_t cap = std::min<std::uint64_t>(c.bucket_cap ? c.bucket_cap : share, limit);
+    m_cap = static_cast<std::uint32_t>((cap + 7) / 8 * 8);
+    m_buf = cuda::DeviceBuffer<std::uint16_t>(static_cast<std::size_t>(m_buckets) * m_cap);
+    m_cursor = cuda::DeviceBuffer<std::uint32_t>(m_buckets);
+  }
   if (c.combiner == Combiner::TensorCore) {
     m_slices = std::max(1, slices_for(total));
     m_planes = cuda::DeviceBuffer<std::uint8_t>(static_cast<std::size_t>(m_slices) * cells);
@@ -95,6 +118,7 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
 void PairsDevice::enqueue_zero(cudaStream_t s) {
   JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_t32.data(), 0, m_t32.bytes(), s));  // counters and the maximum
   if (m_wide) JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_t64.data(), 0, m_t64.bytes(), s));
+  if (m_counter == Counter::Partition) JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_cursor.data(), 0, m_cursor.bytes(), s));
 }
 
 void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_only) {
@@ -109,7 +133,22 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
   a.end = std::min(m_end, a.begin + m_cfg.round_pairs);
   a.pairs_per_thread = m_ppt;
   a.d_table = m_t32.data();
-  launch_count_pairs(a, generate_only, s);
+  if (m_counter == Counter::Partition && !generate_only) {
+    PartitionArgs pa;
+    pa.buckets = m_buckets;
+    pa.cap = m_cap;
+    pa.d_buf = m_buf.data();
+    pa.d_cursor = m_cursor.data();
+    for (std::uint64_t b = a.begin; b < a.end; b += m_chunk) {
+      pa.c = a;
+      pa.c.begin = b;
+      pa.c.end = std::min(a.end, b + m_chunk);
+      pa.run = partition_run(pa.c.end - pa.c.begin);  // a short last chunk still fills the GPU
+      launch_partition(pa, s);
+    }
+  } else {
+    launch_count_pairs(a, generate_only, s);
+  }
   if (m_wide && !generate_only) launch_flush_table(m_t32.data(), m_t64.data(), table_entries(), s);
 }
 
@@ -162,6 +201,7 @@ void PairsDevice::poison(cudaStream_t s) {
   m_t32.poison(s);
   m_t64.poison(s);
   m_planes.poison(s);
+  m_buf.poison(s);
   m_partials.poison(s);
   m_sum.poison(s);
 }
@@ -250,7 +290,12 @@ SolveResult solve_gpu_pairs(const Problem& p, const SolveOptions& o, const Pairs
   r.explanation = r.solver + ": " + std::to_string(dev.pairs()) + " pairs counted on GPU " + std::to_string(o.device) +
                   " in " + std::to_string(dev.rounds()) + " round(s) of < 2^32 (" +
                   (dev.wide() ? "64-bit" : "32-bit") + " counters, " + std::to_string(dev.pairs_per_thread()) +
-                  " pairs per thread), combined by " +
+                  " pairs per thread, " +
+                  (dev.counter() == Counter::Partition
+                       ? "partitioned by table slice in chunks of " + std::to_string(dev.chunk_pairs()) +
+                             " pairs and counted in shared memory"
+                       : std::string("one L2 atomic per pair")) +
+                  "), combined by " +
                   (c.combiner == Combiner::TensorCore ? "int8 tensor-core products (byte planes of C)"
                                                       : "Goldilocks NTT correlations");
   return r;

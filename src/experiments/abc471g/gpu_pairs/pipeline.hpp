@@ -14,6 +14,12 @@ namespace joseki::abc471g::pairs {
 enum class Combiner { Ntt, TensorCore };
 const char* combiner_name(Combiner c);  // "ntt" | "tc"
 
+// How pairs are counted: one L2 atomic per pair (r01, r02), or partitioned by table slice and
+// counted in shared memory (r03; needs Kp <= PARTITION_MAX_KP, else the atomic count runs).
+enum class Counter { Atomic, Partition };
+const char* counter_name(Counter c);  // "atomic" | "partition"
+inline constexpr std::uint32_t PARTITION_MAX_KP = 4096;  // kp^2 / 2^14 slices <= 1024
+
 inline constexpr std::uint32_t GPU_PAIRS_MAX_K = 16384;  // table <= 1 GiB; shared-memory V bank
 inline constexpr std::uint32_t NTT_MAX_K = 4096;         // transform length <= 8192
 inline constexpr int TC_TILE_COUNT = 3;                  // tensor-core tile shapes (PairsConfig::tile)
@@ -27,7 +33,16 @@ struct PairsConfig {
   std::uint32_t pairs_per_thread = 0;   // 0: auto (spread each round over the whole GPU)
   std::uint64_t round_pairs = ROUND_PAIRS_MAX;  // pairs per round (< 2^32); smaller to test the 64-bit path
   bool progress = true;                 // progress bar for runs predicted to last > 1 s
+  Counter counter = Counter::Partition;
+  // Partition count: pairs per chunk (the buckets hold ~2 bytes per pair of a chunk, whatever N),
+  // and the capacity of each slice's bucket (0: the chunk's share plus slack; tests force tiny
+  // buckets to exercise the spill into the table).
+  std::uint64_t chunk_pairs = 1ULL << 27;
+  std::uint32_t bucket_cap = 0;
 };
+
+// The counter a solve of p with c actually uses (Partition falls back to Atomic when K is too large).
+Counter effective_counter(const Problem& p, const PairsConfig& c);
 
 // Why this problem cannot be solved with this combiner, or "" when it can.
 std::string pairs_precondition(const Problem& p, Combiner c);

@@ -29,6 +29,9 @@ class PairsDevice {
   std::uint64_t pairs() const { return m_end - m_begin; }
   int device() const { return m_device; }
   std::uint32_t pairs_per_thread() const { return m_ppt; }
+  Counter counter() const { return m_counter; }
+  std::size_t chunks() const { return m_chunks_per_round; }  // partition chunks per full round
+  std::uint64_t chunk_pairs() const { return m_chunk; }
 
   void enqueue_zero(cudaStream_t s);
   void enqueue_round(std::size_t r, cudaStream_t s, bool generate_only = false);
@@ -68,6 +71,18 @@ class PairsDevice {
   cuda::DeviceBuffer<std::uint32_t> m_t32;  // kp*kp counters + 2 words: the table maximum (u64)
   cuda::DeviceBuffer<std::uint64_t> m_t64;
   cuda::DeviceBuffer<std::uint64_t> m_answer;
+  // partition count
+  Counter m_counter = Counter::Atomic;
+  std::uint64_t m_chunk = 1;
+  std::size_t m_chunks_per_round = 1;
+  std::uint64_t m_resident = 1;  // partition threads resident at once
+  // Pair starts per partition thread for a chunk of `pairs`: one wave of resident threads.
+  std::uint64_t partition_run(std::uint64_t pairs) const {
+    return pairs == 0 ? 1 : (pairs + m_resident - 1) / m_resident;
+  }
+  std::uint32_t m_buckets = 1, m_cap = 8;
+  cuda::DeviceBuffer<std::uint16_t> m_buf;
+  cuda::DeviceBuffer<std::uint32_t> m_cursor;
   // tensor cores
   int m_slices = 1;
   cuda::DeviceBuffer<std::uint8_t> m_planes;

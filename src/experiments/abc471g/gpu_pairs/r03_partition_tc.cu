@@ -1,0 +1,239 @@
+// Rung 3 of the gpu-pairs ladder: the count without global atomics (partition, then shared-memory
+// histograms); the combine is r02's (tensor cores).
+//
+// What changed from r02: r02 sends one random RED.ADD per pair to the L2 and runs at the L2's
+// random-atomic rate (~1.0e11/s on the H200), which is the whole reason N = 10^9 takes ~10 ms.
+// Here the table is cut into slices of 2^14 cells (64 KiB of 32-bit counters: fits a block's
+// shared memory), and each chunk of pairs is counted in two kernels:
+//   1. partition: every thread generates 16 pairs per tile (jump-ahead once per thread, then it
+//      walks its own run), ranks them by slice with shared-memory atomics, the block scans the
+//      slice counts, reserves room in each slice's bucket with one global atomic per slice and
+//      tile, sorts the tile in shared memory and writes 16-bit cell offsets in runs (coalesced).
+//      A bucket that is full (skewed input) spills the rest of its pairs straight into the
+//      table with RED.ADD (r02's path), so every input is counted exactly, only slower.
+//   2. histogram: one block per slice reads its bucket (16-byte loads), counts into 64 KiB of
+//      shared-memory counters and adds them to the table (it owns the slice: plain stores).
+// Prediction: the L2 atomics are gone; what is left is the generator (~2.3 ms at 10^9, ALU),
+// the ranking and sorting in shared memory, and 2 + 2 bytes of HBM traffic per pair
+// (~1 ms at 10^9): N = 10^9 in ~4-5 ms, the max case's count ~30-40 us instead of 80 us.
+// Measured (H200): see docs/ABC471G_SCALE.md, "r03".
+#include <cuda_runtime.h>
+
+#include <cub/block/block_scan.cuh>
+
+#include "backend/cuda/check.hpp"
+#include "experiments/abc471g/gpu_pairs/kernels.hpp"
+#include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
+
+namespace joseki::abc471g::pairs {
+
+namespace {
+
+__constant__ JumpTable c_jump3 = make_jump_table();
+
+constexpr int PART_THREADS = 512;
+constexpr int HIST_THREADS = 512;
+constexpr std::uint32_t TILE = PART_THREADS * PART_PAIRS_PER_TILE;
+constexpr std::uint32_t SLICE_CELLS = 1u << PART_SLICE_BITS;
+constexpr std::uint32_t BUCKETS_PER_THREAD = (PART_MAX_BUCKETS + PART_THREADS - 1) / PART_THREADS;
+
+// The elements p, p+1, ... of A: the given b while p < M, then the LCG (state = element max(p0, M)).
+struct ElementStream {
+  const std::uint32_t* __restrict__ b;
+  std::uint64_t m;
+  std::uint64_t j;
+  std::uint64_t state;
+  FastMod fm;
+  __device__ __forceinline__ std::uint32_t next() {
+    std::uint32_t v;
+    if (j < m) {
+      v = b[j];
+    } else {
+      v = fastmod(pcg_raw(state), fm);
+      state = state * LCG_MUL + LCG_INC;
+    }
+    ++j;
+    return v;
+  }
+  __device__ __forceinline__ std::uint32_t next_generated() {  // j >= m known
+    const std::uint32_t v = fastmod(pcg_raw(state), fm);
+    state = state * LCG_MUL + LCG_INC;
+    ++j;
+    return v;
+  }
+};
+
+// Two blocks per SM (<= 64 registers): at one block (79 registers) the generator's dependent
+// multiply chains left the schedulers idle (ncu at 10^9: 25% occupancy, 9.5 cycles per issued
+// instruction, 41% of issue slots used).
+__global__ void __launch_bounds__(PART_THREADS, 2) partition_kernel(PartitionArgs a, int bits) {
+  using Scan = cub::BlockScan<std::uint32_t, PART_THREADS, cub::BLOCK_SCAN_WARP_SCANS>;  // one barrier inside
+  __shared__ typename Scan::TempStorage scan_tmp;
+  __shared__ std::uint32_t s_sorted[TILE];            // the tile's cell keys, grouped by slice
+  __shared__ std::uint32_t s_base[PART_MAX_BUCKETS];  // counts, then the slice's first index in s_sorted
+  // Sorted entry i of slice b goes to d_buf[s_delta[b] + i] while i < s_limit[b] (its bucket has
+  // room), else it spills into the table.
+  __shared__ std::uint32_t s_delta[PART_MAX_BUCKETS];
+  __shared__ std::uint32_t s_limit[PART_MAX_BUCKETS];
+  __shared__ std::uint32_t s_total;
+
+  const CountArgs& c = a.c;
+  const std::uint64_t gtid = blockIdx.x * static_cast<std::uint64_t>(PART_THREADS) + threadIdx.x;
+  const std::uint64_t p0 = c.begin + gtid * a.run;
+  const std::uint64_t p1 = p0 < c.end ? (c.end - p0 < a.run ? c.end : p0 + a.run) : p0;  // empty when p0 >= end
+  ElementStream es{c.d_b, c.m, p0, 0, FastMod{c.fastmod_m, c.k}};
+  std::uint32_t prev = 0;
+  if (p0 < p1) {
+    es.state = jump_with(c_jump3, c.seed, (p0 > c.m ? p0 : c.m) - c.m, bits);
+    prev = es.next();
+  }
+  const std::uint32_t tiles = (a.run + PART_PAIRS_PER_TILE - 1) / PART_PAIRS_PER_TILE;
+  std::uint64_t q = p0;  // next pair start of this thread
+  for (std::uint32_t i = threadIdx.x; i < a.buckets; i += PART_THREADS) s_base[i] = 0;
+  __syncthreads();
+  for (std::uint32_t t = 0; t < tiles; ++t) {
+    // Ranks are < TILE: two per register (16 bits each) keep the kernel under 64 registers.
+    std::uint32_t key[PART_PAIRS_PER_TILE], rank2[PART_PAIRS_PER_TILE / 2] = {};
+    if (q + PART_PAIRS_PER_TILE <= p1 && es.j >= c.m) {  // the common case: 16 generated pairs
+#pragma unroll
+      for (int e = 0; e < PART_PAIRS_PER_TILE; ++e) {
+        const std::uint32_t cur = es.next_generated();
+        key[e] = prev * c.kp + cur;
+        prev = cur;
+        rank2[e / 2] |= atomicAdd(&s_base[key[e] >> PART_SLICE_BITS], 1u) << (16 * (e & 1));
+      }
+      q += PART_PAIRS_PER_TILE;
+    } else {
+#pragma unroll
+      for (int e = 0; e < PART_PAIRS_PER_TILE; ++e) {
+        key[e] = ~0u;
+        if (q < p1) {
+          const std::uint32_t cur = es.next();
+          key[e] = prev * c.kp + cur;
+          prev = cur;
+          rank2[e / 2] |= atomicAdd(&s_base[key[e] >> PART_SLICE_BITS], 1u) << (16 * (e & 1));
+          ++q;
+        }
+      }
+    }
+    __syncthreads();
+    // Exclusive scan of the slice counts (each thread owns BUCKETS_PER_THREAD consecutive slices)
+    // and one global reservation per non-empty slice.
+    std::uint32_t cnt[BUCKETS_PER_THREAD], sum = 0;
+#pragma unroll
+    for (std::uint32_t u = 0; u < BUCKETS_PER_THREAD; ++u) {
+      const std::uint32_t b = threadIdx.x * BUCKETS_PER_THREAD + u;
+      cnt[u] = b < a.buckets ? s_base[b] : 0u;
+      sum += cnt[u];
+    }
+    std::uint32_t offset, total;
+    Scan(scan_tmp).ExclusiveSum(sum, offset, total);
+    // Reserve room in the buckets now, use the answers only after the scatter below: the L2
+    // round trip of the atomics overlaps the shared-memory sort.
+    std::uint32_t gpos[BUCKETS_PER_THREAD], first[BUCKETS_PER_THREAD];
+#pragma unroll
+    for (std::uint32_t u = 0; u < BUCKETS_PER_THREAD; ++u) {
+      const std::uint32_t b = threadIdx.x * BUCKETS_PER_THREAD + u;
+      gpos[u] = 0;
+      first[u] = offset;
+      if (b < a.buckets) {
+        s_base[b] = offset;
+        if (cnt[u]) gpos[u] = atomicAdd(a.d_cursor + b, cnt[u]);
+      }
+      offset += cnt[u];
+    }
+    if (threadIdx.x == 0) s_total = total;
+    __syncthreads();
+#pragma unroll
+    for (int e = 0; e < PART_PAIRS_PER_TILE; ++e)
+      if (key[e] != ~0u)
+        s_sorted[s_base[key[e] >> PART_SLICE_BITS] + ((rank2[e / 2] >> (16 * (e & 1))) & 0xFFFFu)] = key[e];
+#pragma unroll
+    for (std::uint32_t u = 0; u < BUCKETS_PER_THREAD; ++u) {
+      const std::uint32_t b = threadIdx.x * BUCKETS_PER_THREAD + u;
+      if (b < a.buckets) {
+        // b * cap + gpos - first wraps modulo 2^32 for small b; adding i >= first unwraps it
+        // (buckets * cap < 2^32 is a precondition of the launcher).
+        s_delta[b] = b * a.cap + gpos[u] - first[u];
+        s_limit[b] = first[u] + (gpos[u] < a.cap ? a.cap - gpos[u] : 0u);
+      }
+    }
+    __syncthreads();
+    // s_base is not read below: clear it for the next tile (the barrier after the write-out
+    // orders this before the next tile's ranking).
+    for (std::uint32_t i = threadIdx.x; i < a.buckets; i += PART_THREADS) s_base[i] = 0;
+    const std::uint32_t n = s_total;
+    for (std::uint32_t i = threadIdx.x; i < n; i += PART_THREADS) {
+      const std::uint32_t k = s_sorted[i];
+      const std::uint32_t b = k >> PART_SLICE_BITS;
+      if (i < s_limit[b])
+        a.d_buf[s_delta[b] + i] = static_cast<std::uint16_t>(k & (SLICE_CELLS - 1));
+      else
+        atomicAdd(c.d_table + k, 1u);  // the bucket is full: count this pair the r02 way
+    }
+    __syncthreads();  // s_base, s_sorted, s_delta, s_limit are reused by the next tile
+  }
+}
+
+__global__ void __launch_bounds__(HIST_THREADS) bucket_hist_kernel(PartitionArgs a) {
+  extern __shared__ std::uint32_t s_hist[];  // SLICE_CELLS counters
+  const std::uint32_t b = blockIdx.x;
+  const std::uint32_t filled = a.d_cursor[b];
+  const std::uint32_t n = filled < a.cap ? filled : a.cap;
+  uint4* h4 = reinterpret_cast<uint4*>(s_hist);
+  for (std::uint32_t i = threadIdx.x; i < SLICE_CELLS / 4; i += HIST_THREADS) h4[i] = make_uint4(0, 0, 0, 0);
+  __syncthreads();
+  const std::uint16_t* __restrict__ src = a.d_buf + static_cast<std::size_t>(b) * a.cap;  // cap % 8 == 0
+  const uint4* src4 = reinterpret_cast<const uint4*>(src);
+  const std::uint32_t n8 = n / 8;
+  for (std::uint32_t i = threadIdx.x; i < n8; i += HIST_THREADS) {
+    const uint4 v = __ldcs(src4 + i);  // read once: do not keep it in L2
+    const std::uint32_t w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      atomicAdd(&s_hist[w[e] & 0xFFFFu], 1u);
+      atomicAdd(&s_hist[w[e] >> 16], 1u);
+    }
+  }
+  for (std::uint32_t i = n8 * 8 + threadIdx.x; i < n; i += HIST_THREADS) atomicAdd(&s_hist[src[i]], 1u);
+  __syncthreads();
+  if (threadIdx.x == 0) a.d_cursor[b] = 0;  // the bucket is empty again for the next chunk
+  uint4* t4 = reinterpret_cast<uint4*>(a.c.d_table + static_cast<std::size_t>(b) * SLICE_CELLS);
+  for (std::uint32_t i = threadIdx.x; i < SLICE_CELLS / 4; i += HIST_THREADS) {
+    const uint4 h = h4[i];
+    uint4 t = t4[i];
+    t.x += h.x;
+    t.y += h.y;
+    t.z += h.z;
+    t.w += h.w;
+    t4[i] = t;
+  }
+}
+
+}  // namespace
+
+PartitionLaunch prepare_partition(int device) {
+  PartitionLaunch l;
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(bucket_hist_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(SLICE_CELLS * sizeof(std::uint32_t))));
+  int sms = 1, per_sm = 1;
+  JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, partition_kernel, PART_THREADS, 0));
+  l.resident_threads = static_cast<std::uint64_t>(sms) * static_cast<std::uint64_t>(per_sm > 0 ? per_sm : 1) *
+                       PART_THREADS;
+  l.threads_per_block = PART_THREADS;
+  return l;
+}
+
+void launch_partition(const PartitionArgs& a, cudaStream_t s) {
+  if (a.c.end <= a.c.begin) return;
+  const std::uint64_t threads = (a.c.end - a.c.begin + a.run - 1) / a.run;
+  const unsigned blocks = static_cast<unsigned>((threads + PART_THREADS - 1) / PART_THREADS);
+  const int bits = a.c.end > a.c.m ? bit_length(a.c.end - a.c.m) : 0;
+  partition_kernel<<<blocks, PART_THREADS, 0, s>>>(a, bits);
+  JOSEKI_CUDA_CHECK_LAUNCH();
+  bucket_hist_kernel<<<a.buckets, HIST_THREADS, SLICE_CELLS * sizeof(std::uint32_t), s>>>(a);
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace joseki::abc471g::pairs
