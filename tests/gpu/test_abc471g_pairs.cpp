@@ -91,18 +91,22 @@ TEST(Abc471gPairsGpu, SmallPartitionTableIsExact) {
   struct Knobs {
     std::uint64_t chunk;
     std::uint32_t cap;
+    int threads;
   };
   for (const Shape& sh : SMALL)
-    for (const Knobs kn : {Knobs{1ULL << 27, 0}, Knobs{1, 0}, Knobs{7'777, 0}, Knobs{65'536, 8}, Knobs{100'001, 64}}) {
+    for (const Knobs kn : {Knobs{1ULL << 27, 0, 512}, Knobs{1ULL << 27, 0, 256}, Knobs{1, 0, 512}, Knobs{7'777, 0, 256},
+                           Knobs{65'536, 8, 512}, Knobs{100'001, 64, 256}}) {
       if (kn.chunk == 1 && sh.n > 1000) continue;  // one launch pair per pair: keep it short
       const ab::Problem p = random_problem(sh.n, sh.k, sh.m, sh.n * 31 + sh.k, sh.n + kn.chunk);
       gp::PairsConfig c;
       c.counter = gp::Counter::Partition;
       c.chunk_pairs = kn.chunk;
       c.bucket_cap = kn.cap;
+      c.partition_threads = kn.threads;
       ASSERT_EQ(gp::effective_counter(p, c), gp::Counter::Partition);
       ASSERT_EQ(gpu_table(p, c), gp::cpu_pair_table(p, gp::padded_k(p.k)))
-          << "N = " << sh.n << ", K = " << sh.k << ", M = " << sh.m << ", chunk " << kn.chunk << ", cap " << kn.cap;
+          << "N = " << sh.n << ", K = " << sh.k << ", M = " << sh.m << ", chunk " << kn.chunk << ", cap " << kn.cap
+          << ", threads " << kn.threads;
     }
 }
 
@@ -138,6 +142,10 @@ TEST(Abc471gPairsGpu, SmallRaceShapes) {
     const ab::Problem p = random_problem(sh.n, sh.k, sh.m, 77, sh.k);
     const ab::Answer want = reference(p);
     EXPECT_EQ(gpu_answer(p, gp::PairsConfig{}), want) << "K = " << sh.k;
+    gp::PairsConfig small;
+    small.partition_threads = 256;
+    small.chunk_pairs = 3'001;  // several chunks, each with a short last tile
+    EXPECT_EQ(gpu_answer(p, small), want) << "256 threads, K = " << sh.k;
     gp::PairsConfig n;
     n.combiner = gp::Combiner::Ntt;
     EXPECT_EQ(gpu_answer(p, n), want) << "NTT, K = " << sh.k;

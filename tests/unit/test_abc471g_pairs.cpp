@@ -73,6 +73,32 @@ TEST(Abc471gPairsMath, PcgAndFastModMatchTheDefinition) {
   }
 }
 
+// The partition count's slices: every cell's slice from the multiply-high equals the division,
+// for every cell of the table (brute force), sizes fit 16-bit offsets and 64 KiB of counters,
+// and the histogram blocks spread over the SMs at least as evenly as 2^14-cell slices.
+TEST(Abc471gPairsMath, SlicePlansAreExactAndBalanced) {
+  for (const std::uint32_t sms : {1u, 7u, 114u, 132u})
+    for (const std::uint32_t k : {1u, 100u, 129u, 1000u, 2300u, 3001u, 4096u}) {
+      const std::uint32_t kp = gp::padded_k(k);
+      const std::uint64_t cells = std::uint64_t{kp} * kp;
+      const gp::SlicePlan pl = gp::plan_slices(cells, sms);
+      ASSERT_EQ(pl.size % 4, 0u) << "K " << k << " SMs " << sms;
+      ASSERT_LE(pl.size, gp::SLICE_MAX_CELLS);
+      ASSERT_LE(pl.slices, gp::SLICE_MAX_COUNT);
+      ASSERT_EQ(pl.slices, (cells + pl.size - 1) / pl.size);
+      const std::uint64_t pow2 = (cells + gp::SLICE_MAX_CELLS - 1) / gp::SLICE_MAX_CELLS;
+      EXPECT_LE((pl.slices + sms - 1) / sms * std::uint64_t{pl.size}, (pow2 + sms - 1) / sms * gp::SLICE_MAX_CELLS);
+      if (sms == 132 || k == 4096)  // brute force over every cell (up to 16.8 M)
+        for (std::uint64_t c = 0; c < cells; ++c)
+          ASSERT_EQ(gp::umulhi32(static_cast<std::uint32_t>(c), pl.magic), c / pl.size)
+              << "cell " << c << ", size " << pl.size << ", K " << k;
+    }
+  // The max case on the H200: 395 slices of 13,452 cells (3 per SM) instead of 324 of 16,384.
+  const gp::SlicePlan h200 = gp::plan_slices(2304ULL * 2304, 132);
+  EXPECT_EQ(h200.size, 13452u);
+  EXPECT_EQ(h200.slices, 395u);
+}
+
 TEST(Abc471gPairsMath, GoldilocksArithmetic) {
   const std::uint64_t p = gp::GL_P;
   std::mt19937_64 g(3);

@@ -21,5 +21,16 @@ run timeout 60 "$J" abc471g gen --n 1000000000 --k 2300 --m 100000 --seed 7 -o "
 run timeout 150 $NCU --clock-control none --kernel-name regex:'partition_kernel|bucket_hist_kernel' --launch-skip 2 --launch-count 2 \
   --section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section WarpStateStats \
   --section LaunchStats --section Occupancy "$J" abc471g solve --solver gpu-pairs "$AQ/n1e9.in" > "$AQ/ncu_1e9.txt" 2>&1
-grep -E "Duration|Throughput|Registers|Achieved Occupancy|Theoretical Occupancy|Stall|Issue Slots|Executed Ipc|partition_kernel|bucket_hist" "$AQ/ncu_1e9.txt" | head -60
+grep -E "Duration|Throughput|Registers|Achieved Occupancy|Theoretical Occupancy|Issue Slots|Executed Ipc|partition_kernel|bucket_hist" "$AQ/ncu_1e9.txt" | head -60
+run timeout 100 $NCU --clock-control none --kernel-name regex:'partition_kernel' --launch-skip 1 --launch-count 1 \
+  --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
+  "$J" abc471g solve --solver gpu-pairs "$AQ/n1e9.in" > "$AQ/ncu_stalls_1e9.txt" 2>&1
+grep -E "stalled" "$AQ/ncu_stalls_1e9.txt" | sort -k3 -g -r | head -12
 rm -f "$AQ/n1e9.in"
+step "abc471g_partition: ncu, the max case (where the 0.17 ms go: count kernels, slicing, tensor-core product)"
+run timeout 30 "$J" abc471g gen -o "$AQ/max.in"
+run timeout 120 $NCU --clock-control none --kernel-name regex:'partition_kernel|bucket_hist_kernel|slice_table_kernel|tc_combine_kernel' \
+  --launch-count 4 --section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy --section LaunchStats \
+  "$J" abc471g solve --solver gpu-pairs "$AQ/max.in" > "$AQ/ncu_max.txt" 2>&1
+grep -E "^  [a-z_:<>]*(partition_kernel|bucket_hist_kernel|slice_table_kernel|tc_combine_kernel)|Duration|Compute \(SM\) Throughput|Memory Throughput|Issue Slots|Achieved Occupancy|Registers Per" "$AQ/ncu_max.txt" | head -48
+rm -f "$AQ/max.in"

@@ -74,6 +74,11 @@ Record time_solve(const Problem& p, const PairsConfig& cfg, const Answer& want, 
   r.extra["pairs_per_thread"] = dev.pairs_per_thread();
   r.extra["rounds"] = dev.rounds();
   r.extra["counter"] = counter_name(dev.counter());
+  if (dev.counter() == Counter::Partition) {
+    r.extra["slice_cells"] = dev.slice_plan().size;
+    r.extra["slices"] = dev.slice_plan().slices;
+    r.extra["chunk_pairs"] = dev.chunk_pairs();
+  }
   r.throughput = measure::throughput({static_cast<double>(dev.pairs()), 0}, r.summary->median);
   return r;
 }

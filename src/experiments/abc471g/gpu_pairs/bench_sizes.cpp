@@ -129,23 +129,41 @@ std::vector<Record> bench_sizes(const SizesOptions& so, const BenchOptions& o) {
       out.push_back(r);
     }
     const Answer got = ntt ? *ntt : Answer{};
-    // Sweep (N >= 10^9, partition count): pairs per chunk, full solve; tie rule: within 2%, the
-    // smaller chunk (the buckets take ~2 bytes per pair of a chunk).
-    if (n >= 1'000'000'000ULL && n <= 10'000'000'000ULL && !any_failed && ref &&
-        effective_counter(p, PairsConfig{}) == Counter::Partition) {
+    // Sweeps (N >= 10^9, partition count), full solve: pairs per chunk (tie rule: within 2%, the
+    // smaller chunk: the buckets take ~2 bytes per pair of a chunk) and threads per partition
+    // block (within 2%, the larger block: fewer bucket reservations per pair).
+    struct Knob {
+      const char* axis;
+      const char* technique;
+      bool prefer_larger;
+      std::vector<std::int64_t> values;
+    };
+    const Knob knobs[] = {
+        {"chunk_pairs", "full gpu-pairs solve (partition count), pairs per chunk", false,
+         {1LL << 26, 1LL << 27, 1LL << 28, 1LL << 29}},
+        {"partition_threads", "full gpu-pairs solve (partition count), threads per partition block", true, {256, 512}},
+    };
+    for (const Knob& kn : knobs) {
+      if (!(n >= 1'000'000'000ULL && n <= 10'000'000'000ULL && !any_failed && ref &&
+            effective_counter(p, PairsConfig{}) == Counter::Partition))
+        break;
       std::vector<Record> pts;
       std::vector<measure::Candidate> cand;
-      for (const int lg : {25, 26, 27, 28}) {
+      for (const std::int64_t v : kn.values) {
         PairsConfig cfg;
         cfg.progress = false;
-        cfg.chunk_pairs = 1ULL << lg;
-        Record q = base_record("pairs.sweep.chunk_pairs", "full gpu-pairs solve (partition count), pairs per chunk",
-                               "cuda", "GPU_COMPUTE", "cold");
+        const bool chunk = std::string(kn.axis) == "chunk_pairs";
+        if (chunk)
+          cfg.chunk_pairs = static_cast<std::uint64_t>(v);
+        else
+          cfg.partition_threads = static_cast<int>(v);
+        Record q = base_record(std::string("pairs.sweep.") + kn.axis, kn.technique, "cuda", "GPU_COMPUTE", "cold");
         q.axes = axes;
-        q.axes.set("chunk_pairs", static_cast<std::int64_t>(cfg.chunk_pairs));
-        q.extra["sweep"] = "chunk_pairs";
-        q.extra["scope_set"] = set_id + " chunk sweep";
-        q.extra["auto"] = cfg.chunk_pairs == PairsConfig{}.chunk_pairs;
+        q.axes.set(kn.axis, v);
+        q.extra["sweep"] = kn.axis;
+        q.extra["scope_set"] = set_id + " " + kn.axis + " sweep";
+        q.extra["auto"] = chunk ? cfg.chunk_pairs == PairsConfig{}.chunk_pairs
+                                : cfg.partition_threads == PairsConfig{}.partition_threads;
         PairsDevice dev(p, cfg, o.device);
         dev.poison(s);
         dev.enqueue_solve(s);
@@ -154,12 +172,13 @@ std::vector<Record> bench_sizes(const SizesOptions& so, const BenchOptions& o) {
         if (d.empty()) {
           q.set_measurement(timer.measure([&](cudaStream_t st) { dev.enqueue_solve(st); }, measure::Mode::Cold, o.rule));
           cand.push_back({q.axes, q.summary->median});
-          o.say(fmt::format("  chunk 2^{}: GPU_COMPUTE {:.3f} ms", lg, q.summary->median * 1e3));
+          o.say(fmt::format("  {} {}: GPU_COMPUTE {:.3f} ms", kn.axis, v, q.summary->median * 1e3));
         }
         pts.push_back(q);
       }
       if (!cand.empty()) {
-        const measure::TieChoice ch = measure::choose(measure::TieRule::prefer_smaller("chunk_pairs"), cand);
+        const measure::TieChoice ch = measure::choose(
+            kn.prefer_larger ? measure::TieRule::prefer_larger(kn.axis) : measure::TieRule::prefer_smaller(kn.axis), cand);
         for (Record& q : pts) {
           q.extra["chosen"] = q.summary.has_value() && q.axes == cand[ch.chosen].point;
           if (q.extra["chosen"].get<bool>()) q.extra["tie_rule"] = ch.explanation;

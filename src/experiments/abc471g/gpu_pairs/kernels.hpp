@@ -39,15 +39,16 @@ void launch_atomic_probe(std::uint32_t* d_table, std::uint32_t cells, std::uint6
                          cudaStream_t s);
 
 // ---- partition count (r03_partition_tc.cu) ------------------------------------------------
-// The table (kp*kp cells, kp a multiple of 128) is cut into slices of 2^PART_SLICE_BITS cells:
-// kp^2 / 2^14 slices, at most PART_MAX_BUCKETS (kp <= 4096).
-inline constexpr int PART_SLICE_BITS = 14;
+// The table (kp*kp cells, kp a multiple of 128) is cut into slices of `slice` cells (plan_slices
+// in pairs_math.hpp: <= 2^14 cells, <= PART_MAX_BUCKETS slices, so kp <= 4096).
 inline constexpr std::uint32_t PART_MAX_BUCKETS = 1024;
 inline constexpr int PART_PAIRS_PER_TILE = 16;  // pairs a thread generates per tile
 struct PartitionArgs {
   CountArgs c;                    // the chunk [c.begin, c.end); c.d_table receives the counts
   std::uint64_t run = 16;         // pair starts per thread (>= 1; full tiles of PART_PAIRS_PER_TILE are faster)
-  std::uint32_t buckets = 1;      // kp^2 >> PART_SLICE_BITS
+  std::uint32_t buckets = 1;      // slices: ceil(kp^2 / slice)
+  std::uint32_t slice = 1u << 14; // cells per slice (a multiple of 4, <= 2^14)
+  std::uint32_t magic = 1u << 18; // slice of a cell = umulhi(cell, magic) (exact: plan_slices)
   std::uint32_t cap = 8;          // 16-bit entries per bucket (a multiple of 8)
   std::uint16_t* d_buf = nullptr; // buckets * cap
   std::uint32_t* d_cursor = nullptr;  // buckets; zero before the first chunk, left zero after each
@@ -56,12 +57,13 @@ struct PartitionLaunch {
   std::uint64_t resident_threads = 1;  // partition threads the GPU holds at once
   int threads_per_block = 1;
 };
-// Sets the histogram kernel's shared-memory limit; returns the partition kernel's residency.
-PartitionLaunch prepare_partition(int device);
+// Sets the histogram kernel's shared-memory limit; returns the partition kernel's residency for
+// blocks of `threads` (256 or 512; anything else means 512).
+PartitionLaunch prepare_partition(int device, int threads);
 // One chunk: partition (generate, rank by slice, write 16-bit offsets into the buckets; a full
 // bucket spills into the table with RED.ADD), then one histogram block per slice adds its
 // bucket into the table and empties the bucket.
-void launch_partition(const PartitionArgs& a, cudaStream_t s);
+void launch_partition(const PartitionArgs& a, int threads, cudaStream_t s);
 
 // ---- tensor-core combiner (r02_atomic_tc_int8.cu) -------------------------------------
 // Slices the table into byte planes (C = sum_j 2^(8j) C_j), takes the table's maximum (which

@@ -213,6 +213,47 @@ JOSEKI_HD std::uint32_t tc_b_word(std::uint32_t bank_words, int lane, std::uint3
   return (col & 3u) * bank_words + (o >> 2);
 }
 
+// ---- partition count: how the table is cut into slices -----------------------------------
+// A slice is `size` consecutive cells (a multiple of 4 for 16-byte accesses, at most 2^14 so that
+// offsets fit 16 bits and the counters 64 KiB of shared memory); slice(key) = floor(key * magic / 2^32), which
+// equals key / size for every key < cells when (cells - 1) * (magic * size - 2^32) < 2^32.
+// The size is chosen so that the histogram blocks spread evenly over the SMs: the busiest SM
+// counts ceil(slices / sms) slices, so the cost is ceil(slices / sms) * size; a plan with more
+// slices (more buckets for the partition to fill) must cost 2% less to be chosen.
+struct SlicePlan {
+  std::uint32_t size = 1u << 14;
+  std::uint32_t magic = 1u << 18;
+  std::uint32_t slices = 1;
+};
+inline constexpr std::uint32_t SLICE_MAX_CELLS = 1u << 14;
+inline constexpr std::uint32_t SLICE_MAX_COUNT = 1024;
+constexpr bool slice_magic_exact(std::uint64_t cells, std::uint32_t size, std::uint64_t magic) {
+  const std::uint64_t e = magic * size - (1ULL << 32);
+  return magic * size >= (1ULL << 32) && (cells == 0 || (cells - 1) * e < (1ULL << 32));
+}
+constexpr SlicePlan plan_slices(std::uint64_t cells, std::uint32_t sms) {
+  if (sms == 0) sms = 1;
+  auto make = [&](std::uint32_t size) {
+    SlicePlan p;
+    p.size = size;
+    p.magic = static_cast<std::uint32_t>(((1ULL << 32) + size - 1) / size);
+    p.slices = static_cast<std::uint32_t>((cells + size - 1) / size);
+    return p;
+  };
+  auto cost = [&](const SlicePlan& p) { return ((p.slices + sms - 1) / sms) * static_cast<std::uint64_t>(p.size); };
+  SlicePlan best = make(SLICE_MAX_CELLS);  // a power of two: magic = 2^18 is exact
+  for (std::uint32_t per_sm = 1; per_sm <= 8; ++per_sm) {
+    const std::uint64_t want = (cells + static_cast<std::uint64_t>(sms) * per_sm - 1) / (static_cast<std::uint64_t>(sms) * per_sm);
+    for (std::uint64_t size = (want + 3) / 4 * 4; size <= SLICE_MAX_CELLS && size <= want + 4 * 512; size += 4) {
+      const SlicePlan p = make(static_cast<std::uint32_t>(size));
+      if (p.slices > SLICE_MAX_COUNT || !slice_magic_exact(cells, p.size, p.magic)) continue;
+      if (cost(p) * 50 < cost(best) * 49) best = p;  // > 2% less: worth more buckets for the partition
+      break;  // the first exact size for this spread
+    }
+  }
+  return best;
+}
+
 // Padded side of the count table and the slices: a multiple of 128 (every tile shape divides it).
 JOSEKI_HD std::uint32_t padded_k(std::uint32_t k) { return (k + 127u) / 128u * 128u; }
 

@@ -78,13 +78,14 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
   m_answer = cuda::DeviceBuffer<std::uint64_t>(p.k);
   m_counter = effective_counter(p, c);
   if (m_counter == Counter::Partition) {
-    const PartitionLaunch pl = prepare_partition(device);
+    const PartitionLaunch pl = prepare_partition(device, c.partition_threads);
     const std::uint64_t round = std::min(m_cfg.round_pairs, std::max<std::uint64_t>(m_end - m_begin, 1));
     m_chunk = std::clamp<std::uint64_t>(c.chunk_pairs, 1, std::min<std::uint64_t>(round, 1ULL << 31));
     m_chunks_per_round = static_cast<std::size_t>((round + m_chunk - 1) / m_chunk);
     m_resident = pl.resident_threads;
     m_ppt = static_cast<std::uint32_t>(partition_run(m_chunk));
-    m_buckets = static_cast<std::uint32_t>(cells >> PART_SLICE_BITS);  // kp is a multiple of 128
+    m_plan = plan_slices(cells, static_cast<std::uint32_t>(sms));  // histogram blocks spread evenly over the SMs
+    m_buckets = m_plan.slices;
     // A slice's expected share of a chunk plus 1/16 and 1024 of slack; beyond it pairs spill into
     // the table (RED.ADD), so a skewed input stays exact.
     const std::uint64_t share = m_chunk / m_buckets + m_chunk / m_buckets / 16 + 1024;
@@ -136,6 +137,8 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
   if (m_counter == Counter::Partition && !generate_only) {
     PartitionArgs pa;
     pa.buckets = m_buckets;
+    pa.slice = m_plan.size;
+    pa.magic = m_plan.magic;
     pa.cap = m_cap;
     pa.d_buf = m_buf.data();
     pa.d_cursor = m_cursor.data();
@@ -144,7 +147,7 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
       pa.c.begin = b;
       pa.c.end = std::min(a.end, b + m_chunk);
       pa.run = partition_run(pa.c.end - pa.c.begin);  // a short last chunk still fills the GPU
-      launch_partition(pa, s);
+      launch_partition(pa, m_cfg.partition_threads, s);
     }
   } else {
     launch_count_pairs(a, generate_only, s);
@@ -292,8 +295,9 @@ SolveResult solve_gpu_pairs(const Problem& p, const SolveOptions& o, const Pairs
                   (dev.wide() ? "64-bit" : "32-bit") + " counters, " + std::to_string(dev.pairs_per_thread()) +
                   " pairs per thread, " +
                   (dev.counter() == Counter::Partition
-                       ? "partitioned by table slice in chunks of " + std::to_string(dev.chunk_pairs()) +
-                             " pairs and counted in shared memory"
+                       ? "partitioned into " + std::to_string(dev.slice_plan().slices) + " table slices of " +
+                             std::to_string(dev.slice_plan().size) + " cells in chunks of " +
+                             std::to_string(dev.chunk_pairs()) + " pairs and counted in shared memory"
                        : std::string("one L2 atomic per pair")) +
                   "), combined by " +
                   (c.combiner == Combiner::TensorCore ? "int8 tensor-core products (byte planes of C)"

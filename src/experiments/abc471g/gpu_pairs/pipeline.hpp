@@ -37,8 +37,11 @@ struct PairsConfig {
   // Partition count: pairs per chunk (the buckets hold ~2 bytes per pair of a chunk, whatever N),
   // and the capacity of each slice's bucket (0: the chunk's share plus slack; tests force tiny
   // buckets to exercise the spill into the table).
-  std::uint64_t chunk_pairs = 1ULL << 27;
+  // 2^28: the chunk sweep's choice at N = 10^9 on the H200 (4.767 ms vs 4.879 ms at 2^27,
+  // results/h200/2026-11-30-partition-dev); buckets ~570 MB at K = 2300.
+  std::uint64_t chunk_pairs = 1ULL << 28;
   std::uint32_t bucket_cap = 0;
+  int partition_threads = 512;  // threads per partition block: 256 or 512 (1024 per SM either way)
 };
 
 // The counter a solve of p with c actually uses (Partition falls back to Atomic when K is too large).

@@ -11,6 +11,7 @@
 
 #include "backend/cuda/buffer.hpp"
 #include "experiments/abc471g/gpu_pairs/kernels.hpp"
+#include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
 #include "experiments/abc471g/problem.hpp"
 
@@ -32,6 +33,7 @@ class PairsDevice {
   Counter counter() const { return m_counter; }
   std::size_t chunks() const { return m_chunks_per_round; }  // partition chunks per full round
   std::uint64_t chunk_pairs() const { return m_chunk; }
+  const SlicePlan& slice_plan() const { return m_plan; }
 
   void enqueue_zero(cudaStream_t s);
   void enqueue_round(std::size_t r, cudaStream_t s, bool generate_only = false);
@@ -81,6 +83,7 @@ class PairsDevice {
     return pairs == 0 ? 1 : (pairs + m_resident - 1) / m_resident;
   }
   std::uint32_t m_buckets = 1, m_cap = 8;
+  SlicePlan m_plan;
   cuda::DeviceBuffer<std::uint16_t> m_buf;
   cuda::DeviceBuffer<std::uint32_t> m_cursor;
   // tensor cores

@@ -3,20 +3,28 @@
 //
 // What changed from r02: r02 sends one random RED.ADD per pair to the L2 and runs at the L2's
 // random-atomic rate (~1.0e11/s on the H200), which is the whole reason N = 10^9 takes ~10 ms.
-// Here the table is cut into slices of 2^14 cells (64 KiB of 32-bit counters: fits a block's
-// shared memory), and each chunk of pairs is counted in two kernels:
+// Here the table is cut into slices of at most 2^14 cells (plan_slices: sized so that the
+// histogram blocks spread evenly over the SMs; 395 slices of 13,452 cells at K = 2300 on 132 SMs),
+// and each chunk of pairs (2^28 by default) is counted in two kernels:
 //   1. partition: every thread generates 16 pairs per tile (jump-ahead once per thread, then it
 //      walks its own run), ranks them by slice with shared-memory atomics, the block scans the
 //      slice counts, reserves room in each slice's bucket with one global atomic per slice and
 //      tile, sorts the tile in shared memory and writes 16-bit cell offsets in runs (coalesced).
 //      A bucket that is full (skewed input) spills the rest of its pairs straight into the
 //      table with RED.ADD (r02's path), so every input is counted exactly, only slower.
-//   2. histogram: one block per slice reads its bucket (16-byte loads), counts into 64 KiB of
-//      shared-memory counters and adds them to the table (it owns the slice: plain stores).
+//   2. histogram: one block per slice reads its bucket (16-byte loads), counts into shared-memory
+//      counters and adds them to the table (it owns the slice: plain stores).
 // Prediction: the L2 atomics are gone; what is left is the generator (~2.3 ms at 10^9, ALU),
 // the ranking and sorting in shared memory, and 2 + 2 bytes of HBM traffic per pair
 // (~1 ms at 10^9): N = 10^9 in ~4-5 ms, the max case's count ~30-40 us instead of 80 us.
-// Measured (H200): see docs/ABC471G_SCALE.md, "r03".
+// Measured (H200, results/h200/2026-11-30-partition-dev, docs/ABC471G_SCALE.md "r03"): N = 10^9
+// 4.74 ms (r02: 9.76 ms in the same run), 10^10 42.9 ms (2.33e11 pairs/s). Held for 10^9; the
+// max case's count took 63 us, not 30-40 (ncu: partition 37.9 us, histograms 18.6 us), and the
+// max case as a whole (170 us) stays far above 0.08 ms: the tensor-core product alone is ~110 us.
+// Per chunk at 10^9 (ncu): partition ~500 us, issue-bound (52-60% of issue slots; stalls: shared
+// memory, not selected, math pipe), histograms ~92 us, bound by shared-memory atomics (L1 94%).
+// Negative results kept: 256-thread blocks (4 per SM) took 12.8 ms at 10^9 (not profiled); a
+// 32-register build (4 blocks of 512 per SM) spilled and took 642 us per chunk instead of 502.
 #include <cuda_runtime.h>
 
 #include <cub/block/block_scan.cuh>
@@ -31,11 +39,7 @@ namespace {
 
 __constant__ JumpTable c_jump3 = make_jump_table();
 
-constexpr int PART_THREADS = 512;
 constexpr int HIST_THREADS = 512;
-constexpr std::uint32_t TILE = PART_THREADS * PART_PAIRS_PER_TILE;
-constexpr std::uint32_t SLICE_CELLS = 1u << PART_SLICE_BITS;
-constexpr std::uint32_t BUCKETS_PER_THREAD = (PART_MAX_BUCKETS + PART_THREADS - 1) / PART_THREADS;
 
 // The elements p, p+1, ... of A: the given b while p < M, then the LCG (state = element max(p0, M)).
 struct ElementStream {
@@ -63,13 +67,19 @@ struct ElementStream {
   }
 };
 
-// Two blocks per SM (<= 64 registers): at one block (79 registers) the generator's dependent
+// 1024 threads per SM (<= 64 registers): at one block of 512 (79 registers) the generator's dependent
 // multiply chains left the schedulers idle (ncu at 10^9: 25% occupancy, 9.5 cycles per issued
 // instruction, 41% of issue slots used).
-__global__ void __launch_bounds__(PART_THREADS, 2) partition_kernel(PartitionArgs a, int bits) {
+// 1024 threads per SM (<= 64 registers) in blocks of THREADS: a swept knob (PairsConfig::partition_threads).
+template <int PART_THREADS>
+__global__ void __launch_bounds__(PART_THREADS, 1024 / PART_THREADS) partition_kernel(PartitionArgs a, int bits) {
+  constexpr std::uint32_t TILE = PART_THREADS * PART_PAIRS_PER_TILE;
+  constexpr std::uint32_t BUCKETS_PER_THREAD = (PART_MAX_BUCKETS + PART_THREADS - 1) / PART_THREADS;
   using Scan = cub::BlockScan<std::uint32_t, PART_THREADS, cub::BLOCK_SCAN_WARP_SCANS>;  // one barrier inside
   __shared__ typename Scan::TempStorage scan_tmp;
-  __shared__ std::uint32_t s_sorted[TILE];            // the tile's cell keys, grouped by slice
+  // The tile's pairs as slice << 16 | offset in the slice (buckets <= 1024, offsets < 2^14),
+  // grouped by slice. ~0u marks no pair (never a valid key: slice < 1024).
+  __shared__ std::uint32_t s_sorted[TILE];
   __shared__ std::uint32_t s_base[PART_MAX_BUCKETS];  // counts, then the slice's first index in s_sorted
   // Sorted entry i of slice b goes to d_buf[s_delta[b] + i] while i < s_limit[b] (its bucket has
   // room), else it spills into the table.
@@ -98,9 +108,10 @@ __global__ void __launch_bounds__(PART_THREADS, 2) partition_kernel(PartitionArg
 #pragma unroll
       for (int e = 0; e < PART_PAIRS_PER_TILE; ++e) {
         const std::uint32_t cur = es.next_generated();
-        key[e] = prev * c.kp + cur;
+        const std::uint32_t cell = prev * c.kp + cur, b = __umulhi(cell, a.magic);
+        key[e] = cell + b * (65536u - a.slice);  // b << 16 | (cell - b * slice)
         prev = cur;
-        rank2[e / 2] |= atomicAdd(&s_base[key[e] >> PART_SLICE_BITS], 1u) << (16 * (e & 1));
+        rank2[e / 2] |= atomicAdd(&s_base[b], 1u) << (16 * (e & 1));
       }
       q += PART_PAIRS_PER_TILE;
     } else {
@@ -109,9 +120,10 @@ __global__ void __launch_bounds__(PART_THREADS, 2) partition_kernel(PartitionArg
         key[e] = ~0u;
         if (q < p1) {
           const std::uint32_t cur = es.next();
-          key[e] = prev * c.kp + cur;
+          const std::uint32_t cell = prev * c.kp + cur, b = __umulhi(cell, a.magic);
+          key[e] = cell + b * (65536u - a.slice);
           prev = cur;
-          rank2[e / 2] |= atomicAdd(&s_base[key[e] >> PART_SLICE_BITS], 1u) << (16 * (e & 1));
+          rank2[e / 2] |= atomicAdd(&s_base[b], 1u) << (16 * (e & 1));
           ++q;
         }
       }
@@ -146,8 +158,8 @@ __global__ void __launch_bounds__(PART_THREADS, 2) partition_kernel(PartitionArg
     __syncthreads();
 #pragma unroll
     for (int e = 0; e < PART_PAIRS_PER_TILE; ++e)
-      if (key[e] != ~0u)
-        s_sorted[s_base[key[e] >> PART_SLICE_BITS] + ((rank2[e / 2] >> (16 * (e & 1))) & 0xFFFFu)] = key[e];
+      if (key[e] != ~0u) s_sorted[s_base[key[e] >> 16] + ((rank2[e / 2] >> (16 * (e & 1))) & 0xFFFFu)] = key[e];
+    int full = 0;  // a bucket of this thread has no room for all of this tile's pairs
 #pragma unroll
     for (std::uint32_t u = 0; u < BUCKETS_PER_THREAD; ++u) {
       const std::uint32_t b = threadIdx.x * BUCKETS_PER_THREAD + u;
@@ -156,32 +168,39 @@ __global__ void __launch_bounds__(PART_THREADS, 2) partition_kernel(PartitionArg
         // (buckets * cap < 2^32 is a precondition of the launcher).
         s_delta[b] = b * a.cap + gpos[u] - first[u];
         s_limit[b] = first[u] + (gpos[u] < a.cap ? a.cap - gpos[u] : 0u);
+        full |= cnt[u] > (gpos[u] < a.cap ? a.cap - gpos[u] : 0u);
       }
     }
-    __syncthreads();
+    const int spill = __syncthreads_or(full);
     // s_base is not read below: clear it for the next tile (the barrier after the write-out
     // orders this before the next tile's ranking).
     for (std::uint32_t i = threadIdx.x; i < a.buckets; i += PART_THREADS) s_base[i] = 0;
     const std::uint32_t n = s_total;
-    for (std::uint32_t i = threadIdx.x; i < n; i += PART_THREADS) {
-      const std::uint32_t k = s_sorted[i];
-      const std::uint32_t b = k >> PART_SLICE_BITS;
-      if (i < s_limit[b])
-        a.d_buf[s_delta[b] + i] = static_cast<std::uint16_t>(k & (SLICE_CELLS - 1));
-      else
-        atomicAdd(c.d_table + k, 1u);  // the bucket is full: count this pair the r02 way
+    if (!spill) {  // every bucket has room (the rule for random input): no limit check per pair
+      for (std::uint32_t i = threadIdx.x; i < n; i += PART_THREADS) {
+        const std::uint32_t k = s_sorted[i];
+        a.d_buf[s_delta[k >> 16] + i] = static_cast<std::uint16_t>(k);
+      }
+    } else {
+      for (std::uint32_t i = threadIdx.x; i < n; i += PART_THREADS) {
+        const std::uint32_t k = s_sorted[i], b = k >> 16;
+        if (i < s_limit[b])
+          a.d_buf[s_delta[b] + i] = static_cast<std::uint16_t>(k);
+        else  // the bucket is full: count this pair the r02 way
+          atomicAdd(c.d_table + b * a.slice + (k & 0xFFFFu), 1u);
+      }
     }
     __syncthreads();  // s_base, s_sorted, s_delta, s_limit are reused by the next tile
   }
 }
 
 __global__ void __launch_bounds__(HIST_THREADS) bucket_hist_kernel(PartitionArgs a) {
-  extern __shared__ std::uint32_t s_hist[];  // SLICE_CELLS counters
+  extern __shared__ std::uint32_t s_hist[];  // a.slice counters
   const std::uint32_t b = blockIdx.x;
   const std::uint32_t filled = a.d_cursor[b];
   const std::uint32_t n = filled < a.cap ? filled : a.cap;
   uint4* h4 = reinterpret_cast<uint4*>(s_hist);
-  for (std::uint32_t i = threadIdx.x; i < SLICE_CELLS / 4; i += HIST_THREADS) h4[i] = make_uint4(0, 0, 0, 0);
+  for (std::uint32_t i = threadIdx.x; i < a.slice / 4; i += HIST_THREADS) h4[i] = make_uint4(0, 0, 0, 0);
   __syncthreads();
   const std::uint16_t* __restrict__ src = a.d_buf + static_cast<std::size_t>(b) * a.cap;  // cap % 8 == 0
   const uint4* src4 = reinterpret_cast<const uint4*>(src);
@@ -198,8 +217,11 @@ __global__ void __launch_bounds__(HIST_THREADS) bucket_hist_kernel(PartitionArgs
   for (std::uint32_t i = n8 * 8 + threadIdx.x; i < n; i += HIST_THREADS) atomicAdd(&s_hist[src[i]], 1u);
   __syncthreads();
   if (threadIdx.x == 0) a.d_cursor[b] = 0;  // the bucket is empty again for the next chunk
-  uint4* t4 = reinterpret_cast<uint4*>(a.c.d_table + static_cast<std::size_t>(b) * SLICE_CELLS);
-  for (std::uint32_t i = threadIdx.x; i < SLICE_CELLS / 4; i += HIST_THREADS) {
+  // This slice's cells: [b * slice, min((b + 1) * slice, kp^2)), a multiple of 4 cells.
+  const std::uint32_t cells = a.c.kp * a.c.kp, lo = b * a.slice;
+  const std::uint32_t len = cells - lo < a.slice ? cells - lo : a.slice;
+  uint4* t4 = reinterpret_cast<uint4*>(a.c.d_table + lo);
+  for (std::uint32_t i = threadIdx.x; i < len / 4; i += HIST_THREADS) {
     const uint4 h = h4[i];
     uint4 t = t4[i];
     t.x += h.x;
@@ -212,27 +234,41 @@ __global__ void __launch_bounds__(HIST_THREADS) bucket_hist_kernel(PartitionArgs
 
 }  // namespace
 
-PartitionLaunch prepare_partition(int device) {
+namespace {
+template <int T>
+PartitionLaunch residency(int sms) {
+  int per_sm = 1;
+  JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, partition_kernel<T>, T, 0));
   PartitionLaunch l;
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(bucket_hist_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(SLICE_CELLS * sizeof(std::uint32_t))));
-  int sms = 1, per_sm = 1;
-  JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, partition_kernel, PART_THREADS, 0));
-  l.resident_threads = static_cast<std::uint64_t>(sms) * static_cast<std::uint64_t>(per_sm > 0 ? per_sm : 1) *
-                       PART_THREADS;
-  l.threads_per_block = PART_THREADS;
+  l.resident_threads = static_cast<std::uint64_t>(sms) * static_cast<std::uint64_t>(per_sm > 0 ? per_sm : 1) * T;
+  l.threads_per_block = T;
   return l;
 }
+}  // namespace
 
-void launch_partition(const PartitionArgs& a, cudaStream_t s) {
+PartitionLaunch prepare_partition(int device, int threads) {
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(bucket_hist_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(SLICE_MAX_CELLS * sizeof(std::uint32_t))));
+  int sms = 1;
+  JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  switch (threads) {
+    case 256: return residency<256>(sms);
+    default: return residency<512>(sms);
+  }
+}
+
+void launch_partition(const PartitionArgs& a, int threads, cudaStream_t s) {
   if (a.c.end <= a.c.begin) return;
-  const std::uint64_t threads = (a.c.end - a.c.begin + a.run - 1) / a.run;
-  const unsigned blocks = static_cast<unsigned>((threads + PART_THREADS - 1) / PART_THREADS);
+  const std::uint64_t total = (a.c.end - a.c.begin + a.run - 1) / a.run;
+  const int t = threads == 256 ? 256 : 512;
+  const unsigned blocks = static_cast<unsigned>((total + t - 1) / t);
   const int bits = a.c.end > a.c.m ? bit_length(a.c.end - a.c.m) : 0;
-  partition_kernel<<<blocks, PART_THREADS, 0, s>>>(a, bits);
+  switch (t) {
+    case 256: partition_kernel<256><<<blocks, 256, 0, s>>>(a, bits); break;
+    default: partition_kernel<512><<<blocks, 512, 0, s>>>(a, bits); break;
+  }
   JOSEKI_CUDA_CHECK_LAUNCH();
-  bucket_hist_kernel<<<a.buckets, HIST_THREADS, SLICE_CELLS * sizeof(std::uint32_t), s>>>(a);
+  bucket_hist_kernel<<<a.buckets, HIST_THREADS, a.slice * sizeof(std::uint32_t), s>>>(a);
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 
