@@ -90,14 +90,17 @@ gp::BenchOptions bench_options(Context& ctx, const measure::StoppingRule& rule) 
 
 std::string ms(double s) { return measure::format_time(s); }
 
+// One row per N: GPU_COMPUTE of the atomic count (r02) and of the partition count (r03, the shipped
+// default) side by side, then the shipped solve's EXTERNAL figures.
 std::string sizes_table(const std::vector<measure::Record>& recs) {
+  const std::string r02 = "pairs.r02_atomic_tc_int8/GPU_COMPUTE", r03 = "pairs.r03_partition_tc/GPU_COMPUTE";
   std::map<std::int64_t, std::map<std::string, const measure::Record*>> by_n;
   for (const auto& r : recs)
     if (r.axes.has("n") && (r.scope == "GPU_COMPUTE" || r.scope == "EXTERNAL") &&
-        (r.variant == "pairs.r02_atomic_tc_int8" || r.scope == "EXTERNAL"))
+        (r.variant + "/" + r.scope == r02 || r.variant + "/" + r.scope == r03 || r.scope == "EXTERNAL"))
       by_n[r.axes.get_int("n")][r.variant + "/" + r.scope] = &r;
-  measure::Table t({"N", "GPU_COMPUTE (cold)", "pairs/s", "validation", "EXTERNAL solve", "post-main", "EXTERNAL fast",
-                    "post-main (fast)"});
+  measure::Table t({"N", "r02 atomic count", "r03 partition count", "r03 pairs/s", "validation", "EXTERNAL solve",
+                    "post-main", "EXTERNAL fast", "post-main (fast)"});
   for (const auto& [n, m] : by_n) {
     auto cell = [&](const std::string& key) {
       auto it = m.find(key);
@@ -107,12 +110,14 @@ std::string sizes_table(const std::vector<measure::Record>& recs) {
       auto it = m.find(key);
       return it != m.end() && it->second->extra.contains(f) ? ms(it->second->extra[f].get<double>()) : std::string("-");
     };
-    const auto gc = m.find("pairs.r02_atomic_tc_int8/GPU_COMPUTE");
-    t.add_row({gp::bench::fmt_n(static_cast<std::uint64_t>(n)), cell("pairs.r02_atomic_tc_int8/GPU_COMPUTE"),
+    auto valid = [&](const std::string& key) { auto it = m.find(key); return it != m.end() ? it->second->validation : std::string("-"); };
+    const auto gc = m.find(r03);
+    std::string v = valid(r02);
+    if (valid(r03) != v) v += " / " + valid(r03);
+    t.add_row({gp::bench::fmt_n(static_cast<std::uint64_t>(n)), cell(r02), cell(r03),
                gc != m.end() && gc->second->throughput ? fmt::format("{:.3g}", gc->second->throughput->elements_per_s) : "-",
-               gc != m.end() ? gc->second->validation : "-", cell("pairs.external.solve/EXTERNAL"),
-               extra("pairs.external.solve/EXTERNAL", "post_main_s"), cell("pairs.external.fast/EXTERNAL"),
-               extra("pairs.external.fast/EXTERNAL", "post_main_s")});
+               v, cell("pairs.external.solve/EXTERNAL"), extra("pairs.external.solve/EXTERNAL", "post_main_s"),
+               cell("pairs.external.fast/EXTERNAL"), extra("pairs.external.fast/EXTERNAL", "post_main_s")});
   }
   return t.markdown();
 }
@@ -358,8 +363,8 @@ std::vector<measure::Record> tour_abc471g_pairs(Context& ctx, const TourOptions&
 }
 
 JOSEKI_REGISTER_TOUR_STEP(abc471g_pairs, "abc471g-pairs",
-                          "ABC471G pair counts on the GPU: NTT and tensor-core combiners (validated), the count's "
-                          "atomic bound, sweeps; full: N = 10^8, 10^9 with EXTERNAL",
+                          "ABC471G pair counts on the GPU: NTT and tensor-core combiners, atomic and partition "
+                          "counts (validated), the count's atomic bound, sweeps; full: N = 10^8, 10^9 with EXTERNAL",
                           44, 3, 10, tour_abc471g_pairs, true);
 
 }  // namespace

@@ -88,10 +88,12 @@ TEST(Abc471gPairsMath, SlicePlansAreExactAndBalanced) {
       ASSERT_EQ(pl.slices, (cells + pl.size - 1) / pl.size);
       const std::uint64_t pow2 = (cells + gp::SLICE_MAX_CELLS - 1) / gp::SLICE_MAX_CELLS;
       EXPECT_LE((pl.slices + sms - 1) / sms * std::uint64_t{pl.size}, (pow2 + sms - 1) / sms * gp::SLICE_MAX_CELLS);
-      if (sms == 132 || k == 4096)  // brute force over every cell (up to 16.8 M)
-        for (std::uint64_t c = 0; c < cells; ++c)
+      if (sms == 132 || k == 4096) {  // brute force over every cell (up to 16.8 M)
+        for (std::uint64_t c = 0; c < cells; ++c) {
           ASSERT_EQ(gp::umulhi32(static_cast<std::uint32_t>(c), pl.magic), c / pl.size)
               << "cell " << c << ", size " << pl.size << ", K " << k;
+        }
+      }
     }
   // The max case on the H200: 395 slices of 13,452 cells (3 per SM) instead of 324 of 16,384.
   const gp::SlicePlan h200 = gp::plan_slices(2304ULL * 2304, 132);
