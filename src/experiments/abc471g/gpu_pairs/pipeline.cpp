@@ -89,7 +89,8 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     // A slice's expected share of a chunk plus 1/16 and 1024 of slack; beyond it pairs spill into
     // the table (RED.ADD), so a skewed input stays exact.
     const std::uint64_t share = m_chunk / m_buckets + m_chunk / m_buckets / 16 + 1024;
-    const std::uint64_t limit = 0xFFFFFFFFULL / m_buckets - 8;  // buckets * cap < 2^32 (32-bit indices)
+    // buckets * cap < 2^32 (32-bit indices) and cap + 2^16 < 2^32 (the kernel's limits stay in range).
+    const std::uint64_t limit = std::min<std::uint64_t>(0xFFFFFFFFULL / m_buckets - 8, 1ULL << 31);
     const std::uint64_t cap = std::min<std::uint64_t>(c.bucket_cap ? c.bucket_cap : share, limit);
     m_cap = static_cast<std::uint32_t>((cap + 7) / 8 * 8);
     m_buf = cuda::DeviceBuffer<std::uint16_t>(static_cast<std::size_t>(m_buckets) * m_cap);
