@@ -110,6 +110,27 @@ TEST(Abc471gPairsGpu, SmallPartitionTableIsExact) {
     }
 }
 
+// Runs of many tiles per thread (the fast path, the tile-to-tile hand-over, a run crossing M inside a
+// tile, a short last tile), for both block sizes, on tables up to 1024 slices (K = 3001, 4096), and a
+// generated input so skewed (K = 2) that the fast path spills into the table.
+TEST(Abc471gPairsGpu, SmallPartitionRunsOfManyTiles) {
+  JOSEKI_REQUIRE_GPU();
+  const Shape shapes[] = {{50'003, 37, 777}, {20'001, 129, 1}, {30'011, 3001, 5}, {30'011, 4096, 20'000}, {40'009, 2, 1}};
+  for (const Shape& sh : shapes)
+    for (const int threads : {256, 512})
+      for (const std::uint32_t run : {15u, 16u, 17u, 33u, 100u}) {
+        const ab::Problem p = random_problem(sh.n, sh.k, sh.m, sh.n + sh.k + run, threads + run);
+        gp::PairsConfig c;
+        c.counter = gp::Counter::Partition;
+        c.partition_threads = threads;
+        c.pairs_per_thread = run;
+        c.bucket_cap = sh.k == 2 ? 8 : 0;
+        ASSERT_EQ(gp::effective_counter(p, c), gp::Counter::Partition);
+        ASSERT_EQ(gpu_table(p, c), gp::cpu_pair_table(p, gp::padded_k(p.k)))
+            << "N = " << sh.n << ", K = " << sh.k << ", M = " << sh.m << ", threads " << threads << ", run " << run;
+      }
+}
+
 // Above the partition's limit (Kp > 4096) the atomic count runs, and the answers stay exact.
 TEST(Abc471gPairsGpu, SmallPartitionFallsBackAboveItsK) {
   JOSEKI_REQUIRE_GPU();
@@ -146,6 +167,14 @@ TEST(Abc471gPairsGpu, SmallRaceShapes) {
     small.partition_threads = 256;
     small.chunk_pairs = 3'001;  // several chunks, each with a short last tile
     EXPECT_EQ(gpu_answer(p, small), want) << "256 threads, K = " << sh.k;
+    for (const int threads : {256, 512}) {  // many tiles per thread: the tile-to-tile hand-over
+      gp::PairsConfig tiles;
+      tiles.partition_threads = threads;
+      tiles.pairs_per_thread = 37;
+      EXPECT_EQ(gpu_answer(p, tiles), want) << threads << " threads, runs of 37, K = " << sh.k;
+      tiles.bucket_cap = 8;  // and with most pairs spilling
+      EXPECT_EQ(gpu_answer(p, tiles), want) << threads << " threads, runs of 37, buckets of 8, K = " << sh.k;
+    }
     gp::PairsConfig n;
     n.combiner = gp::Combiner::Ntt;
     EXPECT_EQ(gpu_answer(p, n), want) << "NTT, K = " << sh.k;

@@ -30,7 +30,9 @@ struct PairsConfig {
   // TcTile: 0 = 128x128, 1 = 64x128, 2 = 64x64. 64x128: the tile sweep's choice in all three H200
   // runs (2026-11-29 x2, 2026-11-30 tour: 188.1-190.4 us vs ~202 us for 128x128, max case).
   int tile = 1;
-  std::uint32_t pairs_per_thread = 0;   // 0: auto (spread each round over the whole GPU)
+  // Pair starts per thread (atomic count) or per partition thread (a run of tiles of 16);
+  // 0: auto (one wave over the whole GPU).
+  std::uint32_t pairs_per_thread = 0;
   std::uint64_t round_pairs = ROUND_PAIRS_MAX;  // pairs per round (< 2^32); smaller to test the 64-bit path
   bool progress = true;                 // progress bar for runs predicted to last > 1 s
   Counter counter = Counter::Partition;

@@ -78,8 +78,10 @@ class PairsDevice {
   std::uint64_t m_chunk = 1;
   std::size_t m_chunks_per_round = 1;
   std::uint64_t m_resident = 1;  // partition threads resident at once
-  // Pair starts per partition thread for a chunk of `pairs`: one wave of resident threads.
+  // Pair starts per partition thread for a chunk of `pairs`: one wave of resident threads, unless
+  // PairsConfig::pairs_per_thread says otherwise (tests use it for runs of many tiles on small N).
   std::uint64_t partition_run(std::uint64_t pairs) const {
+    if (m_cfg.pairs_per_thread) return m_cfg.pairs_per_thread;
     return pairs == 0 ? 1 : (pairs + m_resident - 1) / m_resident;
   }
   std::uint32_t m_buckets = 1, m_cap = 8;

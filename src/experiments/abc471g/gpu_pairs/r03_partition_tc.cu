@@ -68,10 +68,9 @@ struct ElementStream {
   }
 };
 
-// 1024 threads per SM (<= 64 registers): at one block of 512 (79 registers) the generator's dependent
-// multiply chains left the schedulers idle (ncu at 10^9: 25% occupancy, 9.5 cycles per issued
-// instruction, 41% of issue slots used).
-// 1024 threads per SM (<= 64 registers) in blocks of THREADS: a swept knob (PairsConfig::partition_threads).
+// 1024 threads per SM (<= 64 registers) in blocks of THREADS (a swept knob, PairsConfig::partition_threads):
+// at one block of 512 (79 registers) the generator's dependent multiply chains left the schedulers idle
+// (ncu at 10^9: 25% occupancy, 9.5 cycles per issued instruction, 41% of issue slots used).
 template <int PART_THREADS>
 __global__ void __launch_bounds__(PART_THREADS, 1024 / PART_THREADS) partition_kernel(PartitionArgs a, int bits) {
   constexpr std::uint32_t TILE = PART_THREADS * PART_PAIRS_PER_TILE;
@@ -196,11 +195,12 @@ __global__ void __launch_bounds__(PART_THREADS, 1024 / PART_THREADS) partition_k
 }
 
 __global__ void __launch_bounds__(HIST_THREADS) bucket_hist_kernel(PartitionArgs a) {
-  extern __shared__ std::uint32_t s_hist[];  // a.slice counters
+  extern __shared__ uint4 s_hist4[];  // a.slice counters (16-byte aligned: cleared and read as uint4)
+  std::uint32_t* s_hist = reinterpret_cast<std::uint32_t*>(s_hist4);
   const std::uint32_t b = blockIdx.x;
   const std::uint32_t filled = a.d_cursor[b];
   const std::uint32_t n = filled < a.cap ? filled : a.cap;
-  uint4* h4 = reinterpret_cast<uint4*>(s_hist);
+  uint4* h4 = s_hist4;
   for (std::uint32_t i = threadIdx.x; i < a.slice / 4; i += HIST_THREADS) h4[i] = make_uint4(0, 0, 0, 0);
   __syncthreads();
   const std::uint16_t* __restrict__ src = a.d_buf + static_cast<std::size_t>(b) * a.cap;  // cap % 8 == 0
