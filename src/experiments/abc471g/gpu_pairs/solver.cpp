@@ -20,8 +20,9 @@ SolveResult solve_ntt(const Problem& p, const SolveOptions& o) {
 
 const SolverRegistrar reg_tc{Solver{
     "gpu-pairs",
-    "GPU: adjacent pairs counted into a K x K table (jump-ahead generation, L2 atomics), combined "
-    "on the tensor cores (int8 planes, exact); any N, K <= 16384",
+    "GPU: adjacent pairs counted into a K x K table (jump-ahead generation, partitioned by table slice "
+    "into shared-memory histograms; L2 atomics above K = 4096), combined on the tensor cores (int8 "
+    "planes, exact); any N, K <= 16384",
     true, 40, solve_tc}};
 const SolverRegistrar reg_ntt{Solver{
     "gpu-pairs-ntt",
