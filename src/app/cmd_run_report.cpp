@@ -47,17 +47,6 @@ void write_text(const fs::path& p, const std::string& text) {
   fs::rename(tmp, p);
 }
 
-std::string last_lines(const std::string& text, int n) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);)
-    if (!l.empty()) lines.push_back(l);
-  std::string out;
-  for (std::size_t i = lines.size() > static_cast<std::size_t>(n) ? lines.size() - n : 0; i < lines.size(); ++i)
-    out += (out.empty() ? "" : " / ") + lines[i];
-  return out;
-}
-
 // ---- finding the plotting script and a Python that can run it ----
 
 std::string find_script(const std::string& self_exe, std::string& why_not) {
@@ -127,7 +116,7 @@ std::string find_python(const fs::path& tmp, std::string& why_not) {
     } catch (const std::exception& e) {
       out = e.what();
     }
-    tried.push_back(py + ": " + last_lines(out, 1));
+    tried.push_back(py + ": " + measure::last_lines(out, 1));
   }
   why_not = "no Python 3 with matplotlib and numpy (" + fmt::format("{}", fmt::join(tried, "; ")) +
             "); install python3-matplotlib (Debian) and run `joseki report` on this folder again";
@@ -321,7 +310,7 @@ ReportResult generate_report(const std::vector<std::string>& record_files, const
         if (e.path().extension() == ".png") ++res.plots;
       res.plots_note = fmt::format("{} plots drawn by {} with {}", res.plots, script, python);
     } else {
-      why_not = fmt::format("{} failed (exit {}): {}", script, rc, last_lines(output, 3));
+      why_not = fmt::format("{} failed (exit {}): {}", script, rc, measure::last_lines(output, 3));
     }
   }
   if (!tmp.empty()) fs::remove_all(tmp, ec);

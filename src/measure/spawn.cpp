@@ -147,4 +147,15 @@ ExternalResult run_external(const SpawnOptions& opts) {
   return r;
 }
 
+std::string last_lines(const std::string& text, int n, const std::string& sep) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);)
+    if (!l.empty()) lines.push_back(l);
+  std::string out;
+  for (std::size_t i = lines.size() > static_cast<std::size_t>(n) ? lines.size() - n : 0; i < lines.size(); ++i)
+    out += (out.empty() ? "" : sep) + lines[i];
+  return out;
+}
+
 }  // namespace joseki::measure

@@ -39,4 +39,7 @@ struct ExternalResult {
 // Throws RunError when the command cannot be started (names the command and errno text).
 ExternalResult run_external(const SpawnOptions& opts);
 
+// The last n non-empty lines of a child's output, joined by `sep` (for one-line error messages).
+std::string last_lines(const std::string& text, int n, const std::string& sep = " / ");
+
 }  // namespace joseki::measure

@@ -163,17 +163,6 @@ void keep_or_remove(const std::string& path, const char* ext) {
   std::remove(path.c_str());
 }
 
-std::string last_lines(const std::string& text, int n) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);)
-    if (!l.empty()) lines.push_back(l);
-  std::string out;
-  for (std::size_t i = lines.size() > static_cast<std::size_t>(n) ? lines.size() - n : 0; i < lines.size(); ++i)
-    out += (out.empty() ? "" : " | ") + lines[i];
-  return out;
-}
-
 }  // namespace
 
 std::set<std::string> query_ncu_metrics(const std::string& ncu, int device, double timeout_s) {
@@ -221,7 +210,7 @@ NcuRun run_ncu(const std::string& ncu, const std::vector<std::string>& metrics, 
     run.seconds = r.external_s;
     const std::string out = slurp(so.stdout_path), err = slurp(so.stderr_path);
     run.rows = parse_ncu_csv(out);
-    const std::string tail = last_lines(err + "\n" + out, 3);
+    const std::string tail = measure::last_lines(err + "\n" + out, 3, " | ");
     if (run.rows.empty()) {
       run.error = r.timed_out ? fmt::format("ncu timed out after {:.0f} s: {}", timeout_s, tail)
                               : fmt::format("ncu exited with code {} and no metric rows: {}", r.exit_code, tail);
