@@ -19,6 +19,11 @@
 #include "measure/errors.hpp"
 #include "measure/scopes.hpp"
 #include "measure/stats.hpp"
+#include "measure/throughput.hpp"
+
+#ifdef JOSEKI_HAVE_CUDA
+#include "experiments/abc471g/gpu_pairs/pipeline_cuda.hpp"
+#endif
 
 namespace joseki::abc471g::pairs {
 
@@ -275,6 +280,46 @@ std::vector<measure::Record> external_records(const ExternalSet& s, const std::s
   }
   return out;
 }
+
+void mark_choice(std::vector<measure::Record>& points, const measure::TieRule& rule) {
+  std::vector<measure::Candidate> cand;
+  for (const measure::Record& r : points)
+    if (r.summary) cand.push_back({r.axes, r.summary->median});
+  if (cand.empty()) return;
+  const measure::TieChoice ch = measure::choose(rule, cand);
+  for (measure::Record& r : points) {
+    const bool chosen = r.summary.has_value() && r.axes == cand[ch.chosen].point;
+    r.extra["chosen"] = chosen;
+    if (chosen) r.extra["tie_rule"] = ch.explanation;
+  }
+}
+
+#ifdef JOSEKI_HAVE_CUDA
+measure::Record time_solve(const Problem& p, const PairsConfig& cfg, const Answer& want, cuda::GpuTimer& timer,
+                           const BenchOptions& o, measure::Record r) {
+  PairsDevice dev(p, cfg, o.device);
+  const cudaStream_t s = timer.stream();
+  dev.poison(s);
+  dev.enqueue_solve(s);
+  const std::string diff = compare_answers(dev.download(s), want);
+  if (!diff.empty()) {
+    r.validation = "failed: " + diff;
+    return r;
+  }
+  r.validation = "exact";
+  r.set_measurement(timer.measure([&](cudaStream_t st) { dev.enqueue_solve(st); }, measure::Mode::Cold, o.rule));
+  r.extra["pairs_per_thread"] = dev.pairs_per_thread();
+  r.extra["rounds"] = dev.rounds();
+  r.extra["counter"] = counter_name(dev.counter());
+  if (dev.counter() == Counter::Partition) {
+    r.extra["slice_cells"] = dev.slice_plan().size;
+    r.extra["slices"] = dev.slice_plan().slices;
+    r.extra["chunk_pairs"] = dev.chunk_pairs();
+  }
+  r.throughput = measure::throughput({static_cast<double>(dev.pairs()), 0}, r.summary->median);
+  return r;
+}
+#endif
 
 }  // namespace bench
 }  // namespace joseki::abc471g::pairs

@@ -27,6 +27,10 @@
 namespace joseki::abc471g::pairs {
 
 using bench::base_record;
+using bench::mark_choice;
+#ifdef JOSEKI_HAVE_CUDA
+using bench::time_solve;
+#endif
 using measure::Record;
 
 namespace {
@@ -56,32 +60,6 @@ const char* tile_name(int t) {
   }
 }
 std::int64_t tile_area(int t) { return t == 0 ? 128 * 128 : t == 1 ? 64 * 128 : 64 * 64; }
-
-// Validates (poisoned outputs, exact comparison) then times a full solve of this configuration.
-Record time_solve(const Problem& p, const PairsConfig& cfg, const Answer& want, cuda::GpuTimer& timer,
-                  const BenchOptions& o, Record r) {
-  PairsDevice dev(p, cfg, o.device);
-  const cudaStream_t s = timer.stream();
-  dev.poison(s);
-  dev.enqueue_solve(s);
-  const std::string diff = compare_answers(dev.download(s), want);
-  if (!diff.empty()) {
-    r.validation = "failed: " + diff;
-    return r;
-  }
-  r.validation = "exact";
-  r.set_measurement(timer.measure([&](cudaStream_t st) { dev.enqueue_solve(st); }, measure::Mode::Cold, o.rule));
-  r.extra["pairs_per_thread"] = dev.pairs_per_thread();
-  r.extra["rounds"] = dev.rounds();
-  r.extra["counter"] = counter_name(dev.counter());
-  if (dev.counter() == Counter::Partition) {
-    r.extra["slice_cells"] = dev.slice_plan().size;
-    r.extra["slices"] = dev.slice_plan().slices;
-    r.extra["chunk_pairs"] = dev.chunk_pairs();
-  }
-  r.throughput = measure::throughput({static_cast<double>(dev.pairs()), 0}, r.summary->median);
-  return r;
-}
 
 #endif
 
@@ -254,7 +232,6 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
     // Sweep: tensor-core tile (full solve); tie rule: within 2%, the larger tile (fewer re-reads of C).
     {
       std::vector<Record> pts;
-      std::vector<measure::Candidate> cand;
       for (int t = 0; t < TC_TILE_COUNT; ++t) {
         Record r = base_record("pairs.sweep.tc_tile", "full gpu-pairs solve, tensor-core tile shape", "cuda",
                                "GPU_COMPUTE", "cold");
@@ -263,17 +240,9 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
         r.extra["sweep"] = "tc_tile";
         PairsConfig c;
         c.tile = t;
-        r = time_solve(p, c, ref.answer, timer, o, r);
-        if (r.summary) cand.push_back({r.axes, r.summary->median});
-        pts.push_back(r);
+        pts.push_back(time_solve(p, c, ref.answer, timer, o, r));
       }
-      if (!cand.empty()) {
-        const measure::TieChoice ch = measure::choose(measure::TieRule::prefer_larger("tile_area"), cand);
-        for (Record& r : pts) {
-          r.extra["chosen"] = r.summary && r.axes == cand[ch.chosen].point;
-          if (r.extra["chosen"].get<bool>()) r.extra["tie_rule"] = ch.explanation;
-        }
-      }
+      mark_choice(pts, measure::TieRule::prefer_larger("tile_area"));
       extra.insert(extra.end(), pts.begin(), pts.end());
     }
     // Sweep: pairs per thread (count only); tie rule: within 2%, more pairs per thread (fewer jump-aheads).
@@ -282,7 +251,6 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
       std::sort(ppts.begin(), ppts.end());
       ppts.erase(std::unique(ppts.begin(), ppts.end()), ppts.end());
       std::vector<Record> pts;
-      std::vector<measure::Candidate> cand;
       for (const std::uint32_t ppt : ppts) {
         Record r = base_record("pairs.sweep.pairs_per_thread", "the count phase, pairs per thread", "cuda",
                                "GPU_COMPUTE", "cold");
@@ -300,17 +268,10 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
         if (r.validation == "exact") {
           r.set_measurement(timer.measure([&](cudaStream_t st) { d.enqueue_count(st); }, measure::Mode::Cold, o.rule));
           r.throughput = measure::throughput({static_cast<double>(pairs), 0}, r.summary->median);
-          cand.push_back({r.axes, r.summary->median});
         }
         pts.push_back(r);
       }
-      if (!cand.empty()) {
-        const measure::TieChoice ch = measure::choose(measure::TieRule::prefer_larger("pairs_per_thread"), cand);
-        for (Record& r : pts) {
-          r.extra["chosen"] = r.summary.has_value() && r.axes == cand[ch.chosen].point;
-          if (r.extra["chosen"].get<bool>()) r.extra["tie_rule"] = ch.explanation;
-        }
-      }
+      mark_choice(pts, measure::TieRule::prefer_larger("pairs_per_thread"));
       extra.insert(extra.end(), pts.begin(), pts.end());
     }
   }

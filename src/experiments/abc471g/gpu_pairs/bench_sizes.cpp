@@ -148,7 +148,6 @@ std::vector<Record> bench_sizes(const SizesOptions& so, const BenchOptions& o) {
             effective_counter(p, PairsConfig{}) == Counter::Partition))
         break;
       std::vector<Record> pts;
-      std::vector<measure::Candidate> cand;
       for (const std::int64_t v : kn.values) {
         PairsConfig cfg;
         cfg.progress = false;
@@ -164,26 +163,12 @@ std::vector<Record> bench_sizes(const SizesOptions& so, const BenchOptions& o) {
         q.extra["scope_set"] = set_id + " " + kn.axis + " sweep";
         q.extra["auto"] = chunk ? cfg.chunk_pairs == PairsConfig{}.chunk_pairs
                                 : cfg.partition_threads == PairsConfig{}.partition_threads;
-        PairsDevice dev(p, cfg, o.device);
-        dev.poison(s);
-        dev.enqueue_solve(s);
-        const std::string d = compare_answers(dev.download(s), ref->answer);
-        q.validation = d.empty() ? "exact" : "failed: " + d;
-        if (d.empty()) {
-          q.set_measurement(timer.measure([&](cudaStream_t st) { dev.enqueue_solve(st); }, measure::Mode::Cold, o.rule));
-          cand.push_back({q.axes, q.summary->median});
-          o.say(fmt::format("  {} {}: GPU_COMPUTE {:.3f} ms", kn.axis, v, q.summary->median * 1e3));
-        }
+        q = bench::time_solve(p, cfg, ref->answer, timer, o, q);
+        if (q.summary) o.say(fmt::format("  {} {}: GPU_COMPUTE {:.3f} ms", kn.axis, v, q.summary->median * 1e3));
         pts.push_back(q);
       }
-      if (!cand.empty()) {
-        const measure::TieChoice ch = measure::choose(
-            kn.prefer_larger ? measure::TieRule::prefer_larger(kn.axis) : measure::TieRule::prefer_smaller(kn.axis), cand);
-        for (Record& q : pts) {
-          q.extra["chosen"] = q.summary.has_value() && q.axes == cand[ch.chosen].point;
-          if (q.extra["chosen"].get<bool>()) q.extra["tie_rule"] = ch.explanation;
-        }
-      }
+      bench::mark_choice(pts, kn.prefer_larger ? measure::TieRule::prefer_larger(kn.axis)
+                                               : measure::TieRule::prefer_smaller(kn.axis));
       out.insert(out.end(), pts.begin(), pts.end());
     }
     if (!so.external || any_failed) continue;

@@ -8,9 +8,16 @@
 #include <utility>
 #include <vector>
 
+#include "experiments/abc471g/gpu_pairs/bench.hpp"
+#include "experiments/abc471g/gpu_pairs/pipeline.hpp"
 #include "experiments/abc471g/problem.hpp"
 #include "measure/record.hpp"
 #include "measure/spawn.hpp"
+#include "measure/sweep.hpp"
+
+#ifdef JOSEKI_HAVE_CUDA
+#include "backend/cuda/timing.hpp"
+#endif
 
 namespace joseki::abc471g::pairs::bench {
 
@@ -53,5 +60,16 @@ ExternalSet sample_external(const std::vector<std::string>& argv, const std::vec
 // extra) from one set, sharing extra.scope_set; nesting checked.
 std::vector<measure::Record> external_records(const ExternalSet& s, const std::string& variant, const std::string& technique,
                                               const std::string& scope_set, const measure::Point& axes);
+
+// A sweep's points: marks the one `rule` chooses among those with a measurement (extra.chosen, and
+// extra.tie_rule on it); leaves the records as they are when none was measured.
+void mark_choice(std::vector<measure::Record>& points, const measure::TieRule& rule);
+
+#ifdef JOSEKI_HAVE_CUDA
+// Validates one configuration (poisoned outputs, exact comparison with `want`), then times its full
+// solve (cold); the record carries the configuration's counts, chunks and slices.
+measure::Record time_solve(const Problem& p, const PairsConfig& cfg, const Answer& want, cuda::GpuTimer& timer,
+                           const BenchOptions& o, measure::Record r);
+#endif
 
 }  // namespace joseki::abc471g::pairs::bench

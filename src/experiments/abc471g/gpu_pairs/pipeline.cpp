@@ -85,16 +85,16 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     m_resident = pl.resident_threads;
     m_ppt = static_cast<std::uint32_t>(partition_run(m_chunk));
     m_plan = plan_slices(cells, static_cast<std::uint32_t>(sms));  // histogram blocks spread evenly over the SMs
-    m_buckets = m_plan.slices;
+    const std::uint32_t buckets = m_plan.slices;  // one bucket per slice
     // A slice's expected share of a chunk plus 1/16 and 1024 of slack; beyond it pairs spill into
     // the table (RED.ADD), so a skewed input stays exact.
-    const std::uint64_t share = m_chunk / m_buckets + m_chunk / m_buckets / 16 + 1024;
+    const std::uint64_t share = m_chunk / buckets + m_chunk / buckets / 16 + 1024;
     // buckets * cap < 2^32 (32-bit indices) and cap + 2^16 < 2^32 (the kernel's limits stay in range).
-    const std::uint64_t limit = std::min<std::uint64_t>(0xFFFFFFFFULL / m_buckets - 8, 1ULL << 31);
+    const std::uint64_t limit = std::min<std::uint64_t>(0xFFFFFFFFULL / buckets - 8, 1ULL << 31);
     const std::uint64_t cap = std::min<std::uint64_t>(c.bucket_cap ? c.bucket_cap : share, limit);
     m_cap = static_cast<std::uint32_t>((cap + 7) / 8 * 8);
-    m_buf = cuda::DeviceBuffer<std::uint16_t>(static_cast<std::size_t>(m_buckets) * m_cap);
-    m_cursor = cuda::DeviceBuffer<std::uint32_t>(m_buckets);
+    m_buf = cuda::DeviceBuffer<std::uint16_t>(static_cast<std::size_t>(buckets) * m_cap);
+    m_cursor = cuda::DeviceBuffer<std::uint32_t>(buckets);
   }
   if (c.combiner == Combiner::TensorCore) {
     m_slices = std::max(1, slices_for(total));
@@ -137,7 +137,7 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
   a.d_table = m_t32.data();
   if (m_counter == Counter::Partition && !generate_only) {
     PartitionArgs pa;
-    pa.buckets = m_buckets;
+    pa.buckets = m_plan.slices;
     pa.slice = m_plan.size;
     pa.magic = m_plan.magic;
     pa.cap = m_cap;

@@ -84,7 +84,7 @@ class PairsDevice {
     if (m_cfg.pairs_per_thread) return m_cfg.pairs_per_thread;
     return pairs == 0 ? 1 : (pairs + m_resident - 1) / m_resident;
   }
-  std::uint32_t m_buckets = 1, m_cap = 8;
+  std::uint32_t m_cap = 8;  // entries per slice's bucket
   SlicePlan m_plan;
   cuda::DeviceBuffer<std::uint16_t> m_buf;
   cuda::DeviceBuffer<std::uint32_t> m_cursor;
