@@ -234,8 +234,9 @@ void add_scale(CLI::App* parent, Context& ctx) {
       std::string s;
       for (const auto& r : gp::pairs_ladder()) s += (s.empty() ? "" : ", ") + r.slug;
       return s;
-    }() + ") at one problem, validated then timed; the count's bound (generator alone, L2 atomic ceiling); the "
-                                                        "combiners alone; tile and pairs-per-thread sweeps");
+    }() + ") at one problem, validated then timed; each count alone and the atomic count's bound (generator "
+                                                        "alone, L2 atomic ceiling); the combiners alone; tile and "
+                                                        "pairs-per-thread sweeps");
     cmd->add_option("--n", *n, "N (default: the max case, 7e6)")->capture_default_str();
     cmd->add_option("--k", spec->k, "K")->capture_default_str();
     cmd->add_option("--m", spec->m, "M (given values)")->capture_default_str();
@@ -257,8 +258,10 @@ void add_scale(CLI::App* parent, Context& ctx) {
     auto n = std::make_shared<std::string>("1e8,1e9,1e10");
     auto vmax = std::make_shared<std::string>("1e9");
     auto no_ext = std::make_shared<bool>(false);
-    auto* cmd = scale->add_subcommand("sizes", "gpu-pairs at large N: GPU_COMPUTE (in process, cold) and EXTERNAL "
-                                               "(the solve command, and the start-up-optimised child), exact answers");
+    auto* cmd = scale->add_subcommand("sizes", "gpu-pairs at large N: GPU_COMPUTE (in process, cold) of the atomic "
+                                               "(r02) and partition (r03) counts side by side, chunk and block-size "
+                                               "sweeps at 10^9..10^10, and EXTERNAL (the solve command, and the "
+                                               "start-up-optimised child), exact answers");
     cmd->add_option("--n", *n, "comma-separated N values")->capture_default_str();
     cmd->add_option("--k", so->k, "K")->capture_default_str();
     cmd->add_option("--validate-max", *vmax, "cross-check with a CPU solver up to this N")->capture_default_str();
