@@ -146,6 +146,17 @@ std::string TourProgress::bar_line(double now) const {
   return line.substr(0, std::min(bytes, line.size()));
 }
 
+// A step line: above the bar (cleared and redrawn around it) on a terminal, else on stderr.
+void TourProgress::say_locked(const std::string& line) {
+  if (m_style == Style::Bar) {
+    clear_locked();
+    write_line(m_tty_err, line);
+    draw_locked();
+  } else {
+    write_line(2, line);
+  }
+}
+
 void TourProgress::clear_locked() {
   if (!m_bar_shown) return;
   write_all(m_tty_err, "\r\033[K", 4);
@@ -240,13 +251,7 @@ void TourProgress::begin_step(std::size_t i, const std::string& description) {
   const std::string line = fmt::format("[{}/{}] {}: {} (elapsed {}, about {} left)", i + 1, m_names.size(),
                                        m_names[i], description, clock_text(m_step_t0 - m_t0),
                                        clock_text(seconds_left(0)));
-  if (m_style == Style::Bar) {
-    clear_locked();
-    write_line(m_tty_err, line);
-    draw_locked();
-  } else {
-    write_line(2, line);
-  }
+  say_locked(line);
 }
 
 void TourProgress::end_step(std::size_t i, const std::string& outcome) {
@@ -258,13 +263,7 @@ void TourProgress::end_step(std::size_t i, const std::string& outcome) {
   if (m_style == Style::None) return;
   const std::string line =
       fmt::format("[{}/{}] {}: {} ({:.1f} s)", i + 1, m_names.size(), m_names[i], outcome, m_actual[i]);
-  if (m_style == Style::Bar) {
-    clear_locked();
-    write_line(m_tty_err, line);
-    draw_locked();
-  } else {
-    write_line(2, line);
-  }
+  say_locked(line);
 }
 
 void TourProgress::stop() {

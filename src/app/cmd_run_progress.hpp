@@ -48,6 +48,7 @@ class TourProgress {
   void drain();  // waits (briefly) until the pipes hold nothing unprinted
   void draw_locked();
   void clear_locked();
+  void say_locked(const std::string& line);
   std::string bar_line(double now) const;
   void write_line(int fd, const std::string& s) const;
 
