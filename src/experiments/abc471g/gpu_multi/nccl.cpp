@@ -1,13 +1,10 @@
 // dlopen of libnccl.so.2 (nccl.hpp).
 #include "experiments/abc471g/gpu_multi/nccl.hpp"
 
-#include <dlfcn.h>
-#include <glob.h>
-
 #include <cstdlib>
 #include <mutex>
-#include <vector>
 
+#include "backend/dynlib.hpp"
 #include "measure/errors.hpp"
 
 #if defined(JOSEKI_HAVE_CUDA) && __has_include(<nccl.h>)
@@ -19,37 +16,7 @@ static_assert(sizeof(ncclComm_t) == sizeof(void*), "ncclComm_t is not a pointer"
 
 namespace joseki::abc471g::multi {
 
-namespace {
-
-std::vector<std::string> candidates() {
-  std::vector<std::string> c{"libnccl.so.2"};
-  if (const char* e = std::getenv("JOSEKI_NCCL_LIB"); e && *e) c.insert(c.begin(), e);
-  c.push_back("/usr/local/cuda/lib64/libnccl.so.2");
-  c.push_back("/usr/lib/x86_64-linux-gnu/libnccl.so.2");
-  const char* patterns[] = {
-      "/opt/*/.venv/lib/python3*/site-packages/nvidia/nccl/lib/libnccl.so.2",
-      "/opt/*/.venv/lib/python3*/site-packages/nvidia/cu13/lib/libnccl.so.2",
-      "/usr/local/lib/python3*/dist-packages/nvidia/nccl/lib/libnccl.so.2",
-      "/usr/local/lib/python3*/site-packages/nvidia/nccl/lib/libnccl.so.2",
-      "/usr/lib/python3/dist-packages/nvidia/nccl/lib/libnccl.so.2",
-      "/root/.local/lib/python3*/site-packages/nvidia/nccl/lib/libnccl.so.2",
-  };
-  for (const char* p : patterns) {
-    glob_t g{};
-    if (glob(p, 0, nullptr, &g) == 0)
-      for (std::size_t i = 0; i < g.gl_pathc; ++i) c.emplace_back(g.gl_pathv[i]);
-    globfree(&g);
-  }
-  return c;
-}
-
-template <class F>
-bool sym(void* h, const char* name, F& f) {
-  f = reinterpret_cast<F>(dlsym(h, name));
-  return f != nullptr;
-}
-
-}  // namespace
+using dynlib::symbol;
 
 void Nccl::check(int r, const char* call) const {
   if (r == SUCCESS) return;
@@ -65,29 +32,26 @@ const Nccl* load_nccl(std::string* why) {
   static std::string reason;
   static bool ok = false;
   std::call_once(once, [] {
-    std::string tried;
-    for (const std::string& path : candidates()) {
-      void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (!h) {
-        tried += (tried.empty() ? "" : ", ") + path;
-        continue;
-      }
-      Nccl n;
-      n.path = path;
-      if (!sym(h, "ncclGetVersion", n.get_version) || !sym(h, "ncclGetErrorString", n.get_error_string) ||
-          !sym(h, "ncclCommInitAll", n.comm_init_all) || !sym(h, "ncclCommDestroy", n.comm_destroy) ||
-          !sym(h, "ncclAllReduce", n.all_reduce) || !sym(h, "ncclGroupStart", n.group_start) ||
-          !sym(h, "ncclGroupEnd", n.group_end)) {
-        reason = path + " lacks an NCCL entry point";
-        dlclose(h);
-        continue;
-      }
-      n.get_version(&n.version);
-      lib = n;
+    const dynlib::Library l = dynlib::open_first(
+        "libnccl.so.2", "JOSEKI_NCCL_LIB", {"nccl", "cu13"},
+        [](void* h, std::string* r) {
+          Nccl n;
+          if (!symbol(h, "ncclGetVersion", n.get_version) || !symbol(h, "ncclGetErrorString", n.get_error_string) ||
+              !symbol(h, "ncclCommInitAll", n.comm_init_all) || !symbol(h, "ncclCommDestroy", n.comm_destroy) ||
+              !symbol(h, "ncclAllReduce", n.all_reduce) || !symbol(h, "ncclGroupStart", n.group_start) ||
+              !symbol(h, "ncclGroupEnd", n.group_end)) {
+            *r = "lacks an NCCL entry point";
+            return false;
+          }
+          n.get_version(&n.version);
+          lib = n;
+          return true;
+        },
+        &reason);
+    if (l.handle) {
+      lib.path = l.path;
       ok = true;
-      return;
     }
-    if (reason.empty()) reason = "libnccl.so.2 not found (tried " + tried + "; set JOSEKI_NCCL_LIB to its path)";
   });
   if (!ok && why) *why = reason;
   return ok ? &lib : nullptr;
