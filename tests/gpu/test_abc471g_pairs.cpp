@@ -43,7 +43,8 @@ ab::Answer reference(const ab::Problem& p) {
 
 #ifdef JOSEKI_HAVE_CUDA
 
-std::vector<std::uint64_t> gpu_table(const ab::Problem& p, const gp::PairsConfig& c) {
+std::vector<std::uint64_t> gpu_table(const ab::Problem& p, gp::PairsConfig c) {
+  c.fuse = false;  // the fused count writes planes, not a table
   gp::PairsDevice dev(p, c, 0);
   joseki::cuda::Stream s;
   dev.poison(s);
@@ -63,7 +64,7 @@ bool gpu_wide(const ab::Problem& p, const gp::PairsConfig& c) { return gp::Pairs
 
 #else  // CPU-only build: the tests below report themselves skipped (JOSEKI_REQUIRE_GPU) before these run.
 
-std::vector<std::uint64_t> gpu_table(const ab::Problem&, const gp::PairsConfig&) {
+std::vector<std::uint64_t> gpu_table(const ab::Problem&, gp::PairsConfig) {
   throw joseki::GpuUnavailable("built without CUDA");
 }
 ab::Answer gpu_answer(const ab::Problem&, const gp::PairsConfig&) { throw joseki::GpuUnavailable("built without CUDA"); }
@@ -147,13 +148,54 @@ TEST(Abc471gPairsGpu, SmallBothCombinersExact) {
     const ab::Answer want = reference(p);
     for (int tile = 0; tile < gp::TC_TILE_COUNT; ++tile) {
       gp::PairsConfig c;
+      c.combiner = gp::Combiner::TensorCore;
       c.tile = tile;
       EXPECT_EQ(gpu_answer(p, c), want) << "tensor cores, tile " << tile << ", N = " << sh.n << ", K = " << sh.k;
     }
+    for (const bool fuse : {true, false})
+      for (const bool lt : {true, false}) {
+        gp::PairsConfig g;  // the GEMM combiner: fused or from the table, cuBLASLt or mma.sync for plane 0
+        g.fuse = fuse;
+        g.use_cublaslt = lt;
+        EXPECT_EQ(gpu_answer(p, g), want) << "gemm, fuse " << fuse << ", cuBLASLt " << lt << ", N = " << sh.n
+                                          << ", K = " << sh.k;
+      }
     gp::PairsConfig n;
     n.combiner = gp::Combiner::Ntt;
     EXPECT_EQ(gpu_answer(p, n), want) << "NTT, N = " << sh.n << ", K = " << sh.k;
   }
+}
+
+// The GEMM combiner's fused count keeps the table zero between solves (spilled slices clear
+// their cells), so the same device solves again without zeroing it: three solves in a row, with
+// and without spills, on random input and on one heavy cell (upper planes written by one slice,
+// zeroed for the others by the prep kernel); and cuBLASLt really runs (else: skipped, saying why).
+TEST(Abc471gPairsGpu, SmallGemmRepeatedSolvesStayExact) {
+  JOSEKI_REQUIRE_GPU();
+#ifdef JOSEKI_HAVE_CUDA
+  const ab::Problem problems[] = {random_problem(4'099, 37, 17, 5, 6), random_problem(100'003, 37, 5'000, 7, 8),
+                                  random_problem(300'007, 300, 100'000, 9, 10),
+                                  gp::testing::heavy_cell_problem(70'000, 13, 4, 70'000)};
+  std::string unavailable;
+  for (const ab::Problem& p : problems) {
+    const std::uint32_t kp = gp::padded_k(p.k);
+    const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
+    for (const std::uint32_t cap : {0u, 8u}) {
+      gp::PairsConfig c;
+      c.bucket_cap = cap;
+      gp::PairsDevice dev(p, c, 0);
+      ASSERT_TRUE(dev.fused()) << "N = " << p.n;
+      if (!dev.gemm()) unavailable = dev.gemm_unavailable();
+      joseki::cuda::Stream s;
+      dev.poison(s);
+      for (int rep = 0; rep < 3; ++rep) {
+        dev.enqueue_solve(s);
+        EXPECT_EQ(dev.download(s), want) << "solve " << rep << ", N = " << p.n << ", K = " << p.k << ", cap " << cap;
+      }
+    }
+  }
+  if (!unavailable.empty()) GTEST_SKIP() << "answers exact on mma.sync, but cuBLASLt did not run: " << unavailable;
+#endif
 }
 
 // A short run for racecheck: both combiners' shared-memory phases on two sizes.

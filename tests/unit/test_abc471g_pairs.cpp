@@ -237,6 +237,28 @@ TEST(Abc471gPairsMath, TensorCoreIndexMaps) {
     }
 }
 
+// Planes with a 7-bit plane 0 (the GEMM combiner) recompose every count exactly, and planes_for
+// names the fewest that do (0 for an all-zero table); low = 8 is slices_for.
+TEST(Abc471gPairsMath, PlanesRecomposeCounts) {
+  for (const int low : {7, 8})
+    for (const std::uint64_t c : {0ULL, 1ULL, 126ULL, 127ULL, 128ULL, 255ULL, 256ULL, 32767ULL, 32768ULL, 8'388'607ULL,
+                                  8'388'608ULL, 4'294'967'295ULL, 999'999'999'999ULL}) {
+      const int planes = gp::planes_for(c, low);
+      std::uint64_t back = 0;
+      for (int j = 0; j < planes + 2; ++j) {
+        const std::uint64_t mask = j == 0 ? (1ULL << low) - 1 : 255;
+        const std::uint64_t digit = (c >> gp::plane_shift(j, low)) & mask;
+        if (j >= planes) EXPECT_EQ(digit, 0u) << "plane " << j << " of " << c;
+        back += digit << gp::plane_shift(j, low);
+      }
+      EXPECT_EQ(back, c) << "low " << low;
+      if (c) EXPECT_GT(c >> gp::plane_shift(planes - 1, low), 0u) << "the top plane is needed, low " << low;
+      if (low == 8) EXPECT_EQ(planes, gp::slices_for(c));
+    }
+  EXPECT_EQ(gp::planes_for(127, 7), 1);
+  EXPECT_EQ(gp::planes_for(128, 7), 2);
+}
+
 TEST(Abc471gPairsMulti, SplitCoversTheRangeOnce) {
   for (std::uint64_t pairs : {0ULL, 1ULL, 2ULL, 7ULL, 1000ULL, 9'999'999'999ULL})
     for (int ranks : {1, 2, 3, 8}) {

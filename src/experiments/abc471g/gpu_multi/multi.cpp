@@ -57,7 +57,9 @@ MultiRunner::MultiRunner(const Problem& p, const MultiConfig& c) {
     Rank k;
     k.device = devices[static_cast<std::size_t>(r) % devices.size()];
     set_device(k.device);
-    k.dev = std::make_unique<pairs::PairsDevice>(p, c.pairs, k.device, ranges[r].first, ranges[r].second);
+    pairs::PairsConfig pc = c.pairs;
+    pc.fuse = false;  // the ranks' tables are summed before the combine: every rank needs its table
+    k.dev = std::make_unique<pairs::PairsDevice>(p, pc, k.device, ranges[r].first, ranges[r].second);
     k.stream = std::make_unique<cuda::Stream>();
     JOSEKI_CUDA_CHECK(cudaEventCreateWithFlags(&k.counted, cudaEventDisableTiming));
     if (seen.insert(k.device).second) {

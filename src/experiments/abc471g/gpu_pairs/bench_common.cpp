@@ -308,6 +308,13 @@ measure::Record time_solve(const Problem& p, const PairsConfig& cfg, const Answe
   }
   r.validation = "exact";
   r.set_measurement(timer.measure([&](cudaStream_t st) { dev.enqueue_solve(st); }, measure::Mode::Cold, o.rule));
+  // The timed solves reuse the device's state (a fused count keeps its table zero): check the last one too.
+  if (const std::string again = compare_answers(dev.download(s), want); !again.empty())
+    r.validation = "failed after the timed runs: " + again;
+  r.extra["combiner"] = combiner_name(cfg.combiner);
+  r.extra["combine"] = dev.combine_description();
+  r.extra["fused"] = dev.fused();
+  if (cfg.combiner == Combiner::Gemm && dev.gemm()) r.extra["gemm_load_s"] = dev.gemm_load_seconds();
   r.extra["pairs_per_thread"] = dev.pairs_per_thread();
   r.extra["rounds"] = dev.rounds();
   r.extra["counter"] = counter_name(dev.counter());

@@ -134,6 +134,7 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
     const cudaStream_t s = timer.stream();
     PairsConfig cfg;
     cfg.counter = Counter::Atomic;
+    cfg.combiner = Combiner::TensorCore;
     PairsDevice dev(p, cfg, o.device);
     const std::vector<std::uint64_t> want_table = cpu_pair_table(p, dev.kp());
     // The count alone (each counter): validated against the CPU table (every cell, exact).
@@ -161,10 +162,44 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
     count_phase(dev, "pairs.phase.count", "the count phase alone: zero the table, generate, RED.ADD per pair",
                 "pairs.r02_atomic_tc_int8");
     if (effective_counter(p, PairsConfig{}) == Counter::Partition) {
-      PairsDevice part(p, PairsConfig{}, o.device);
+      PairsConfig pc;
+      pc.combiner = Combiner::TensorCore;
+      PairsDevice part(p, pc, o.device);
       count_phase(part, "pairs.phase.count_partition",
                   "the count phase alone: zero the table, generate + partition by slice, shared-memory histograms",
                   "pairs.r03_partition_tc");
+      // r04 split in two: its count (fused when the solve is one chunk) and its combine, each
+      // timed alone on one device; validated through the whole solve's answer.
+      PairsDevice fd(p, PairsConfig{}, o.device);
+      const char* count_what = fd.fused() ? "the fused count alone: generate + partition, histograms write the planes"
+                                          : "the count alone (several chunks: into the table)";
+      fd.poison(s);
+      fd.enqueue_solve(s);
+      const std::string diff = compare_answers(fd.download(s), ref.answer);
+      for (int phase = 0; phase < 2; ++phase) {
+        Record r = base_record(phase == 0 ? "pairs.phase.count_r04" : "pairs.phase.combine_gemm",
+                               phase == 0 ? count_what : "r04's combine alone: prep (circ(V)), cuBLASLt GEMM, masked column sum, upper planes",
+                               "cuda", "GPU_COMPUTE", "cold");
+        stamp(r);
+        r.extra["phase_of"] = "pairs.r04_partition_gemm";
+        r.extra["fused"] = fd.fused();
+        r.extra["combine"] = fd.combine_description();
+        r.validation = diff.empty() ? "exact" : "failed: " + diff;
+        if (diff.empty()) {
+          if (phase == 0) {
+            r.set_measurement(timer.measure([&](cudaStream_t st) { fd.enqueue_count(st); }, measure::Mode::Cold, o.rule));
+            r.throughput = measure::throughput({static_cast<double>(pairs), 0}, r.summary->median);
+          } else {
+            fd.enqueue_count(s);
+            r.set_measurement(timer.measure([&](cudaStream_t st) { fd.enqueue_combine(st); }, measure::Mode::Cold, o.rule));
+          }
+        }
+        extra.push_back(r);
+      }
+      fd.enqueue_count(s);
+      fd.enqueue_combine(s);
+      if (const std::string again = compare_answers(fd.download(s), ref.answer); !again.empty() && diff.empty())
+        extra.back().validation = extra[extra.size() - 2].validation = "failed after the timed runs: " + again;
     }
     // The generator alone (no atomics): what the count would cost if atomics were free.
     {
@@ -239,6 +274,7 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
         r.axes.set("tile", std::string(tile_name(t))).set("tile_area", tile_area(t));
         r.extra["sweep"] = "tc_tile";
         PairsConfig c;
+        c.combiner = Combiner::TensorCore;  // r03's product (r04's GEMM takes plane 0; the tile is for planes above)
         c.tile = t;
         pts.push_back(time_solve(p, c, ref.answer, timer, o, r));
       }

@@ -61,12 +61,15 @@ std::vector<Record> bench_sizes(const SizesOptions& so, const BenchOptions& o) {
       const char* variant;
       int rung;
       Counter counter;
+      Combiner combiner;
       const char* technique;
     } rungs[] = {
-        {"pairs.r02_atomic_tc_int8", 2, Counter::Atomic,
+        {"pairs.r02_atomic_tc_int8", 2, Counter::Atomic, Combiner::TensorCore,
          "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events"},
-        {"pairs.r03_partition_tc", 3, Counter::Partition,
+        {"pairs.r03_partition_tc", 3, Counter::Partition, Combiner::TensorCore,
          "gpu-pairs, partition count (shared-memory histograms) + tensor-core combine, one process, events"},
+        {"pairs.r04_partition_gemm", 4, Counter::Partition, Combiner::Gemm,
+         "gpu-pairs, partition count + cuBLASLt GEMM combine (fused when one chunk), one process, events"},
     };
     std::string cross = "not run (K above the NTT limit)";
     std::optional<Answer> ntt;
@@ -85,6 +88,7 @@ std::vector<Record> bench_sizes(const SizesOptions& so, const BenchOptions& o) {
       PairsConfig cfg;
       cfg.progress = false;
       cfg.counter = rg.counter;
+      cfg.combiner = rg.combiner;
       if (effective_counter(p, cfg) != rg.counter) continue;
       r = base_record(rg.variant, rg.technique, "cuda", "GPU_COMPUTE", "cold");
       r.rung = rg.rung;
@@ -120,6 +124,10 @@ std::vector<Record> bench_sizes(const SizesOptions& so, const BenchOptions& o) {
         r.extra["rounds"] = dev.rounds();
         r.extra["chunks_per_round"] = dev.chunks();
         r.extra["counters"] = dev.wide() ? "64-bit (rounds of < 2^32 pairs)" : "32-bit";
+        r.extra["combine"] = dev.combine_description();
+        r.extra["fused"] = dev.fused();
+        if (const std::string again = compare_answers(dev.download(s), got); !again.empty())
+          r.validation = "failed after the timed runs: " + again;
         o.say(fmt::format("  {:<26} GPU_COMPUTE {:.3f} ms ({:.3g} pairs/s)", rg.variant, r.summary->median * 1e3,
                           r.throughput->elements_per_s));
       } else {

@@ -1,5 +1,5 @@
 // Launchers of the gpu-pairs kernels (count.cu, r01_atomic_ntt.cu, r02_atomic_tc_int8.cu,
-// r03_partition_tc.cu).
+// r03_partition_tc.cu, r04_partition_gemm.cu).
 // Only <cuda_runtime.h> and std types here: the host code that calls them is g++-compiled.
 // Every launcher checks its launch (JOSEKI_CUDA_CHECK_LAUNCH in the .cu).
 #pragma once
@@ -65,6 +65,49 @@ PartitionLaunch prepare_partition(int device, int threads);
 // bucket into the table and empties the bucket.
 void launch_partition(const PartitionArgs& a, int threads, cudaStream_t s);
 
+// The partition kernel alone (no histograms): r04's fused count runs its own histograms.
+void launch_partition_only(const PartitionArgs& a, int threads, cudaStream_t s);
+
+// ---- GEMM combiner and the fused count (r04_partition_gemm.cu) -----------------------------
+// Planes of the GEMM combiner: plane 0 = C & 127 (signed int8 for cuBLASLt), plane j >= 1 =
+// (C >> (7 + 8(j-1))) & 255 (r02's mma.sync kernel, TcArgs::low_bits = 7, first_plane = 1).
+inline constexpr int GEMM_LOW_BITS = 7;
+struct FuseArgs {
+  std::uint8_t* d_planes = nullptr;        // planes * kp*kp bytes
+  int planes = 1;
+  std::uint32_t* d_slice_max = nullptr;    // per slice: its largest count
+  std::uint64_t* d_max = nullptr;          // zeroed before; receives the table's maximum
+};
+// The partition count of a solve's only chunk whose histograms write the planes directly: no
+// table, no slicing pass. A slice whose bucket spilled adds the table's counts of its cells and
+// clears them (the table stays zero between such solves). Planes j >= 1 are written only by
+// slices whose maximum needs them; launch_product_prep zeroes the rest when they are read.
+void launch_partition_fused(const PartitionArgs& a, const FuseArgs& f, int threads, cudaStream_t s);
+
+struct ProductPrepArgs {
+  std::int8_t* d_circ = nullptr;  // kp*kp: circ(V)[b][k] = V[(b+k) mod K] for b, k < K, else 0; nullptr: skip
+  const std::uint8_t* d_v = nullptr;
+  std::uint32_t k = 1, kp = 128, a0 = 0;
+  std::uint64_t* d_answer = nullptr;  // receives the first terms V[(a0+k) mod K] unless nullptr
+  // After a fused count: planes 1.. of slices whose maximum is < 2^GEMM_LOW_BITS were not written;
+  // they are zeroed when the table's maximum makes the product read them. fix_slices = 0: none.
+  std::uint8_t* d_planes = nullptr;
+  int planes = 1;
+  const std::uint32_t* d_slice_max = nullptr;
+  const std::uint64_t* d_max = nullptr;
+  std::uint32_t fix_slices = 0, slice = 1;
+};
+void launch_product_prep(const ProductPrepArgs& a, cudaStream_t s);
+
+// answer[k] += sum_{a < K} (1 - V[(a+k) mod K]) * G[a][k], G (kp x kp int32, row a) the GEMM's product.
+struct ProductReduceArgs {
+  const std::int32_t* d_g = nullptr;
+  const std::uint8_t* d_v = nullptr;
+  std::uint32_t k = 1, kp = 128;
+  std::uint64_t* d_answer = nullptr;
+};
+void launch_product_reduce(const ProductReduceArgs& a, cudaStream_t s);
+
 // ---- tensor-core combiner (r02_atomic_tc_int8.cu) -------------------------------------
 // Slices the table into byte planes (C = sum_j 2^(8j) C_j), takes the table's maximum (which
 // says how many planes the product needs), and writes the first term of every answer:
@@ -80,6 +123,7 @@ struct SliceArgs {
   const std::uint8_t* d_v = nullptr;
   std::uint32_t k = 1;
   std::uint32_t a0 = 0;
+  int low_bits = 8;   // bits of plane 0 (7 for the GEMM combiner's signed int8), 8 in the others
 };
 void launch_slice_table(const SliceArgs& a, cudaStream_t s);
 
@@ -94,6 +138,8 @@ struct TcArgs {
   const std::uint8_t* d_v = nullptr;
   std::uint32_t k = 1, kp = 128;
   std::uint64_t* d_answer = nullptr;
+  int low_bits = 8;     // plane j holds bits plane_shift(j, low_bits) and up
+  int first_plane = 0;  // planes below it are another combiner's (the GEMM takes plane 0)
 };
 // Dynamic shared memory of the combiner for this kp (bytes); sets the kernel's limit when > 48 KiB.
 std::size_t prepare_tc_combine(TcTile tile, std::uint32_t kp);

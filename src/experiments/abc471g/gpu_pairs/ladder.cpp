@@ -54,6 +54,17 @@ const std::vector<PairsRung>& pairs_ladder() {
       return "";
     };
     v.push_back(r3);
+    PairsRung r4;
+    r4.id = 4;
+    r4.slug = "r04_partition_gemm";
+    r4.name = "partition count + cuBLASLt GEMM";
+    r4.technique = "r03's count; plane 0 (C & 127) times circ(V) on cuBLASLt's int8 GEMM + masked column sum; "
+                   "one chunk: the histograms write the planes (no table, no slicing pass)";
+    r4.predecessor = "r03_partition_tc";
+    r4.combiner = Combiner::Gemm;
+    r4.counter = Counter::Partition;
+    r4.precondition = r3.precondition;
+    v.push_back(r4);
     return v;
   }();
   return rungs;

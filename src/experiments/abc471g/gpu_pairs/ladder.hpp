@@ -5,6 +5,8 @@
 //   r02_atomic_tc_int8  same count, combine as int8 tensor-core products (exact, byte planes)
 //   r03_partition_tc    count without global atomics: partition by table slice, shared-memory
 //                       histograms; r02's combine
+//   r04_partition_gemm  r03's count; the product's low 7-bit plane on cuBLASLt's int8 GEMM; a
+//                       one-chunk count writes the planes from its histograms (no table)
 #pragma once
 
 #include <functional>

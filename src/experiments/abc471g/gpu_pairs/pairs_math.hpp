@@ -260,4 +260,11 @@ JOSEKI_HD std::uint32_t padded_k(std::uint32_t k) { return (k + 127u) / 128u * 1
 // Byte slices needed for counts up to `max_count` (C = sum_j 2^(8j) C_j, C_j in [0, 255]).
 JOSEKI_HD int slices_for(std::uint64_t max_count) { return (bit_length(max_count) + 7) / 8; }
 
+// Planes when the lowest holds `low` bits and every other one 8 (C = C_0 + sum_j 2^(low + 8(j-1)) C_j):
+// low = 8 is slices_for; low = 7 keeps plane 0 in [0, 127] (signed int8, the GEMM combiner's).
+JOSEKI_HD int planes_for(std::uint64_t max_count, int low) {
+  return max_count == 0 ? 0 : 1 + slices_for(max_count >> low);
+}
+JOSEKI_HD int plane_shift(int plane, int low) { return plane == 0 ? 0 : low + 8 * (plane - 1); }
+
 }  // namespace joseki::abc471g::pairs

@@ -13,12 +13,20 @@
 
 #ifdef JOSEKI_HAVE_CUDA
 #include "backend/cuda/check.hpp"
+#include "backend/cuda/int8_gemm.hpp"
 #include "experiments/abc471g/gpu_pairs/pipeline_cuda.hpp"
 #endif
 
 namespace joseki::abc471g::pairs {
 
-const char* combiner_name(Combiner c) { return c == Combiner::Ntt ? "ntt" : "tc"; }
+const char* combiner_name(Combiner c) {
+  switch (c) {
+    case Combiner::Ntt: return "ntt";
+    case Combiner::TensorCore: return "tc";
+    case Combiner::Gemm: return "gemm";
+  }
+  return "?";
+}
 const char* counter_name(Counter c) { return c == Counter::Atomic ? "atomic" : "partition"; }
 
 Counter effective_counter(const Problem& p, const PairsConfig& c) {
@@ -96,10 +104,24 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     m_buf = cuda::DeviceBuffer<std::uint16_t>(static_cast<std::size_t>(buckets) * m_cap);
     m_cursor = cuda::DeviceBuffer<std::uint32_t>(buckets);
   }
-  if (c.combiner == Combiner::TensorCore) {
-    m_slices = std::max(1, slices_for(total));
+  if (c.combiner != Combiner::Ntt) {
+    m_low_bits = c.combiner == Combiner::Gemm ? GEMM_LOW_BITS : 8;
+    m_slices = std::max(1, planes_for(std::max<std::uint64_t>(total, 1), m_low_bits));
     m_planes = cuda::DeviceBuffer<std::uint8_t>(static_cast<std::size_t>(m_slices) * cells);
     prepare_tc_combine(static_cast<TcTile>(c.tile), m_kp);
+    if (c.combiner == Combiner::Gemm) {
+      if (c.use_cublaslt)
+        m_gemm = cuda::Int8Gemm::create(static_cast<int>(m_kp), &m_gemm_why);
+      else
+        m_gemm_why = "not asked for (PairsConfig::use_cublaslt)";
+      if (m_gemm) {
+        m_circ = cuda::DeviceBuffer<std::int8_t>(cells);
+        m_g = cuda::DeviceBuffer<std::int32_t>(cells);
+      }
+      m_fused = c.fuse && m_counter == Counter::Partition && !m_wide && m_begin == 0 && m_end == total &&
+                m_rounds <= 1 && m_chunks_per_round <= 1;
+      if (m_fused) m_slice_max = cuda::DeviceBuffer<std::uint32_t>(m_plan.slices);
+    }
   } else {
     m_l = ntt_length(p.k);
     const NttTwiddles tw = make_twiddles(m_l);
@@ -118,6 +140,11 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
 }
 
 void PairsDevice::enqueue_zero(cudaStream_t s) {
+  if (m_fused && m_table_clean) {  // the fused histograms left the table and the buckets empty
+    JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_t32.data() + table_entries(), 0, 2 * sizeof(std::uint32_t), s));  // maximum
+    return;
+  }
+  m_table_clean = m_fused;  // after this solve's fused count: the table is zero again
   JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_t32.data(), 0, m_t32.bytes(), s));  // counters and the maximum
   if (m_wide) JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_t64.data(), 0, m_t64.bytes(), s));
   if (m_counter == Counter::Partition) JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_cursor.data(), 0, m_cursor.bytes(), s));
@@ -148,29 +175,70 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
       pa.c.begin = b;
       pa.c.end = std::min(a.end, b + m_chunk);
       pa.run = partition_run(pa.c.end - pa.c.begin);  // a short last chunk still fills the GPU
-      launch_partition(pa, m_cfg.partition_threads, s);
+      if (m_fused) {
+        FuseArgs fa;
+        fa.d_planes = m_planes.data();
+        fa.planes = m_slices;
+        fa.d_slice_max = m_slice_max.data();
+        fa.d_max = reinterpret_cast<std::uint64_t*>(m_t32.data() + table_entries());
+        launch_partition_fused(pa, fa, m_cfg.partition_threads, s);
+      } else {
+        launch_partition(pa, m_cfg.partition_threads, s);
+      }
     }
   } else {
     launch_count_pairs(a, generate_only, s);
+    if (generate_only) m_table_clean = false;  // the probe XORs into the table
   }
   if (m_wide && !generate_only) launch_flush_table(m_t32.data(), m_t64.data(), table_entries(), s);
 }
 
 void PairsDevice::enqueue_combine(cudaStream_t s) {
   auto* d_max = reinterpret_cast<std::uint64_t*>(m_t32.data() + table_entries());
-  if (m_cfg.combiner == Combiner::TensorCore) {
-    SliceArgs sa;
-    sa.d_table = table();
-    sa.wide = m_wide;
-    sa.kp = m_kp;
-    sa.slices = m_slices;
-    sa.d_slices = m_planes.data();
-    sa.d_max = d_max;
-    sa.d_answer = m_answer.data();
-    sa.d_v = m_v.data();
-    sa.k = m_p.k;
-    sa.a0 = m_a0;
-    launch_slice_table(sa, s);
+  if (m_cfg.combiner != Combiner::Ntt) {
+    if (!m_fused) {  // the fused count wrote the planes and the maximum, not the first terms
+      SliceArgs sa;
+      sa.d_table = table();
+      sa.wide = m_wide;
+      sa.kp = m_kp;
+      sa.slices = m_slices;
+      sa.d_slices = m_planes.data();
+      sa.d_max = d_max;
+      sa.d_answer = m_answer.data();
+      sa.d_v = m_v.data();
+      sa.k = m_p.k;
+      sa.a0 = m_a0;
+      sa.low_bits = m_low_bits;
+      launch_slice_table(sa, s);
+    }
+    if (m_gemm || m_fused) {
+      ProductPrepArgs pp;
+      pp.d_circ = m_gemm ? m_circ.data() : nullptr;
+      pp.d_v = m_v.data();
+      pp.k = m_p.k;
+      pp.kp = m_kp;
+      pp.a0 = m_a0;
+      if (m_fused) {
+        pp.d_answer = m_answer.data();
+        pp.d_planes = m_planes.data();
+        pp.planes = m_slices;
+        pp.d_slice_max = m_slice_max.data();
+        pp.d_max = d_max;
+        pp.fix_slices = m_plan.slices;
+        pp.slice = m_plan.size;
+      }
+      launch_product_prep(pp, s);
+    }
+    if (m_gemm) {  // plane 0 (C & 127) on cuBLASLt; G is reduced by the masked column sum
+      m_gemm->run(m_circ.data(), reinterpret_cast<const std::int8_t*>(m_planes.data()), m_g.data(), s);
+      ProductReduceArgs ra;
+      ra.d_g = m_g.data();
+      ra.d_v = m_v.data();
+      ra.k = m_p.k;
+      ra.kp = m_kp;
+      ra.d_answer = m_answer.data();
+      launch_product_reduce(ra, s);
+    }
     TcArgs ta;
     ta.d_slices = m_planes.data();
     ta.slices = m_slices;
@@ -179,6 +247,8 @@ void PairsDevice::enqueue_combine(cudaStream_t s) {
     ta.k = m_p.k;
     ta.kp = m_kp;
     ta.d_answer = m_answer.data();
+    ta.low_bits = m_low_bits;
+    ta.first_plane = m_gemm ? 1 : 0;
     launch_tc_combine(ta, static_cast<TcTile>(m_cfg.tile), s);
   } else {
     NttArgs na;
@@ -200,7 +270,23 @@ void PairsDevice::enqueue_combine(cudaStream_t s) {
   }
 }
 
+std::string PairsDevice::combine_description() const {
+  switch (m_cfg.combiner) {
+    case Combiner::Ntt: return "Goldilocks NTT correlations";
+    case Combiner::TensorCore: return "int8 tensor-core products on mma.sync (byte planes of C)";
+    case Combiner::Gemm:
+      return m_gemm ? "cuBLASLt int8 GEMM of C's low 7 bits (" + m_gemm->library() +
+                          ") and mma.sync products of its higher byte planes"
+                    : "int8 tensor-core products on mma.sync (cuBLASLt unavailable: " + m_gemm_why + ")";
+  }
+  return "?";
+}
+
 void PairsDevice::poison(cudaStream_t s) {
+  m_table_clean = false;
+  m_circ.poison(s);
+  m_g.poison(s);
+  m_slice_max.poison(s);
   m_answer.poison(s);
   m_t32.poison(s);
   m_t64.poison(s);
@@ -218,6 +304,7 @@ Answer PairsDevice::download(cudaStream_t s) const {
 }
 
 std::vector<std::uint64_t> PairsDevice::download_table(cudaStream_t s) const {
+  if (m_fused) throw RunError("gpu-pairs: the fused count writes the product's planes, not a table (PairsConfig::fuse)");
   std::vector<std::uint64_t> t(table_entries());
   if (m_wide) {
     m_t64.copy_to_host(t.data(), t.size(), s);
@@ -251,7 +338,7 @@ double elapsed(const Event& a, const Event& b) {
 
 SolveResult solve_gpu_pairs(const Problem& p, const SolveOptions& o, const PairsConfig& c) {
   SolveResult r;
-  r.solver = c.combiner == Combiner::TensorCore ? "gpu-pairs" : "gpu-pairs-ntt";
+  r.solver = c.combiner != Combiner::Ntt ? "gpu-pairs" : "gpu-pairs-ntt";
   const std::string why = pairs_precondition(p, c.combiner);
   if (!why.empty()) throw InputError("--solver " + r.solver + ": " + why);
   r.phases_s["cuda_init"] = startup::await_context(o.device);
@@ -300,16 +387,15 @@ SolveResult solve_gpu_pairs(const Problem& p, const SolveOptions& o, const Pairs
                              std::to_string(dev.slice_plan().size) + " cells in chunks of " +
                              std::to_string(dev.chunk_pairs()) + " pairs and counted in shared memory"
                        : std::string("one L2 atomic per pair")) +
-                  "), combined by " +
-                  (c.combiner == Combiner::TensorCore ? "int8 tensor-core products (byte planes of C)"
-                                                      : "Goldilocks NTT correlations");
+                  (dev.fused() ? "; the histograms wrote the product's planes" : "") + "), combined by " +
+                  dev.combine_description();
   return r;
 }
 
 #else  // CPU-only build
 
 SolveResult solve_gpu_pairs(const Problem& p, const SolveOptions&, const PairsConfig& c) {
-  const std::string name = c.combiner == Combiner::TensorCore ? "gpu-pairs" : "gpu-pairs-ntt";
+  const std::string name = c.combiner != Combiner::Ntt ? "gpu-pairs" : "gpu-pairs-ntt";
   const std::string why = pairs_precondition(p, c.combiner);
   if (!why.empty()) throw InputError("--solver " + name + ": " + why);
   throw GpuUnavailable("this joseki was built without CUDA (solver " + name + " needs a GPU)");

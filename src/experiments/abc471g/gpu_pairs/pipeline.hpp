@@ -11,8 +11,11 @@
 
 namespace joseki::abc471g::pairs {
 
-enum class Combiner { Ntt, TensorCore };
-const char* combiner_name(Combiner c);  // "ntt" | "tc"
+// How C is combined with V: NTT correlations (r01), the product G = C circ(V) on our mma.sync
+// kernel (r02, r03), or plane 0 of it on cuBLASLt's int8 GEMM and the higher planes on mma.sync
+// (r04; falls back to mma.sync alone when cuBLASLt cannot be loaded, and says so).
+enum class Combiner { Ntt, TensorCore, Gemm };
+const char* combiner_name(Combiner c);  // "ntt" | "tc" | "gemm"
 
 // How pairs are counted: one L2 atomic per pair (r01, r02), or partitioned by table slice and
 // counted in shared memory (r03; needs Kp <= PARTITION_MAX_KP, else the atomic count runs).
@@ -26,7 +29,7 @@ inline constexpr int TC_TILE_COUNT = 3;                  // tensor-core tile sha
 inline constexpr std::uint64_t ROUND_PAIRS_MAX = 0xFFFFFFFFULL;  // 32-bit counters stay exact
 
 struct PairsConfig {
-  Combiner combiner = Combiner::TensorCore;
+  Combiner combiner = Combiner::Gemm;
   // TcTile: 0 = 128x128, 1 = 64x128, 2 = 64x64. 64x128: the tile sweep's choice in all three H200
   // runs (2026-11-29 x2, 2026-11-30 tour: 188.1-190.4 us vs ~202 us for 128x128, max case).
   int tile = 1;
@@ -44,6 +47,12 @@ struct PairsConfig {
   std::uint64_t chunk_pairs = 1ULL << 28;
   std::uint32_t bucket_cap = 0;
   int partition_threads = 512;  // threads per partition block: 256 or 512 (1024 per SM either way)
+  // GEMM combiner + partition count, all pairs in one chunk on one device: the histograms write
+  // the product's planes (no table). Off: the table, then a slicing pass (the multi-GPU path).
+  bool fuse = true;
+  // Combiner::Gemm: false runs plane 0 on joseki's mma.sync kernel as well (what happens when
+  // cuBLASLt cannot be loaded; tests use it to reach that path).
+  bool use_cublaslt = true;
 };
 
 // The counter a solve of p with c actually uses (Partition falls back to Atomic when K is too large).

@@ -7,9 +7,12 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "backend/cuda/buffer.hpp"
+#include "backend/cuda/int8_gemm.hpp"
 #include "experiments/abc471g/gpu_pairs/kernels.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
@@ -34,6 +37,11 @@ class PairsDevice {
   std::size_t chunks() const { return m_chunks_per_round; }  // partition chunks per full round
   std::uint64_t chunk_pairs() const { return m_chunk; }
   const SlicePlan& slice_plan() const { return m_plan; }
+  bool fused() const { return m_fused; }  // the histograms write the planes (PairsConfig::fuse)
+  bool gemm() const { return m_gemm != nullptr; }  // cuBLASLt loaded (Combiner::Gemm)
+  const std::string& gemm_unavailable() const { return m_gemm_why; }
+  double gemm_load_seconds() const { return m_gemm ? m_gemm->load_seconds() : 0.0; }
+  std::string combine_description() const;
 
   void enqueue_zero(cudaStream_t s);
   void enqueue_round(std::size_t r, cudaStream_t s, bool generate_only = false);
@@ -90,7 +98,16 @@ class PairsDevice {
   cuda::DeviceBuffer<std::uint32_t> m_cursor;
   // tensor cores
   int m_slices = 1;
+  int m_low_bits = 8;  // bits of plane 0
   cuda::DeviceBuffer<std::uint8_t> m_planes;
+  // GEMM combiner (r04)
+  std::unique_ptr<cuda::Int8Gemm> m_gemm;
+  std::string m_gemm_why;  // why cuBLASLt is not used
+  cuda::DeviceBuffer<std::int8_t> m_circ;    // circ(V), kp x kp
+  cuda::DeviceBuffer<std::int32_t> m_g;      // G of plane 0, kp x kp
+  bool m_fused = false;
+  bool m_table_clean = false;  // the table, the buckets' cursors are zero (kept so by the fused count)
+  cuda::DeviceBuffer<std::uint32_t> m_slice_max;
   // NTT
   std::uint32_t m_l = 2, m_ntt_blocks = 1;
   std::uint64_t m_l_inv = 1;

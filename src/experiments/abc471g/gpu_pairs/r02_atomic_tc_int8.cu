@@ -47,11 +47,12 @@ __global__ void slice_table_kernel(SliceArgs a) {
       local_max = c[e] > local_max ? c[e] : local_max;
     }
     for (int j = 0; j < a.slices; ++j) {
-      const int sh = 8 * j;
-      const std::uint32_t w = static_cast<std::uint32_t>((c[0] >> sh) & 255u) |
-                              static_cast<std::uint32_t>((c[1] >> sh) & 255u) << 8 |
-                              static_cast<std::uint32_t>((c[2] >> sh) & 255u) << 16 |
-                              static_cast<std::uint32_t>((c[3] >> sh) & 255u) << 24;
+      const int sh = plane_shift(j, a.low_bits);
+      const std::uint32_t mask = j == 0 ? (1u << a.low_bits) - 1 : 255u;
+      const std::uint32_t w = static_cast<std::uint32_t>((c[0] >> sh) & mask) |
+                              static_cast<std::uint32_t>((c[1] >> sh) & mask) << 8 |
+                              static_cast<std::uint32_t>((c[2] >> sh) & mask) << 16 |
+                              static_cast<std::uint32_t>((c[3] >> sh) & mask) << 24;
       reinterpret_cast<std::uint32_t*>(a.d_slices + j * plane)[i] = w;
     }
   }
@@ -85,8 +86,8 @@ template <int WARPS_M, int WARPS_N, int FM, int FN>
 __global__ void __launch_bounds__(WARPS_M * WARPS_N * 32) tc_combine_kernel(TcArgs a) {
   constexpr int THREADS = WARPS_M * WARPS_N * 32;
   constexpr int BM = WARPS_M * FM * 16, BN = WARPS_N * FN * 8;
-  const int slice = blockIdx.z;
-  if (slice >= slices_for(*a.d_max)) return;  // uniform over the block: this plane is all zeros
+  const int slice = blockIdx.z + a.first_plane;
+  if (slice >= planes_for(*a.d_max, a.low_bits)) return;  // uniform over the block: this plane is all zeros
 
   extern __shared__ std::uint32_t smem[];
   const std::uint32_t bank_words = tc_bank_words(a.kp);
@@ -168,7 +169,7 @@ __global__ void __launch_bounds__(WARPS_M * WARPS_N * 32) tc_combine_kernel(TcAr
       s += __shfl_xor_sync(0xFFFFFFFFu, s, 16);
       if (tc_group(lane) == 0 && k < a.k && s)
         atomicAdd(reinterpret_cast<unsigned long long*>(a.d_answer + k),
-                  static_cast<unsigned long long>(static_cast<unsigned>(s)) << (8 * slice));
+                  static_cast<unsigned long long>(static_cast<unsigned>(s)) << plane_shift(slice, a.low_bits));
     }
 }
 
@@ -184,7 +185,8 @@ struct TcConfig {
     return bytes;
   }
   static void launch(const TcArgs& a, cudaStream_t s) {
-    const dim3 grid(a.kp / BN, a.kp / BM, a.slices > 0 ? a.slices : 1);
+    if (a.slices <= a.first_plane) return;
+    const dim3 grid(a.kp / BN, a.kp / BM, a.slices - a.first_plane);
     tc_combine_kernel<WARPS_M, WARPS_N, FM, FN><<<grid, THREADS, tc_smem_bytes(a.kp), s>>>(a);
     JOSEKI_CUDA_CHECK_LAUNCH();
   }

@@ -33,14 +33,13 @@
 #include "backend/cuda/check.hpp"
 #include "experiments/abc471g/gpu_pairs/kernels.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
+#include "experiments/abc471g/gpu_pairs/partition_hist.cuh"
 
 namespace joseki::abc471g::pairs {
 
 namespace {
 
 __constant__ JumpTable c_jump3 = make_jump_table();
-
-constexpr int HIST_THREADS = 512;
 
 // The elements p, p+1, ... of A: the given b while p < M, then the LCG (state = element max(p0, M)).
 struct ElementStream {
@@ -196,28 +195,9 @@ __global__ void __launch_bounds__(PART_THREADS, 1024 / PART_THREADS) partition_k
 
 __global__ void __launch_bounds__(HIST_THREADS) bucket_hist_kernel(PartitionArgs a) {
   extern __shared__ uint4 s_hist4[];  // a.slice counters (16-byte aligned: cleared and read as uint4)
-  std::uint32_t* s_hist = reinterpret_cast<std::uint32_t*>(s_hist4);
   const std::uint32_t b = blockIdx.x;
-  const std::uint32_t filled = a.d_cursor[b];
-  const std::uint32_t n = filled < a.cap ? filled : a.cap;
-  uint4* h4 = s_hist4;
-  for (std::uint32_t i = threadIdx.x; i < a.slice / 4; i += HIST_THREADS) h4[i] = make_uint4(0, 0, 0, 0);
-  __syncthreads();
-  const std::uint16_t* __restrict__ src = a.d_buf + static_cast<std::size_t>(b) * a.cap;  // cap % 8 == 0
-  const uint4* src4 = reinterpret_cast<const uint4*>(src);
-  const std::uint32_t n8 = n / 8;
-  for (std::uint32_t i = threadIdx.x; i < n8; i += HIST_THREADS) {
-    const uint4 v = __ldcs(src4 + i);  // read once: do not keep it in L2
-    const std::uint32_t w[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      atomicAdd(&s_hist[w[e] & 0xFFFFu], 1u);
-      atomicAdd(&s_hist[w[e] >> 16], 1u);
-    }
-  }
-  for (std::uint32_t i = n8 * 8 + threadIdx.x; i < n; i += HIST_THREADS) atomicAdd(&s_hist[src[i]], 1u);
-  __syncthreads();
-  if (threadIdx.x == 0) a.d_cursor[b] = 0;  // the bucket is empty again for the next chunk
+  bucket_histogram<HIST_THREADS>(a, b, s_hist4);
+  const uint4* h4 = s_hist4;
   // This slice's cells: [b * slice, min((b + 1) * slice, kp^2)), a multiple of 4 cells.
   const std::uint32_t cells = a.c.kp * a.c.kp, lo = b * a.slice;
   const std::uint32_t len = cells - lo < a.slice ? cells - lo : a.slice;
@@ -258,7 +238,7 @@ PartitionLaunch prepare_partition(int device, int threads) {
   }
 }
 
-void launch_partition(const PartitionArgs& a, int threads, cudaStream_t s) {
+void launch_partition_only(const PartitionArgs& a, int threads, cudaStream_t s) {
   if (a.c.end <= a.c.begin) return;
   const std::uint64_t total = (a.c.end - a.c.begin + a.run - 1) / a.run;
   const int t = threads == 256 ? 256 : 512;
@@ -269,6 +249,11 @@ void launch_partition(const PartitionArgs& a, int threads, cudaStream_t s) {
     default: partition_kernel<512><<<blocks, 512, 0, s>>>(a, bits); break;
   }
   JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+void launch_partition(const PartitionArgs& a, int threads, cudaStream_t s) {
+  if (a.c.end <= a.c.begin) return;
+  launch_partition_only(a, threads, s);
   bucket_hist_kernel<<<a.buckets, HIST_THREADS, a.slice * sizeof(std::uint32_t), s>>>(a);
   JOSEKI_CUDA_CHECK_LAUNCH();
 }

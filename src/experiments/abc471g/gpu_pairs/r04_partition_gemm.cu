@@ -1,0 +1,177 @@
+// Rung 4 of the gpu-pairs ladder: r03's count, the product on cuBLASLt's int8 GEMM, and no table
+// at all when the solve is one chunk (the histograms write the product's planes).
+//
+// What changed from r03: at the max case (N = 7e6, K = 2300) r03 spends ~110 us in its own
+// mma.sync product (operands straight from L2, 80 registers, 31 % occupancy: ~220 int8 TOPS) and
+// ~20 us slicing a 21 MB table into byte planes, itself zeroed (~6 us) and read-modify-written by
+// the histograms. Here:
+//   * the product G = C_0 * circ(V) of plane 0 (C & 127, signed int8) is one cuBLASLt call
+//     (int8 x int8 -> int32, "TN"; on sm_90 cuBLASLt runs wgmma kernels that an sm_90 build
+//     cannot emit); circ(V) is a kp x kp int8 matrix built here (symmetric, so A^T = A), and G
+//     (kp x kp int32) is reduced by a masked column sum: answer[k] += sum_a (1 - V[a+k]) G[a][k].
+//   * the bits above 7 (C >> 7, byte planes) stay on r02's mma.sync kernel, which exits at once
+//     when the table's maximum is < 128 (the max case: one plane, the GEMM's).
+//   * when the solve is a single chunk, each histogram block writes its slice of the planes
+//     straight from shared memory (fused_hist_kernel): no table zeroing, no table traffic, no
+//     slicing pass. A spilled bucket's counts are read from the table and cleared there.
+// Prediction: GEMM ~26 us (probe: 2304^3 in 26 us, ~940 TOPS), reduce ~5 us (21 MB from L2),
+// prep ~3 us, count ~45 us (r03's 63 us less the zeroing and the table's read-modify-write):
+// the max case ~80 us, at the 0.08 ms goal; 10^9 unchanged (the combine is ~0.1 ms of 4.7 ms).
+// Measured: see docs/ABC471G_SCALE.md "r04" (filled in from the H200 run).
+#include <cuda_runtime.h>
+
+#include "backend/cuda/check.hpp"
+#include "experiments/abc471g/gpu_pairs/kernels.hpp"
+#include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
+#include "experiments/abc471g/gpu_pairs/partition_hist.cuh"
+
+namespace joseki::abc471g::pairs {
+
+namespace {
+
+constexpr std::uint32_t LOW_MAX = 1u << GEMM_LOW_BITS;  // counts below it need plane 0 only
+
+__device__ __forceinline__ std::uint32_t pack_bytes(uint4 h, int shift, std::uint32_t mask) {
+  return ((h.x >> shift) & mask) | ((h.y >> shift) & mask) << 8 | ((h.z >> shift) & mask) << 16 |
+         ((h.w >> shift) & mask) << 24;
+}
+
+__global__ void __launch_bounds__(HIST_THREADS) fused_hist_kernel(PartitionArgs a, FuseArgs f) {
+  extern __shared__ uint4 s_hist4[];
+  __shared__ std::uint32_t s_max;
+  if (threadIdx.x == 0) s_max = 0;  // ordered before its use by the histogram's barriers
+  const std::uint32_t b = blockIdx.x;
+  const bool spilled = bucket_histogram<HIST_THREADS>(a, b, s_hist4) > a.cap;
+  const std::uint32_t cells = a.c.kp * a.c.kp, lo = b * a.slice;
+  const std::uint32_t len = cells - lo < a.slice ? cells - lo : a.slice;  // a multiple of 4
+  uint4* t4 = reinterpret_cast<uint4*>(a.c.d_table + lo);
+  std::uint32_t* plane0 = reinterpret_cast<std::uint32_t*>(f.d_planes + lo);
+  std::uint32_t m = 0;
+  for (std::uint32_t i = threadIdx.x; i < len / 4; i += HIST_THREADS) {
+    uint4 h = s_hist4[i];
+    if (spilled) {  // this slice's overflow went to the table: take it, leave zeros behind
+      const uint4 t = t4[i];
+      h.x += t.x;
+      h.y += t.y;
+      h.z += t.z;
+      h.w += t.w;
+      t4[i] = make_uint4(0, 0, 0, 0);
+      s_hist4[i] = h;
+    }
+    m = max(m, max(max(h.x, h.y), max(h.z, h.w)));
+    plane0[i] = pack_bytes(h, 0, LOW_MAX - 1);
+  }
+  m = __reduce_max_sync(0xFFFFFFFFu, m);
+  if ((threadIdx.x & 31) == 0) atomicMax(&s_max, m);
+  __syncthreads();
+  const std::uint32_t bmax = s_max;
+  if (threadIdx.x == 0) {
+    f.d_slice_max[b] = bmax;
+    if (bmax) atomicMax(reinterpret_cast<unsigned long long*>(f.d_max), static_cast<unsigned long long>(bmax));
+  }
+  if (bmax < LOW_MAX) return;  // planes 1.. of this slice are zero: written only if read (prep)
+  for (int j = 1; j < f.planes; ++j) {
+    std::uint32_t* pj = reinterpret_cast<std::uint32_t*>(f.d_planes + static_cast<std::size_t>(j) * cells + lo);
+    const int sh = plane_shift(j, GEMM_LOW_BITS);
+    for (std::uint32_t i = threadIdx.x; i < len / 4; i += HIST_THREADS) pj[i] = pack_bytes(s_hist4[i], sh, 255u);
+  }
+}
+
+__global__ void __launch_bounds__(256) product_prep_kernel(ProductPrepArgs a) {
+  const std::uint32_t tid = blockIdx.x * 256u + threadIdx.x, stride = gridDim.x * 256u;
+  if (a.d_answer && tid < a.k) {  // the first term of every answer: a vowel at A_1 starts a syllable
+    const std::uint32_t idx = (a.a0 + tid) % a.k;
+    a.d_answer[tid] = a.d_v[idx];
+  }
+  if (a.d_circ) {  // 16 cells per thread and step: row b, columns c0 .. c0 + 15
+    const std::uint32_t row16 = a.kp / 16, words = a.kp * row16;
+    for (std::uint32_t w = tid; w < words; w += stride) {
+      const std::uint32_t b = w / row16, c0 = (w % row16) * 16;
+      std::uint32_t q[4] = {0, 0, 0, 0};
+      if (b < a.k)
+#pragma unroll
+        for (int e = 0; e < 16; ++e) {
+          const std::uint32_t c = c0 + e;
+          std::uint32_t idx = b + c;
+          idx = idx >= a.k ? idx - a.k : idx;
+          if (c < a.k) q[e / 4] |= static_cast<std::uint32_t>(a.d_v[idx]) << (8 * (e % 4));
+        }
+      reinterpret_cast<uint4*>(a.d_circ)[w] = make_uint4(q[0], q[1], q[2], q[3]);
+    }
+  }
+  if (a.fix_slices && *a.d_max >= LOW_MAX) {  // a fused count's unwritten upper planes are read: zero them
+    const std::uint32_t cells = a.kp * a.kp;
+    for (std::uint32_t sl = blockIdx.x; sl < a.fix_slices; sl += gridDim.x) {
+      if (a.d_slice_max[sl] >= LOW_MAX) continue;
+      const std::uint32_t lo = sl * a.slice, len = cells - lo < a.slice ? cells - lo : a.slice;
+      for (int j = 1; j < a.planes; ++j) {
+        std::uint32_t* pj = reinterpret_cast<std::uint32_t*>(a.d_planes + static_cast<std::size_t>(j) * cells + lo);
+        for (std::uint32_t i = threadIdx.x; i < len / 4; i += 256) pj[i] = 0;
+      }
+    }
+  }
+}
+
+// Block: 128 columns (32 lanes x 4) by 8 row groups; grid.y splits the rows.
+constexpr int RED_ROWS = 8;
+__global__ void __launch_bounds__(256) product_reduce_kernel(ProductReduceArgs a, std::uint32_t rows_per_block) {
+  extern __shared__ std::uint8_t s_u[];  // s_u[i] = 1 - V[i mod K], i < 2 kp
+  __shared__ unsigned long long s_sum[RED_ROWS][128];
+  for (std::uint32_t i = threadIdx.x; i < 2 * a.kp; i += 256) s_u[i] = 1 - a.d_v[i % a.k];
+  __syncthreads();
+  const std::uint32_t lane = threadIdx.x & 31, grp = threadIdx.x >> 5;
+  const std::uint32_t k0 = blockIdx.x * 128 + 4 * lane;
+  const std::uint32_t a_lo = blockIdx.y * rows_per_block;
+  const std::uint32_t a_hi = min(a.k, a_lo + rows_per_block);
+  unsigned long long s[4] = {0, 0, 0, 0};
+  for (std::uint32_t r = a_lo + grp; r < a_hi; r += RED_ROWS) {
+    const int4 g = *reinterpret_cast<const int4*>(a.d_g + static_cast<std::size_t>(r) * a.kp + k0);
+    const std::uint8_t* u = s_u + r + k0;
+    s[0] += u[0] ? static_cast<unsigned>(g.x) : 0u;
+    s[1] += u[1] ? static_cast<unsigned>(g.y) : 0u;
+    s[2] += u[2] ? static_cast<unsigned>(g.z) : 0u;
+    s[3] += u[3] ? static_cast<unsigned>(g.w) : 0u;
+  }
+#pragma unroll
+  for (int e = 0; e < 4; ++e) s_sum[grp][4 * lane + e] = s[e];
+  __syncthreads();
+  if (threadIdx.x < 128) {
+    unsigned long long t = 0;
+#pragma unroll
+    for (int g = 0; g < RED_ROWS; ++g) t += s_sum[g][threadIdx.x];
+    const std::uint32_t k = blockIdx.x * 128 + threadIdx.x;
+    if (k < a.k && t) atomicAdd(reinterpret_cast<unsigned long long*>(a.d_answer + k), t);
+  }
+}
+
+}  // namespace
+
+void launch_partition_fused(const PartitionArgs& a, const FuseArgs& f, int threads, cudaStream_t s) {
+  static bool prepared = false;  // per process; the attribute is per function (all devices)
+  if (!prepared) {
+    JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(fused_hist_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(SLICE_MAX_CELLS * sizeof(std::uint32_t))));
+    prepared = true;
+  }
+  launch_partition_only(a, threads, s);
+  fused_hist_kernel<<<a.buckets, HIST_THREADS, a.slice * sizeof(std::uint32_t), s>>>(a, f);
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+void launch_product_prep(const ProductPrepArgs& a, cudaStream_t s) {
+  const std::uint32_t words = a.d_circ ? a.kp * (a.kp / 16) : 0;
+  std::uint32_t blocks = (words + 255) / 256;
+  blocks = blocks < (a.k + 255) / 256 ? (a.k + 255) / 256 : blocks;
+  blocks = blocks < a.fix_slices ? a.fix_slices : blocks;
+  blocks = blocks > 4096 ? 4096 : blocks;
+  product_prep_kernel<<<blocks ? blocks : 1, 256, 0, s>>>(a);
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+void launch_product_reduce(const ProductReduceArgs& a, cudaStream_t s) {
+  const std::uint32_t splits = 16, rows = (a.k + splits - 1) / splits;
+  product_reduce_kernel<<<dim3(a.kp / 128, splits), 256, 2 * a.kp, s>>>(a, rows);
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace joseki::abc471g::pairs
