@@ -32,7 +32,7 @@ struct Shape {
 };
 
 // Sizes off the block (256), the tile (64/128), the 32-wide k step and the 4-counter vector.
-const Shape SMALL[] = {{1, 1, 1},      {2, 1, 1},      {2, 3, 2},         {3, 2, 1},          {1000, 1, 1},
+const Shape SMALL[] = {{1, 1, 1},      {1, 37, 1},     {2, 1, 1},      {2, 3, 2},         {3, 2, 1},          {1000, 1, 1},
                        {1000, 7, 1000}, {4099, 31, 17}, {100003, 37, 5000}, {65537, 129, 1},    {200001, 255, 3},
                        {300007, 300, 100000}};
 
@@ -173,7 +173,7 @@ TEST(Abc471gPairsGpu, SmallBothCombinersExact) {
 TEST(Abc471gPairsGpu, SmallGemmRepeatedSolvesStayExact) {
   JOSEKI_REQUIRE_GPU();
 #ifdef JOSEKI_HAVE_CUDA
-  const ab::Problem problems[] = {random_problem(4'099, 37, 17, 5, 6), random_problem(100'003, 37, 5'000, 7, 8),
+  const ab::Problem problems[] = {random_problem(2, 37, 1, 3, 4), random_problem(4'099, 37, 17, 5, 6), random_problem(100'003, 37, 5'000, 7, 8),
                                   random_problem(300'007, 300, 100'000, 9, 10),
                                   gp::testing::heavy_cell_problem(70'000, 13, 4, 70'000)};
   std::string unavailable;
@@ -185,6 +185,7 @@ TEST(Abc471gPairsGpu, SmallGemmRepeatedSolvesStayExact) {
       c.bucket_cap = cap;
       gp::PairsDevice dev(p, c, 0);
       ASSERT_TRUE(dev.fused()) << "N = " << p.n;
+      ASSERT_FALSE(gp::PairsDevice(ab::Problem(random_problem(1, 37, 1, 1, 2)), c, 0).fused()) << "no pair, no planes";
       if (!dev.gemm()) unavailable = dev.gemm_unavailable();
       joseki::cuda::Stream s;
       dev.poison(s);

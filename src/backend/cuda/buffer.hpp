@@ -89,6 +89,21 @@ class PinnedBuffer {
 };
 
 // A stream owned by RAII.
+// A CUDA event without timing (ordering between streams).
+class Event {
+ public:
+  Event() { JOSEKI_CUDA_CHECK(cudaEventCreateWithFlags(&m_e, cudaEventDisableTiming)); }
+  ~Event() {
+    if (m_e) cudaEventDestroy(m_e);
+  }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  operator cudaEvent_t() const { return m_e; }
+
+ private:
+  cudaEvent_t m_e = nullptr;
+};
+
 class Stream {
  public:
   Stream() { JOSEKI_CUDA_CHECK(cudaStreamCreateWithFlags(&m_s, cudaStreamNonBlocking)); }

@@ -52,6 +52,7 @@ struct PartitionArgs {
   std::uint32_t cap = 8;          // 16-bit entries per bucket (a multiple of 8)
   std::uint16_t* d_buf = nullptr; // buckets * cap
   std::uint32_t* d_cursor = nullptr;  // buckets; zero before the first chunk, left zero after each
+  std::uint64_t* d_zero = nullptr;    // set to 0 by the kernel (the fused count's maximum) unless nullptr
 };
 struct PartitionLaunch {
   std::uint64_t resident_threads = 1;  // partition threads the GPU holds at once
@@ -105,6 +106,13 @@ struct ProductReduceArgs {
   const std::uint8_t* d_v = nullptr;
   std::uint32_t k = 1, kp = 128;
   std::uint64_t* d_answer = nullptr;
+  // After a fused count, the prep's zeroing of unwritten upper planes (ProductPrepArgs) runs here
+  // (before the mma.sync kernel reads them), so the prep does not wait for the count.
+  std::uint8_t* d_planes = nullptr;
+  int planes = 1;
+  const std::uint32_t* d_slice_max = nullptr;
+  const std::uint64_t* d_max = nullptr;
+  std::uint32_t fix_slices = 0, slice = 1;
 };
 void launch_product_reduce(const ProductReduceArgs& a, cudaStream_t s);
 

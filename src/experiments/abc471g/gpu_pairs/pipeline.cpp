@@ -117,9 +117,13 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
       if (m_gemm) {
         m_circ = cuda::DeviceBuffer<std::int8_t>(cells);
         m_g = cuda::DeviceBuffer<std::int32_t>(cells);
+        m_side = std::make_unique<cuda::Stream>();
+        m_fork = std::make_unique<cuda::Event>();
+        m_join = std::make_unique<cuda::Event>();
       }
+      // One round of one chunk, at least one pair (no pair: no histogram writes the planes).
       m_fused = c.fuse && m_counter == Counter::Partition && !m_wide && m_begin == 0 && m_end == total &&
-                m_rounds <= 1 && m_chunks_per_round <= 1;
+                total > 0 && m_rounds == 1 && m_chunks_per_round == 1;
       if (m_fused) m_slice_max = cuda::DeviceBuffer<std::uint32_t>(m_plan.slices);
     }
   } else {
@@ -139,11 +143,27 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
   JOSEKI_CUDA_CHECK(cudaStreamSynchronize(nullptr));
 }
 
+void PairsDevice::enqueue_prep(cudaStream_t s) {
+  // circ(V) (and, after a fused count, the answers' first terms) on the side stream: it needs
+  // nothing the count makes, so it runs beside the count (or the slicing); the GEMM waits for it.
+  JOSEKI_CUDA_CHECK(cudaEventRecord(*m_fork, s));
+  JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(*m_side, *m_fork, 0));
+  ProductPrepArgs pp;
+  pp.d_circ = m_circ.data();
+  pp.d_v = m_v.data();
+  pp.k = m_p.k;
+  pp.kp = m_kp;
+  pp.a0 = m_a0;
+  if (m_fused) pp.d_answer = m_answer.data();
+  launch_product_prep(pp, *m_side);
+  JOSEKI_CUDA_CHECK(cudaEventRecord(*m_join, *m_side));
+  m_prep_pending = true;
+}
+
 void PairsDevice::enqueue_zero(cudaStream_t s) {
-  if (m_fused && m_table_clean) {  // the fused histograms left the table and the buckets empty
-    JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_t32.data() + table_entries(), 0, 2 * sizeof(std::uint32_t), s));  // maximum
-    return;
-  }
+  if (m_fused && m_gemm) enqueue_prep(s);
+  if (m_fused && m_table_clean) return;  // the fused histograms left the table and the buckets empty;
+                                         // the partition kernel zeroes the maximum
   m_table_clean = m_fused;  // after this solve's fused count: the table is zero again
   JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_t32.data(), 0, m_t32.bytes(), s));  // counters and the maximum
   if (m_wide) JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_t64.data(), 0, m_t64.bytes(), s));
@@ -181,6 +201,7 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
         fa.planes = m_slices;
         fa.d_slice_max = m_slice_max.data();
         fa.d_max = reinterpret_cast<std::uint64_t*>(m_t32.data() + table_entries());
+        pa.d_zero = b == a.begin ? fa.d_max : nullptr;
         launch_partition_fused(pa, fa, m_cfg.partition_threads, s);
       } else {
         launch_partition(pa, m_cfg.partition_threads, s);
@@ -211,25 +232,25 @@ void PairsDevice::enqueue_combine(cudaStream_t s) {
       sa.low_bits = m_low_bits;
       launch_slice_table(sa, s);
     }
-    if (m_gemm || m_fused) {
+    if (m_fused && !m_gemm) {  // mma.sync for every plane: first terms and unwritten upper planes here
       ProductPrepArgs pp;
-      pp.d_circ = m_gemm ? m_circ.data() : nullptr;
       pp.d_v = m_v.data();
       pp.k = m_p.k;
       pp.kp = m_kp;
       pp.a0 = m_a0;
-      if (m_fused) {
-        pp.d_answer = m_answer.data();
-        pp.d_planes = m_planes.data();
-        pp.planes = m_slices;
-        pp.d_slice_max = m_slice_max.data();
-        pp.d_max = d_max;
-        pp.fix_slices = m_plan.slices;
-        pp.slice = m_plan.size;
-      }
+      pp.d_answer = m_answer.data();
+      pp.d_planes = m_planes.data();
+      pp.planes = m_slices;
+      pp.d_slice_max = m_slice_max.data();
+      pp.d_max = d_max;
+      pp.fix_slices = m_plan.slices;
+      pp.slice = m_plan.size;
       launch_product_prep(pp, s);
     }
     if (m_gemm) {  // plane 0 (C & 127) on cuBLASLt; G is reduced by the masked column sum
+      if (!m_prep_pending) enqueue_prep(s);  // not started with the count (not fused, or a second combine)
+      JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(s, *m_join, 0));
+      m_prep_pending = false;
       m_gemm->run(m_circ.data(), reinterpret_cast<const std::int8_t*>(m_planes.data()), m_g.data(), s);
       ProductReduceArgs ra;
       ra.d_g = m_g.data();
@@ -237,6 +258,14 @@ void PairsDevice::enqueue_combine(cudaStream_t s) {
       ra.k = m_p.k;
       ra.kp = m_kp;
       ra.d_answer = m_answer.data();
+      if (m_fused) {
+        ra.d_planes = m_planes.data();
+        ra.planes = m_slices;
+        ra.d_slice_max = m_slice_max.data();
+        ra.d_max = d_max;
+        ra.fix_slices = m_plan.slices;
+        ra.slice = m_plan.size;
+      }
       launch_product_reduce(ra, s);
     }
     TcArgs ta;

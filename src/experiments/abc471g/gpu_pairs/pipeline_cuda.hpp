@@ -105,6 +105,10 @@ class PairsDevice {
   std::string m_gemm_why;  // why cuBLASLt is not used
   cuda::DeviceBuffer<std::int8_t> m_circ;    // circ(V), kp x kp
   cuda::DeviceBuffer<std::int32_t> m_g;      // G of plane 0, kp x kp
+  std::unique_ptr<cuda::Stream> m_side;             // circ(V) is built here, beside the count
+  std::unique_ptr<cuda::Event> m_fork, m_join;
+  bool m_prep_pending = false;  // enqueue_prep ran; the next combine waits for m_join
+  void enqueue_prep(cudaStream_t s);
   bool m_fused = false;
   bool m_table_clean = false;  // the table, the buckets' cursors are zero (kept so by the fused count)
   cuda::DeviceBuffer<std::uint32_t> m_slice_max;

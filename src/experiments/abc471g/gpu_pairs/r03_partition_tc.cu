@@ -87,6 +87,7 @@ __global__ void __launch_bounds__(PART_THREADS, 1024 / PART_THREADS) partition_k
   __shared__ std::uint32_t s_total;
 
   const CountArgs& c = a.c;
+  if (a.d_zero && blockIdx.x == 0 && threadIdx.x == 0) *a.d_zero = 0;
   const std::uint64_t gtid = blockIdx.x * static_cast<std::uint64_t>(PART_THREADS) + threadIdx.x;
   const std::uint64_t p0 = c.begin + gtid * a.run;
   const std::uint64_t p1 = p0 < c.end ? (c.end - p0 < a.run ? c.end : p0 + a.run) : p0;  // empty when p0 >= end

@@ -77,60 +77,80 @@ __global__ void __launch_bounds__(HIST_THREADS) fused_hist_kernel(PartitionArgs 
   }
 }
 
+// A fused count's planes 1.. of slices whose maximum is < LOW_MAX were not written: zero them
+// when the table's maximum makes the mma.sync kernel read them (blocks stride over the slices).
+__device__ __forceinline__ void zero_unwritten_planes(std::uint8_t* planes, int n_planes, const std::uint32_t* slice_max,
+                                                      std::uint64_t table_max, std::uint32_t slices, std::uint32_t slice,
+                                                      std::uint32_t kp) {
+  if (slices == 0 || table_max < LOW_MAX) return;
+  const std::uint32_t cells = kp * kp;
+  for (std::uint32_t sl = blockIdx.x + gridDim.x * blockIdx.y; sl < slices; sl += gridDim.x * gridDim.y) {
+    if (slice_max[sl] >= LOW_MAX) continue;
+    const std::uint32_t lo = sl * slice, len = cells - lo < slice ? cells - lo : slice;
+    for (int j = 1; j < n_planes; ++j) {
+      std::uint32_t* pj = reinterpret_cast<std::uint32_t*>(planes + static_cast<std::size_t>(j) * cells + lo);
+      for (std::uint32_t i = threadIdx.x; i < len / 4; i += blockDim.x) pj[i] = 0;
+    }
+  }
+}
+
 __global__ void __launch_bounds__(256) product_prep_kernel(ProductPrepArgs a) {
+  __shared__ std::uint8_t s_v[2 * 16384 + 16];  // V twice over (K <= 16384): circ's row b starts at s_v[b]
   const std::uint32_t tid = blockIdx.x * 256u + threadIdx.x, stride = gridDim.x * 256u;
   if (a.d_answer && tid < a.k) {  // the first term of every answer: a vowel at A_1 starts a syllable
     const std::uint32_t idx = (a.a0 + tid) % a.k;
     a.d_answer[tid] = a.d_v[idx];
   }
   if (a.d_circ) {  // 16 cells per thread and step: row b, columns c0 .. c0 + 15
+    for (std::uint32_t i = threadIdx.x; i < 2 * a.k; i += 256) s_v[i] = a.d_v[i < a.k ? i : i - a.k];
+    __syncthreads();
     const std::uint32_t row16 = a.kp / 16, words = a.kp * row16;
     for (std::uint32_t w = tid; w < words; w += stride) {
       const std::uint32_t b = w / row16, c0 = (w % row16) * 16;
       std::uint32_t q[4] = {0, 0, 0, 0};
       if (b < a.k)
 #pragma unroll
-        for (int e = 0; e < 16; ++e) {
-          const std::uint32_t c = c0 + e;
-          std::uint32_t idx = b + c;
-          idx = idx >= a.k ? idx - a.k : idx;
-          if (c < a.k) q[e / 4] |= static_cast<std::uint32_t>(a.d_v[idx]) << (8 * (e % 4));
-        }
+        for (int e = 0; e < 16; ++e)
+          if (c0 + e < a.k) q[e / 4] |= static_cast<std::uint32_t>(s_v[b + c0 + e]) << (8 * (e % 4));
       reinterpret_cast<uint4*>(a.d_circ)[w] = make_uint4(q[0], q[1], q[2], q[3]);
     }
   }
-  if (a.fix_slices && *a.d_max >= LOW_MAX) {  // a fused count's unwritten upper planes are read: zero them
-    const std::uint32_t cells = a.kp * a.kp;
-    for (std::uint32_t sl = blockIdx.x; sl < a.fix_slices; sl += gridDim.x) {
-      if (a.d_slice_max[sl] >= LOW_MAX) continue;
-      const std::uint32_t lo = sl * a.slice, len = cells - lo < a.slice ? cells - lo : a.slice;
-      for (int j = 1; j < a.planes; ++j) {
-        std::uint32_t* pj = reinterpret_cast<std::uint32_t*>(a.d_planes + static_cast<std::size_t>(j) * cells + lo);
-        for (std::uint32_t i = threadIdx.x; i < len / 4; i += 256) pj[i] = 0;
-      }
-    }
-  }
+  if (a.fix_slices)
+    zero_unwritten_planes(a.d_planes, a.planes, a.d_slice_max, *a.d_max, a.fix_slices, a.slice, a.kp);
 }
 
-// Block: 128 columns (32 lanes x 4) by 8 row groups; grid.y splits the rows.
-constexpr int RED_ROWS = 8;
+// Block: 128 columns (32 lanes x 4) by 8 row groups; grid.y splits the rows; each thread keeps
+// RED_UNROLL rows' loads in flight.
+constexpr int RED_ROWS = 8, RED_UNROLL = 4;
 __global__ void __launch_bounds__(256) product_reduce_kernel(ProductReduceArgs a, std::uint32_t rows_per_block) {
-  extern __shared__ std::uint8_t s_u[];  // s_u[i] = 1 - V[i mod K], i < 2 kp
+  __shared__ std::uint8_t s_u[2 * 16384];  // s_u[i] = 1 - V[i mod K], i < 2 kp
   __shared__ unsigned long long s_sum[RED_ROWS][128];
   for (std::uint32_t i = threadIdx.x; i < 2 * a.kp; i += 256) s_u[i] = 1 - a.d_v[i % a.k];
+  if (a.fix_slices)
+    zero_unwritten_planes(a.d_planes, a.planes, a.d_slice_max, *a.d_max, a.fix_slices, a.slice, a.kp);
   __syncthreads();
   const std::uint32_t lane = threadIdx.x & 31, grp = threadIdx.x >> 5;
   const std::uint32_t k0 = blockIdx.x * 128 + 4 * lane;
   const std::uint32_t a_lo = blockIdx.y * rows_per_block;
   const std::uint32_t a_hi = min(a.k, a_lo + rows_per_block);
   unsigned long long s[4] = {0, 0, 0, 0};
-  for (std::uint32_t r = a_lo + grp; r < a_hi; r += RED_ROWS) {
-    const int4 g = *reinterpret_cast<const int4*>(a.d_g + static_cast<std::size_t>(r) * a.kp + k0);
-    const std::uint8_t* u = s_u + r + k0;
-    s[0] += u[0] ? static_cast<unsigned>(g.x) : 0u;
-    s[1] += u[1] ? static_cast<unsigned>(g.y) : 0u;
-    s[2] += u[2] ? static_cast<unsigned>(g.z) : 0u;
-    s[3] += u[3] ? static_cast<unsigned>(g.w) : 0u;
+  for (std::uint32_t r0 = a_lo + grp; r0 < a_hi; r0 += RED_ROWS * RED_UNROLL) {
+    int4 g[RED_UNROLL];
+#pragma unroll
+    for (int u = 0; u < RED_UNROLL; ++u) {
+      const std::uint32_t r = r0 + u * RED_ROWS;
+      g[u] = r < a_hi ? __ldcs(reinterpret_cast<const int4*>(a.d_g + static_cast<std::size_t>(r) * a.kp + k0))
+                      : make_int4(0, 0, 0, 0);
+    }
+#pragma unroll
+    for (int u = 0; u < RED_UNROLL; ++u) {
+      const std::uint8_t* uu = s_u + r0 + u * RED_ROWS + k0;  // < 2 kp: rows < K, columns < kp
+      if (r0 + u * RED_ROWS >= a_hi) break;
+      s[0] += uu[0] ? static_cast<unsigned>(g[u].x) : 0u;
+      s[1] += uu[1] ? static_cast<unsigned>(g[u].y) : 0u;
+      s[2] += uu[2] ? static_cast<unsigned>(g[u].z) : 0u;
+      s[3] += uu[3] ? static_cast<unsigned>(g[u].w) : 0u;
+    }
   }
 #pragma unroll
   for (int e = 0; e < 4; ++e) s_sum[grp][4 * lane + e] = s[e];
@@ -163,14 +183,15 @@ void launch_product_prep(const ProductPrepArgs& a, cudaStream_t s) {
   std::uint32_t blocks = (words + 255) / 256;
   blocks = blocks < (a.k + 255) / 256 ? (a.k + 255) / 256 : blocks;
   blocks = blocks < a.fix_slices ? a.fix_slices : blocks;
-  blocks = blocks > 4096 ? 4096 : blocks;
+  blocks = blocks > 528 ? 528 : blocks;  // ~4 per SM: each block fills its copy of V once
   product_prep_kernel<<<blocks ? blocks : 1, 256, 0, s>>>(a);
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 
 void launch_product_reduce(const ProductReduceArgs& a, cudaStream_t s) {
-  const std::uint32_t splits = 16, rows = (a.k + splits - 1) / splits;
-  product_reduce_kernel<<<dim3(a.kp / 128, splits), 256, 2 * a.kp, s>>>(a, rows);
+  // ~600 blocks at K = 2300 (18 column blocks x 32 row splits): ~4 per SM, 72 rows each.
+  const std::uint32_t splits = a.k >= 1024 ? 32 : 8, rows = (a.k + splits - 1) / splits;
+  product_reduce_kernel<<<dim3(a.kp / 128, splits), 256, 0, s>>>(a, rows);
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 
