@@ -90,6 +90,7 @@ struct ProductPrepArgs {
   const std::uint8_t* d_v = nullptr;
   std::uint32_t k = 1, kp = 128, a0 = 0;
   std::uint64_t* d_answer = nullptr;  // receives the first terms V[(a0+k) mod K] unless nullptr
+  std::uint8_t* d_u2 = nullptr;       // with d_circ: receives 1 - V[i mod K], i < 2 kp (the reduction's mask)
   // After a fused count: planes 1.. of slices whose maximum is < 2^GEMM_LOW_BITS were not written;
   // they are zeroed when the table's maximum makes the product read them. fix_slices = 0: none.
   std::uint8_t* d_planes = nullptr;
@@ -103,7 +104,7 @@ void launch_product_prep(const ProductPrepArgs& a, cudaStream_t s);
 // answer[k] += sum_{a < K} (1 - V[(a+k) mod K]) * G[a][k], G (kp x kp int32, row a) the GEMM's product.
 struct ProductReduceArgs {
   const std::int32_t* d_g = nullptr;
-  const std::uint8_t* d_v = nullptr;
+  const std::uint8_t* d_u2 = nullptr;  // 1 - V[i mod K], i < 2 kp (written by the prep; 16-byte aligned)
   std::uint32_t k = 1, kp = 128;
   std::uint64_t* d_answer = nullptr;
   // After a fused count, the prep's zeroing of unwritten upper planes (ProductPrepArgs) runs here

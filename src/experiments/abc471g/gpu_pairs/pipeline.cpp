@@ -117,6 +117,7 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
       if (m_gemm) {
         m_circ = cuda::DeviceBuffer<std::int8_t>(cells);
         m_g = cuda::DeviceBuffer<std::int32_t>(cells);
+        m_u2 = cuda::DeviceBuffer<std::uint8_t>(2 * m_kp);
         m_side = std::make_unique<cuda::Stream>();
         m_fork = std::make_unique<cuda::Event>();
         m_join = std::make_unique<cuda::Event>();
@@ -155,6 +156,7 @@ void PairsDevice::enqueue_prep(cudaStream_t s) {
   pp.kp = m_kp;
   pp.a0 = m_a0;
   if (m_fused) pp.d_answer = m_answer.data();
+  pp.d_u2 = m_u2.data();
   launch_product_prep(pp, *m_side);
   JOSEKI_CUDA_CHECK(cudaEventRecord(*m_join, *m_side));
   m_prep_pending = true;
@@ -254,7 +256,7 @@ void PairsDevice::enqueue_combine(cudaStream_t s) {
       m_gemm->run(m_circ.data(), reinterpret_cast<const std::int8_t*>(m_planes.data()), m_g.data(), s);
       ProductReduceArgs ra;
       ra.d_g = m_g.data();
-      ra.d_v = m_v.data();
+      ra.d_u2 = m_u2.data();
       ra.k = m_p.k;
       ra.kp = m_kp;
       ra.d_answer = m_answer.data();
@@ -315,6 +317,7 @@ void PairsDevice::poison(cudaStream_t s) {
   m_table_clean = false;
   m_circ.poison(s);
   m_g.poison(s);
+  m_u2.poison(s);
   m_slice_max.poison(s);
   m_answer.poison(s);
   m_t32.poison(s);

@@ -105,6 +105,7 @@ class PairsDevice {
   std::string m_gemm_why;  // why cuBLASLt is not used
   cuda::DeviceBuffer<std::int8_t> m_circ;    // circ(V), kp x kp
   cuda::DeviceBuffer<std::int32_t> m_g;      // G of plane 0, kp x kp
+  cuda::DeviceBuffer<std::uint8_t> m_u2;     // 1 - V[i mod K], i < 2 kp
   std::unique_ptr<cuda::Stream> m_side;             // circ(V) is built here, beside the count
   std::unique_ptr<cuda::Event> m_fork, m_join;
   bool m_prep_pending = false;  // enqueue_prep ran; the next combine waits for m_join

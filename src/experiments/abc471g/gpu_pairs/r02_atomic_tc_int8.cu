@@ -105,72 +105,76 @@ __global__ void __launch_bounds__(WARPS_M * WARPS_N * 32) tc_combine_kernel(TcAr
 
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int wm = warp / WARPS_N, wn = warp % WARPS_N;
-  const std::uint32_t a_base = blockIdx.y * BM + wm * FM * 16;
-  const std::uint32_t k_base = blockIdx.x * BN + wn * FN * 8;
-  const std::uint8_t* plane = a.d_slices + static_cast<std::size_t>(slice) * a.kp * a.kp;
-  // Each lane reads 8 contiguous bytes of rows g and g + 8 (A registers {0,2} and {1,3}).
-  const std::uint8_t* row_ptr[FM][2];
-#pragma unroll
-  for (int mf = 0; mf < FM; ++mf)
-#pragma unroll
-    for (int h = 0; h < 2; ++h)
-      row_ptr[mf][h] = plane + static_cast<std::size_t>(a_base + mf * 16 + tc_a_row(lane, h)) * a.kp +
-                       tc_a_physical_k(lane, 0, 0);
-
-  int acc[FM][FN][4];
-#pragma unroll
-  for (int mf = 0; mf < FM; ++mf)
-#pragma unroll
-    for (int nf = 0; nf < FN; ++nf)
-#pragma unroll
-      for (int i = 0; i < 4; ++i) acc[mf][nf][i] = 0;
-
-#pragma unroll 2
-  for (std::uint32_t b0 = 0; b0 < a.kp; b0 += 32) {
-    std::uint32_t af[FM][4];
-#pragma unroll
-    for (int mf = 0; mf < FM; ++mf) {
-      const uint2 lo = *reinterpret_cast<const uint2*>(row_ptr[mf][0] + b0);  // row g
-      const uint2 hi = *reinterpret_cast<const uint2*>(row_ptr[mf][1] + b0);  // row g + 8
-      af[mf][0] = lo.x;
-      af[mf][2] = lo.y;
-      af[mf][1] = hi.x;
-      af[mf][3] = hi.y;
-    }
-    std::uint32_t bf[FN][2];
-#pragma unroll
-    for (int nf = 0; nf < FN; ++nf) {
-      const std::uint32_t col = k_base + nf * 8 + tc_b_col(lane);
-      bf[nf][0] = bank[tc_b_word(bank_words, lane, b0, col, 0)];
-      bf[nf][1] = bank[tc_b_word(bank_words, lane, b0, col, 1)];
-    }
+  // Rows of tiles: one per block, or several when the grid is short (the upper planes of the GEMM
+  // combiner, usually all zero: fewer blocks to launch only to exit).
+  for (std::uint32_t by = blockIdx.y; by < a.kp / BM; by += gridDim.y) {
+    const std::uint32_t a_base = by * BM + wm * FM * 16;
+    const std::uint32_t k_base = blockIdx.x * BN + wn * FN * 8;
+    const std::uint8_t* plane = a.d_slices + static_cast<std::size_t>(slice) * a.kp * a.kp;
+    // Each lane reads 8 contiguous bytes of rows g and g + 8 (A registers {0,2} and {1,3}).
+    const std::uint8_t* row_ptr[FM][2];
 #pragma unroll
     for (int mf = 0; mf < FM; ++mf)
 #pragma unroll
-      for (int nf = 0; nf < FN; ++nf) mma_u8(acc[mf][nf], af[mf], bf[nf]);
-  }
+      for (int h = 0; h < 2; ++h)
+        row_ptr[mf][h] = plane + static_cast<std::size_t>(a_base + mf * 16 + tc_a_row(lane, h)) * a.kp +
+                         tc_a_physical_k(lane, 0, 0);
 
-  // Epilogue: mask by (1 - V[a+k]), sum the warp's rows for each shift, one 64-bit atomic per shift.
+    int acc[FM][FN][4];
 #pragma unroll
-  for (int nf = 0; nf < FN; ++nf)
+    for (int mf = 0; mf < FM; ++mf)
 #pragma unroll
-    for (int c = 0; c < 2; ++c) {
-      const std::uint32_t k = k_base + nf * 8 + tc_c_col(lane, c);
-      int s = 0;
+      for (int nf = 0; nf < FN; ++nf)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) acc[mf][nf][i] = 0;
+
+#pragma unroll 2
+    for (std::uint32_t b0 = 0; b0 < a.kp; b0 += 32) {
+      std::uint32_t af[FM][4];
+#pragma unroll
+      for (int mf = 0; mf < FM; ++mf) {
+        const uint2 lo = *reinterpret_cast<const uint2*>(row_ptr[mf][0] + b0);  // row g
+        const uint2 hi = *reinterpret_cast<const uint2*>(row_ptr[mf][1] + b0);  // row g + 8
+        af[mf][0] = lo.x;
+        af[mf][2] = lo.y;
+        af[mf][1] = hi.x;
+        af[mf][3] = hi.y;
+      }
+      std::uint32_t bf[FN][2];
+#pragma unroll
+      for (int nf = 0; nf < FN; ++nf) {
+        const std::uint32_t col = k_base + nf * 8 + tc_b_col(lane);
+        bf[nf][0] = bank[tc_b_word(bank_words, lane, b0, col, 0)];
+        bf[nf][1] = bank[tc_b_word(bank_words, lane, b0, col, 1)];
+      }
 #pragma unroll
       for (int mf = 0; mf < FM; ++mf)
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const std::uint32_t row = a_base + mf * 16 + tc_c_row(lane, 2 * h);
-          s += v2[row + k] ? 0 : acc[mf][nf][2 * h + c];
-        }
-      s += __shfl_xor_sync(0xFFFFFFFFu, s, 4);
-      s += __shfl_xor_sync(0xFFFFFFFFu, s, 8);
-      s += __shfl_xor_sync(0xFFFFFFFFu, s, 16);
-      if (tc_group(lane) == 0 && k < a.k && s)
-        atomicAdd(reinterpret_cast<unsigned long long*>(a.d_answer + k),
-                  static_cast<unsigned long long>(static_cast<unsigned>(s)) << plane_shift(slice, a.low_bits));
+        for (int nf = 0; nf < FN; ++nf) mma_u8(acc[mf][nf], af[mf], bf[nf]);
     }
+
+    // Epilogue: mask by (1 - V[a+k]), sum the warp's rows for each shift, one 64-bit atomic per shift.
+#pragma unroll
+    for (int nf = 0; nf < FN; ++nf)
+#pragma unroll
+      for (int c = 0; c < 2; ++c) {
+        const std::uint32_t k = k_base + nf * 8 + tc_c_col(lane, c);
+        int s = 0;
+#pragma unroll
+        for (int mf = 0; mf < FM; ++mf)
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            const std::uint32_t row = a_base + mf * 16 + tc_c_row(lane, 2 * h);
+            s += v2[row + k] ? 0 : acc[mf][nf][2 * h + c];
+          }
+        s += __shfl_xor_sync(0xFFFFFFFFu, s, 4);
+        s += __shfl_xor_sync(0xFFFFFFFFu, s, 8);
+        s += __shfl_xor_sync(0xFFFFFFFFu, s, 16);
+        if (tc_group(lane) == 0 && k < a.k && s)
+          atomicAdd(reinterpret_cast<unsigned long long*>(a.d_answer + k),
+                    static_cast<unsigned long long>(static_cast<unsigned>(s)) << plane_shift(slice, a.low_bits));
+      }
+  }
 }
 
 template <int WARPS_M, int WARPS_N, int FM, int FN>
@@ -186,7 +190,7 @@ struct TcConfig {
   }
   static void launch(const TcArgs& a, cudaStream_t s) {
     if (a.slices <= a.first_plane) return;
-    const dim3 grid(a.kp / BN, a.kp / BM, a.slices - a.first_plane);
+    const dim3 grid(a.kp / BN, a.first_plane > 0 ? (a.kp / BM + 3) / 4 : a.kp / BM, a.slices - a.first_plane);
     tc_combine_kernel<WARPS_M, WARPS_N, FM, FN><<<grid, THREADS, tc_smem_bytes(a.kp), s>>>(a);
     JOSEKI_CUDA_CHECK_LAUNCH();
   }

@@ -102,8 +102,16 @@ __global__ void __launch_bounds__(256) product_prep_kernel(ProductPrepArgs a) {
     a.d_answer[tid] = a.d_v[idx];
   }
   if (a.d_circ) {  // 16 cells per thread and step: row b, columns c0 .. c0 + 15
-    for (std::uint32_t i = threadIdx.x; i < 2 * a.k; i += 256) s_v[i] = a.d_v[i < a.k ? i : i - a.k];
+    // V twice over, read in 4-byte words (one round trip, not one per byte)
+    const std::uint32_t words4 = a.k / 4;
+    for (std::uint32_t i = threadIdx.x; i < words4; i += 256) {
+      const std::uint32_t w = reinterpret_cast<const std::uint32_t*>(a.d_v)[i];
+#pragma unroll
+      for (int e = 0; e < 4; ++e) s_v[4 * i + e] = s_v[a.k + 4 * i + e] = static_cast<std::uint8_t>(w >> (8 * e));
+    }
+    for (std::uint32_t i = 4 * words4 + threadIdx.x; i < a.k; i += 256) s_v[i] = s_v[a.k + i] = a.d_v[i];
     __syncthreads();
+    for (std::uint32_t i = tid; i < 2 * a.kp; i += stride) a.d_u2[i] = 1 - s_v[i % (2 * a.k)];
     const std::uint32_t row16 = a.kp / 16, words = a.kp * row16;
     for (std::uint32_t w = tid; w < words; w += stride) {
       const std::uint32_t b = w / row16, c0 = (w % row16) * 16;
@@ -123,9 +131,10 @@ __global__ void __launch_bounds__(256) product_prep_kernel(ProductPrepArgs a) {
 // RED_UNROLL rows' loads in flight.
 constexpr int RED_ROWS = 8, RED_UNROLL = 4;
 __global__ void __launch_bounds__(256) product_reduce_kernel(ProductReduceArgs a, std::uint32_t rows_per_block) {
-  __shared__ std::uint8_t s_u[2 * 16384];  // s_u[i] = 1 - V[i mod K], i < 2 kp
+  __shared__ uint4 s_u4[2 * 16384 / 16];  // 1 - V[i mod K], i < 2 kp (the prep's copy, 16 bytes a load)
   __shared__ unsigned long long s_sum[RED_ROWS][128];
-  for (std::uint32_t i = threadIdx.x; i < 2 * a.kp; i += 256) s_u[i] = 1 - a.d_v[i % a.k];
+  for (std::uint32_t i = threadIdx.x; i < 2 * a.kp / 16; i += 256) s_u4[i] = reinterpret_cast<const uint4*>(a.d_u2)[i];
+  const std::uint8_t* s_u = reinterpret_cast<const std::uint8_t*>(s_u4);
   if (a.fix_slices)
     zero_unwritten_planes(a.d_planes, a.planes, a.d_slice_max, *a.d_max, a.fix_slices, a.slice, a.kp);
   __syncthreads();
