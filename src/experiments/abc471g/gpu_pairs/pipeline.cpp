@@ -145,8 +145,8 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
 }
 
 void PairsDevice::enqueue_prep(cudaStream_t s) {
-  // circ(V) (and, after a fused count, the answers' first terms) on the side stream: it needs
-  // nothing the count makes, so it runs beside the count (or the slicing); the GEMM waits for it.
+  // circ(V), the 1 - V copy (and, after a fused count, the answers' first terms) on the side
+  // stream: nothing the count makes is needed, so it runs beside the slicing; the GEMM waits for it.
   JOSEKI_CUDA_CHECK(cudaEventRecord(*m_fork, s));
   JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(*m_side, *m_fork, 0));
   ProductPrepArgs pp;
@@ -159,11 +159,9 @@ void PairsDevice::enqueue_prep(cudaStream_t s) {
   pp.d_u2 = m_u2.data();
   launch_product_prep(pp, *m_side);
   JOSEKI_CUDA_CHECK(cudaEventRecord(*m_join, *m_side));
-  m_prep_pending = true;
 }
 
 void PairsDevice::enqueue_zero(cudaStream_t s) {
-  if (m_fused && m_gemm) enqueue_prep(s);
   if (m_fused && m_table_clean) return;  // the fused histograms left the table and the buckets empty;
                                          // the partition kernel zeroes the maximum
   m_table_clean = m_fused;  // after this solve's fused count: the table is zero again
@@ -203,6 +201,15 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
         fa.planes = m_slices;
         fa.d_slice_max = m_slice_max.data();
         fa.d_max = reinterpret_cast<std::uint64_t*>(m_t32.data() + table_entries());
+        if (m_gemm) {  // the histogram blocks also write circ(V), the 1 - V copy and the first terms
+          fa.d_circ = m_circ.data();
+          fa.d_u2 = m_u2.data();
+          fa.d_answer = m_answer.data();
+          fa.d_v = m_v.data();
+          fa.k = m_p.k;
+          fa.a0 = m_a0;
+          m_prep_done = true;
+        }
         pa.d_zero = b == a.begin ? fa.d_max : nullptr;
         launch_partition_fused(pa, fa, m_cfg.partition_threads, s);
       } else {
@@ -219,7 +226,9 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
 void PairsDevice::enqueue_combine(cudaStream_t s) {
   auto* d_max = reinterpret_cast<std::uint64_t*>(m_t32.data() + table_entries());
   if (m_cfg.combiner != Combiner::Ntt) {
-    if (!m_fused) {  // the fused count wrote the planes and the maximum, not the first terms
+    const bool fork = m_gemm && !m_prep_done;  // else the fused count did the prep
+    if (fork) enqueue_prep(s);                 // beside the slicing
+    if (!m_fused) {  // the fused count wrote the planes and the maximum
       SliceArgs sa;
       sa.d_table = table();
       sa.wide = m_wide;
@@ -250,9 +259,8 @@ void PairsDevice::enqueue_combine(cudaStream_t s) {
       launch_product_prep(pp, s);
     }
     if (m_gemm) {  // plane 0 (C & 127) on cuBLASLt; G is reduced by the masked column sum
-      if (!m_prep_pending) enqueue_prep(s);  // not started with the count (not fused, or a second combine)
-      JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(s, *m_join, 0));
-      m_prep_pending = false;
+      if (fork) JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(s, *m_join, 0));
+      m_prep_done = false;  // a second combine without a count makes its own
       m_gemm->run(m_circ.data(), reinterpret_cast<const std::int8_t*>(m_planes.data()), m_g.data(), s);
       ProductReduceArgs ra;
       ra.d_g = m_g.data();

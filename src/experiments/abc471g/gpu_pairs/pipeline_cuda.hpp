@@ -106,9 +106,9 @@ class PairsDevice {
   cuda::DeviceBuffer<std::int8_t> m_circ;    // circ(V), kp x kp
   cuda::DeviceBuffer<std::int32_t> m_g;      // G of plane 0, kp x kp
   cuda::DeviceBuffer<std::uint8_t> m_u2;     // 1 - V[i mod K], i < 2 kp
-  std::unique_ptr<cuda::Stream> m_side;             // circ(V) is built here, beside the count
+  std::unique_ptr<cuda::Stream> m_side;  // circ(V) is built here, beside the slicing (not fused)
   std::unique_ptr<cuda::Event> m_fork, m_join;
-  bool m_prep_pending = false;  // enqueue_prep ran; the next combine waits for m_join
+  bool m_prep_done = false;  // the fused count's histograms wrote circ(V), the 1 - V copy, the first terms
   void enqueue_prep(cudaStream_t s);
   bool m_fused = false;
   bool m_table_clean = false;  // the table, the buckets' cursors are zero (kept so by the fused count)

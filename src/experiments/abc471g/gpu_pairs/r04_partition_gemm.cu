@@ -36,14 +36,55 @@ __device__ __forceinline__ std::uint32_t pack_bytes(uint4 h, int shift, std::uin
          ((h.w >> shift) & mask) << 24;
 }
 
+// V twice over (s_v[i] = V[i mod K], i < 2K) from 4-byte words: one round trip, not one per byte.
+__device__ __forceinline__ void load_v_twice(std::uint8_t* s_v, const std::uint8_t* d_v, std::uint32_t k) {
+  const std::uint32_t words4 = k / 4;
+  for (std::uint32_t i = threadIdx.x; i < words4; i += blockDim.x) {
+    const std::uint32_t w = reinterpret_cast<const std::uint32_t*>(d_v)[i];
+#pragma unroll
+    for (int e = 0; e < 4; ++e) s_v[4 * i + e] = s_v[k + 4 * i + e] = static_cast<std::uint8_t>(w >> (8 * e));
+  }
+  for (std::uint32_t i = 4 * words4 + threadIdx.x; i < k; i += blockDim.x) s_v[i] = s_v[k + i] = d_v[i];
+}
+
+// circ(V) cells [lo, lo + len) (len a multiple of 4), row-major kp x kp: V[(b+c) mod K] for b, c < K, else 0.
+__device__ __forceinline__ void write_circ(std::int8_t* circ, const std::uint8_t* s_v, std::uint32_t k, std::uint32_t kp,
+                                           std::uint32_t lo, std::uint32_t len, std::uint32_t t0, std::uint32_t stride) {
+  for (std::uint32_t i = t0; i < len / 4; i += stride) {
+    const std::uint32_t cell = lo + 4 * i, b = cell / kp, c0 = cell - b * kp;
+    std::uint32_t w = 0;
+    if (b < k)
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        if (c0 + e < k) w |= static_cast<std::uint32_t>(s_v[b + c0 + e]) << (8 * e);
+    reinterpret_cast<std::uint32_t*>(circ + lo)[i] = w;
+  }
+}
+
+// The first terms (answer[k] = V[(a0+k) mod K]) and u2[i] = 1 - V[i mod K] (i < 2 kp), by the grid's threads.
+__device__ __forceinline__ void write_first_terms_and_u2(std::uint64_t* answer, std::uint8_t* u2, const std::uint8_t* s_v,
+                                                         std::uint32_t k, std::uint32_t kp, std::uint32_t a0) {
+  const std::uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
+  if (answer)
+    for (std::uint32_t i = tid; i < k; i += stride) answer[i] = s_v[a0 + i];  // a0 + i < 2K
+  if (u2)
+    for (std::uint32_t i = tid; i < 2 * kp; i += stride) u2[i] = 1 - s_v[i % (2 * k)];
+}
+
 __global__ void __launch_bounds__(HIST_THREADS) fused_hist_kernel(PartitionArgs a, FuseArgs f) {
-  extern __shared__ uint4 s_hist4[];
+  extern __shared__ uint4 s_hist4[];  // a.slice counters, then (with f.d_circ) V twice over
   __shared__ std::uint32_t s_max;
   if (threadIdx.x == 0) s_max = 0;  // ordered before its use by the histogram's barriers
+  std::uint8_t* s_v = reinterpret_cast<std::uint8_t*>(s_hist4 + a.slice / 4);
+  if (f.d_circ) load_v_twice(s_v, f.d_v, f.k);  // ordered before its use by the histogram's barriers
   const std::uint32_t b = blockIdx.x;
   const bool spilled = bucket_histogram<HIST_THREADS>(a, b, s_hist4) > a.cap;
   const std::uint32_t cells = a.c.kp * a.c.kp, lo = b * a.slice;
   const std::uint32_t len = cells - lo < a.slice ? cells - lo : a.slice;  // a multiple of 4
+  if (f.d_circ) {  // the GEMM's other operand and the reduction's inputs, while the planes are made
+    write_circ(f.d_circ, s_v, f.k, a.c.kp, lo, len, threadIdx.x, HIST_THREADS);
+    write_first_terms_and_u2(f.d_answer, f.d_u2, s_v, f.k, a.c.kp, f.a0);
+  }
   uint4* t4 = reinterpret_cast<uint4*>(a.c.d_table + lo);
   std::uint32_t* plane0 = reinterpret_cast<std::uint32_t*>(f.d_planes + lo);
   std::uint32_t m = 0;
@@ -95,48 +136,24 @@ __device__ __forceinline__ void zero_unwritten_planes(std::uint8_t* planes, int 
 }
 
 __global__ void __launch_bounds__(256) product_prep_kernel(ProductPrepArgs a) {
-  __shared__ std::uint8_t s_v[2 * 16384 + 16];  // V twice over (K <= 16384): circ's row b starts at s_v[b]
-  const std::uint32_t tid = blockIdx.x * 256u + threadIdx.x, stride = gridDim.x * 256u;
-  if (a.d_answer && tid < a.k) {  // the first term of every answer: a vowel at A_1 starts a syllable
-    const std::uint32_t idx = (a.a0 + tid) % a.k;
-    a.d_answer[tid] = a.d_v[idx];
-  }
-  if (a.d_circ) {  // 16 cells per thread and step: row b, columns c0 .. c0 + 15
-    // V twice over, read in 4-byte words (one round trip, not one per byte)
-    const std::uint32_t words4 = a.k / 4;
-    for (std::uint32_t i = threadIdx.x; i < words4; i += 256) {
-      const std::uint32_t w = reinterpret_cast<const std::uint32_t*>(a.d_v)[i];
-#pragma unroll
-      for (int e = 0; e < 4; ++e) s_v[4 * i + e] = s_v[a.k + 4 * i + e] = static_cast<std::uint8_t>(w >> (8 * e));
-    }
-    for (std::uint32_t i = 4 * words4 + threadIdx.x; i < a.k; i += 256) s_v[i] = s_v[a.k + i] = a.d_v[i];
-    __syncthreads();
-    for (std::uint32_t i = tid; i < 2 * a.kp; i += stride) a.d_u2[i] = 1 - s_v[i % (2 * a.k)];
-    const std::uint32_t row16 = a.kp / 16, words = a.kp * row16;
-    for (std::uint32_t w = tid; w < words; w += stride) {
-      const std::uint32_t b = w / row16, c0 = (w % row16) * 16;
-      std::uint32_t q[4] = {0, 0, 0, 0};
-      if (b < a.k)
-#pragma unroll
-        for (int e = 0; e < 16; ++e)
-          if (c0 + e < a.k) q[e / 4] |= static_cast<std::uint32_t>(s_v[b + c0 + e]) << (8 * (e % 4));
-      reinterpret_cast<uint4*>(a.d_circ)[w] = make_uint4(q[0], q[1], q[2], q[3]);
-    }
-  }
+  __shared__ std::uint8_t s_v[2 * 16384];  // V twice over (K <= 16384)
+  load_v_twice(s_v, a.d_v, a.k);
+  __syncthreads();
+  write_first_terms_and_u2(a.d_answer, a.d_circ ? a.d_u2 : nullptr, s_v, a.k, a.kp, a.a0);
+  if (a.d_circ)
+    write_circ(a.d_circ, s_v, a.k, a.kp, 0, a.kp * a.kp, blockIdx.x * 256u + threadIdx.x, gridDim.x * 256u);
   if (a.fix_slices)
     zero_unwritten_planes(a.d_planes, a.planes, a.d_slice_max, *a.d_max, a.fix_slices, a.slice, a.kp);
 }
 
 // Block: 128 columns (32 lanes x 4) by 8 row groups; grid.y splits the rows; each thread keeps
 // RED_UNROLL rows' loads in flight.
-constexpr int RED_ROWS = 8, RED_UNROLL = 4;
+constexpr int RED_ROWS = 8, RED_UNROLL = 6, RED_BLOCK_ROWS = RED_ROWS * RED_UNROLL;  // one round of loads
 __global__ void __launch_bounds__(256) product_reduce_kernel(ProductReduceArgs a, std::uint32_t rows_per_block) {
-  __shared__ uint4 s_u4[2 * 16384 / 16];  // 1 - V[i mod K], i < 2 kp (the prep's copy, 16 bytes a load)
+  extern __shared__ uint4 s_u4[];  // 1 - V[i mod K], i < 2 kp (the prep's copy, 16 bytes a load)
   __shared__ unsigned long long s_sum[RED_ROWS][128];
   for (std::uint32_t i = threadIdx.x; i < 2 * a.kp / 16; i += 256) s_u4[i] = reinterpret_cast<const uint4*>(a.d_u2)[i];
   const std::uint8_t* s_u = reinterpret_cast<const std::uint8_t*>(s_u4);
-  if (a.fix_slices)
-    zero_unwritten_planes(a.d_planes, a.planes, a.d_slice_max, *a.d_max, a.fix_slices, a.slice, a.kp);
   __syncthreads();
   const std::uint32_t lane = threadIdx.x & 31, grp = threadIdx.x >> 5;
   const std::uint32_t k0 = blockIdx.x * 128 + 4 * lane;
@@ -171,6 +188,8 @@ __global__ void __launch_bounds__(256) product_reduce_kernel(ProductReduceArgs a
     const std::uint32_t k = blockIdx.x * 128 + threadIdx.x;
     if (k < a.k && t) atomicAdd(reinterpret_cast<unsigned long long*>(a.d_answer + k), t);
   }
+  if (a.fix_slices)  // after the sums: the maximum's load is not on their critical path
+    zero_unwritten_planes(a.d_planes, a.planes, a.d_slice_max, *a.d_max, a.fix_slices, a.slice, a.kp);
 }
 
 }  // namespace
@@ -179,11 +198,12 @@ void launch_partition_fused(const PartitionArgs& a, const FuseArgs& f, int threa
   static bool prepared = false;  // per process; the attribute is per function (all devices)
   if (!prepared) {
     JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(fused_hist_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(SLICE_MAX_CELLS * sizeof(std::uint32_t))));
+                                           static_cast<int>(SLICE_MAX_CELLS * sizeof(std::uint32_t) + 2 * 4096)));
     prepared = true;
   }
   launch_partition_only(a, threads, s);
-  fused_hist_kernel<<<a.buckets, HIST_THREADS, a.slice * sizeof(std::uint32_t), s>>>(a, f);
+  const std::size_t smem = a.slice * sizeof(std::uint32_t) + (f.d_circ ? 2 * a.c.kp : 0);
+  fused_hist_kernel<<<a.buckets, HIST_THREADS, smem, s>>>(a, f);
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 
@@ -198,9 +218,10 @@ void launch_product_prep(const ProductPrepArgs& a, cudaStream_t s) {
 }
 
 void launch_product_reduce(const ProductReduceArgs& a, cudaStream_t s) {
-  // ~600 blocks at K = 2300 (18 column blocks x 32 row splits): ~4 per SM, 72 rows each.
-  const std::uint32_t splits = a.k >= 1024 ? 32 : 8, rows = (a.k + splits - 1) / splits;
-  product_reduce_kernel<<<dim3(a.kp / 128, splits), 256, 0, s>>>(a, rows);
+  // 864 blocks at K = 2300 (18 column blocks x 48 row splits of 48 rows): about one wave, every
+  // thread's loads issued at once.
+  const std::uint32_t splits = (a.k + RED_BLOCK_ROWS - 1) / RED_BLOCK_ROWS;
+  product_reduce_kernel<<<dim3(a.kp / 128, splits), 256, 2 * a.kp, s>>>(a, RED_BLOCK_ROWS);
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 
