@@ -29,4 +29,8 @@ NCU=ncu; command -v ncu >/dev/null || NCU=/usr/local/cuda/bin/ncu
 run timeout 150 $NCU --clock-control none --launch-count 12 --section SpeedOfLight --section LaunchStats --section Occupancy \
   "$J" abc471g solve --solver gpu-pairs "$AG/max.in" > "$AG/ncu_max.txt" 2>&1
 grep -E "^  [A-Za-z_].*\(|Duration|Registers Per|Achieved Occupancy|Compute \(SM\) Throughput|Memory Throughput" "$AG/ncu_max.txt" | head -80
+# Without the cache flush between kernels: each kernel finds the L2 as the previous one left it (as in a solve).
+run timeout 100 $NCU --clock-control none --cache-control none --launch-count 12 --section SpeedOfLight \
+  "$J" abc471g solve --solver gpu-pairs "$AG/max.in" > "$AG/ncu_max_warm_l2.txt" 2>&1
+grep -E "^  [A-Za-z_].*\(|Duration" "$AG/ncu_max_warm_l2.txt" | head -40
 rm -f "$AG/max.in"

@@ -99,6 +99,7 @@ struct Int8Gemm::Impl {
   void* workspace = nullptr;
   std::size_t workspace_bytes = 0;
   double load_s = 0;
+  int algos = 0, algo_index = 0;
   ~Impl() {
     if (workspace) cudaFree(workspace);
     if (!lt) return;
@@ -109,7 +110,7 @@ struct Int8Gemm::Impl {
   }
 };
 
-std::unique_ptr<Int8Gemm> Int8Gemm::create(int n, std::string* why) {
+std::unique_ptr<Int8Gemm> Int8Gemm::create(int n, std::string* why, int algo) {
   static bool loaded_before = false;
   const Lt* lt = load(why);
   if (!lt) return nullptr;
@@ -129,15 +130,18 @@ std::unique_ptr<Int8Gemm> Int8Gemm::create(int n, std::string* why) {
   const std::size_t max_ws = 32u << 20;
   lt->check(lt->pref_set(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &max_ws, sizeof max_ws),
             "MatmulPreferenceSetAttribute");
-  cublasLtMatmulHeuristicResult_t res{};
+  cublasLtMatmulHeuristicResult_t results[8]{};
   int found = 0;
-  const cublasStatus_t st = lt->heuristic(lt->handle, m->op, m->la, m->lb, m->ld, m->ld, pref, 1, &res, &found);
+  const cublasStatus_t st = lt->heuristic(lt->handle, m->op, m->la, m->lb, m->ld, m->ld, pref, 8, results, &found);
   lt->pref_destroy(pref);
   if (st != CUBLAS_STATUS_SUCCESS || found == 0) {
     if (why)
       *why = "cuBLASLt (" + lt->path + ") has no int8 GEMM algorithm for n = " + std::to_string(n) + " on this GPU";
     return nullptr;
   }
+  m->algos = found;
+  m->algo_index = algo >= 0 && algo < found ? algo : 0;
+  const cublasLtMatmulHeuristicResult_t& res = results[m->algo_index];
   m->algo = res.algo;
   m->workspace_bytes = res.workspaceSize;
   if (m->workspace_bytes) JOSEKI_CUDA_CHECK(cudaMalloc(&m->workspace, m->workspace_bytes));
@@ -157,5 +161,7 @@ void Int8Gemm::run(const std::int8_t* d_a, const std::int8_t* d_b, std::int32_t*
 const std::string& Int8Gemm::library() const { return m->lt->path; }
 std::size_t Int8Gemm::version() const { return m->lt->version; }
 double Int8Gemm::load_seconds() const { return m->load_s; }
+int Int8Gemm::algo() const { return m->algo_index; }
+int Int8Gemm::algos() const { return m->algos; }
 
 }  // namespace joseki::cuda

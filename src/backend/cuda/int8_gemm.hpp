@@ -23,7 +23,9 @@ class Int8Gemm {
   // Python wheels' folders), and asks its heuristic for D = A^T * B with int8 A, B and int32 D,
   // n x n, column-major, leading dimension n (n a multiple of 16; pointers 16-byte aligned), on
   // the current device. nullptr with *why set when the library or an algorithm is missing.
-  static std::unique_ptr<Int8Gemm> create(int n, std::string* why);
+  // `algo` picks the heuristic's algo-th suggestion (0: its first; a sweep tries the others);
+  // past the last it falls back to the first.
+  static std::unique_ptr<Int8Gemm> create(int n, std::string* why, int algo = 0);
   ~Int8Gemm();
   Int8Gemm(const Int8Gemm&) = delete;
   Int8Gemm& operator=(const Int8Gemm&) = delete;
@@ -34,6 +36,8 @@ class Int8Gemm {
   const std::string& library() const;  // the path that was loaded
   std::size_t version() const;         // cublasLtGetVersion(), e.g. 130100
   double load_seconds() const;         // dlopen + symbols + handle, the first time (0 after)
+  int algo() const;                    // the suggestion in use
+  int algos() const;                   // how many the heuristic offered (at most 8)
 
   struct Impl;
 

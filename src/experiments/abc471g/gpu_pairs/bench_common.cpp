@@ -314,7 +314,10 @@ measure::Record time_solve(const Problem& p, const PairsConfig& cfg, const Answe
   r.extra["combiner"] = combiner_name(cfg.combiner);
   r.extra["combine"] = dev.combine_description();
   r.extra["fused"] = dev.fused();
-  if (cfg.combiner == Combiner::Gemm && dev.gemm()) r.extra["gemm_load_s"] = dev.gemm_load_seconds();
+  if (cfg.combiner == Combiner::Gemm && dev.gemm()) {
+    r.extra["gemm_load_s"] = dev.gemm_load_seconds();
+    r.extra["gemm_algo"] = dev.gemm_algo();
+  }
   r.extra["pairs_per_thread"] = dev.pairs_per_thread();
   r.extra["rounds"] = dev.rounds();
   r.extra["counter"] = counter_name(dev.counter());

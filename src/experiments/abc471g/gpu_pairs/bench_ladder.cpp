@@ -281,6 +281,24 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
       mark_choice(pts, measure::TieRule::prefer_larger("tile_area"));
       extra.insert(extra.end(), pts.begin(), pts.end());
     }
+    // Sweep: cuBLASLt's suggestions for the GEMM (r04, full solve); tie rule: within 2%, the
+    // heuristic's earlier suggestion (its own order).
+    if (const int n_algos = PairsDevice(p, PairsConfig{}, o.device).gemm_algos(); n_algos > 1) {
+      std::vector<Record> pts;
+      for (int g = 0; g < n_algos; ++g) {
+        Record r = base_record("pairs.sweep.gemm_algo", "full gpu-pairs solve (r04), cuBLASLt heuristic suggestion",
+                               "cuda", "GPU_COMPUTE", "cold");
+        stamp(r);
+        r.axes.set("gemm_algo", static_cast<std::int64_t>(g));
+        r.extra["sweep"] = "gemm_algo";
+        r.extra["auto"] = g == 0;
+        PairsConfig c;
+        c.gemm_algo = g;
+        pts.push_back(time_solve(p, c, ref.answer, timer, o, r));
+      }
+      mark_choice(pts, measure::TieRule::prefer_smaller("gemm_algo"));
+      extra.insert(extra.end(), pts.begin(), pts.end());
+    }
     // Sweep: pairs per thread (count only); tie rule: within 2%, more pairs per thread (fewer jump-aheads).
     {
       std::vector<std::uint32_t> ppts{dev.pairs_per_thread(), 16, 64, 256, 1024};

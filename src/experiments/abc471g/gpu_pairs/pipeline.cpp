@@ -111,7 +111,7 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     prepare_tc_combine(static_cast<TcTile>(c.tile), m_kp);
     if (c.combiner == Combiner::Gemm) {
       if (c.use_cublaslt)
-        m_gemm = cuda::Int8Gemm::create(static_cast<int>(m_kp), &m_gemm_why);
+        m_gemm = cuda::Int8Gemm::create(static_cast<int>(m_kp), &m_gemm_why, c.gemm_algo);
       else
         m_gemm_why = "not asked for (PairsConfig::use_cublaslt)";
       if (m_gemm) {

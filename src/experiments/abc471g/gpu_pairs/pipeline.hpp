@@ -53,6 +53,7 @@ struct PairsConfig {
   // Combiner::Gemm: false runs plane 0 on joseki's mma.sync kernel as well (what happens when
   // cuBLASLt cannot be loaded; tests use it to reach that path).
   bool use_cublaslt = true;
+  int gemm_algo = 0;  // cuBLASLt heuristic's suggestion to use (0: its first; the bench sweeps them)
 };
 
 // The counter a solve of p with c actually uses (Partition falls back to Atomic when K is too large).

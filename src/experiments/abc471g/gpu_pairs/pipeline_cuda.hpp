@@ -41,6 +41,8 @@ class PairsDevice {
   bool gemm() const { return m_gemm != nullptr; }  // cuBLASLt loaded (Combiner::Gemm)
   const std::string& gemm_unavailable() const { return m_gemm_why; }
   double gemm_load_seconds() const { return m_gemm ? m_gemm->load_seconds() : 0.0; }
+  int gemm_algo() const { return m_gemm ? m_gemm->algo() : -1; }
+  int gemm_algos() const { return m_gemm ? m_gemm->algos() : 0; }
   std::string combine_description() const;
 
   void enqueue_zero(cudaStream_t s);
