@@ -317,6 +317,7 @@ measure::Record time_solve(const Problem& p, const PairsConfig& cfg, const Answe
   if (cfg.combiner == Combiner::Gemm && dev.gemm()) {
     r.extra["gemm_load_s"] = dev.gemm_load_seconds();
     r.extra["gemm_algo"] = dev.gemm_algo();
+    r.extra["persist_g"] = dev.persists_g();
   }
   r.extra["pairs_per_thread"] = dev.pairs_per_thread();
   r.extra["rounds"] = dev.rounds();

@@ -299,6 +299,24 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
       mark_choice(pts, measure::TieRule::prefer_smaller("gemm_algo"));
       extra.insert(extra.end(), pts.begin(), pts.end());
     }
+    // A/B: G kept in the L2's persisting part or not (r04, full solve); tie rule: within 2%, off
+    // (no set-aside taken from the rest of the L2).
+    {
+      std::vector<Record> pts;
+      for (const int on : {0, 1}) {
+        Record r = base_record("pairs.sweep.persist_g", "full gpu-pairs solve (r04), G in the L2's persisting part",
+                               "cuda", "GPU_COMPUTE", "cold");
+        stamp(r);
+        r.axes.set("persist_g", static_cast<std::int64_t>(on));
+        r.extra["sweep"] = "persist_g";
+        r.extra["auto"] = on == 1;
+        PairsConfig c;
+        c.persist_g = on == 1;
+        pts.push_back(time_solve(p, c, ref.answer, timer, o, r));
+      }
+      mark_choice(pts, measure::TieRule::prefer_smaller("persist_g"));
+      extra.insert(extra.end(), pts.begin(), pts.end());
+    }
     // Sweep: pairs per thread (count only); tie rule: within 2%, more pairs per thread (fewer jump-aheads).
     {
       std::vector<std::uint32_t> ppts{dev.pairs_per_thread(), 16, 64, 256, 1024};

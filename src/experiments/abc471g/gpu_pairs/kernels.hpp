@@ -43,8 +43,18 @@ void launch_atomic_probe(std::uint32_t* d_table, std::uint32_t cells, std::uint6
 // in pairs_math.hpp: <= 2^14 cells, <= PART_MAX_BUCKETS slices, so kp <= 4096).
 inline constexpr std::uint32_t PART_MAX_BUCKETS = 1024;
 inline constexpr int PART_PAIRS_PER_TILE = 16;  // pairs a thread generates per tile
+// Outputs made from V alone (prep.cuh: circ(V), the 1 - V copy, the first terms), written by the
+// partition kernel's threads in r04's fused solve; d_circ == nullptr: none.
+struct PrepOut {
+  std::int8_t* d_circ = nullptr;
+  std::uint8_t* d_u2 = nullptr;
+  std::uint64_t* d_answer = nullptr;
+  const std::uint8_t* d_v = nullptr;
+  std::uint32_t k = 1, a0 = 0;
+};
 struct PartitionArgs {
-  CountArgs c;                    // the chunk [c.begin, c.end); c.d_table receives the counts
+  CountArgs c;
+  PrepOut prep;                    // the chunk [c.begin, c.end); c.d_table receives the counts
   std::uint64_t run = 16;         // pair starts per thread (>= 1; full tiles of PART_PAIRS_PER_TILE are faster)
   std::uint32_t buckets = 1;      // slices: ceil(kp^2 / slice)
   std::uint32_t slice = 1u << 14; // cells per slice (a multiple of 4, <= 2^14)
@@ -78,13 +88,6 @@ struct FuseArgs {
   int planes = 1;
   std::uint32_t* d_slice_max = nullptr;    // per slice: its largest count
   std::uint64_t* d_max = nullptr;          // zeroed before; receives the table's maximum
-  // With cuBLASLt, the histogram blocks also do the prep's work (ProductPrepArgs) for their cells:
-  // circ(V) over the same cell range as their slice, the 1 - V copy and the first terms.
-  std::int8_t* d_circ = nullptr;           // nullptr: none of this (mma.sync only: the prep runs later)
-  std::uint8_t* d_u2 = nullptr;
-  std::uint64_t* d_answer = nullptr;
-  const std::uint8_t* d_v = nullptr;
-  std::uint32_t k = 1, a0 = 0;
 };
 // The partition count of a solve's only chunk whose histograms write the planes directly: no
 // table, no slicing pass. A slice whose bucket spilled adds the table's counts of its cells and

@@ -119,6 +119,25 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
         m_g = cuda::DeviceBuffer<std::int32_t>(cells);
         m_u2 = cuda::DeviceBuffer<std::uint8_t>(2 * m_kp);
         m_side = std::make_unique<cuda::Stream>();
+        // G (kp^2 int32, written by the GEMM, read once by the reduction) is kept in a set-aside part
+        // of the L2 (persisting accesses) while this device object lives: without it G went to HBM
+        // and the reduction read it back at ~2.3 TB/s (ncu). Restored by the destructor.
+        if (c.persist_g) {
+          int max_persist = 0, max_window = 0;
+          JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&max_persist, cudaDevAttrMaxPersistingL2CacheSize, device));
+          JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, device));
+          if (max_persist > 0 && max_window > 0) {
+            JOSEKI_CUDA_CHECK(cudaDeviceGetLimit(&m_persist_before, cudaLimitPersistingL2CacheSize));
+            const std::size_t want = std::min<std::size_t>(m_g.bytes(), static_cast<std::size_t>(max_persist));
+            JOSEKI_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, std::max(want, m_persist_before)));
+            m_window.base_ptr = m_g.data();
+            m_window.num_bytes = std::min<std::size_t>(m_g.bytes(), static_cast<std::size_t>(max_window));
+            m_window.hitRatio = std::min(1.0f, static_cast<float>(want) / static_cast<float>(m_window.num_bytes));
+            m_window.hitProp = cudaAccessPropertyPersisting;
+            m_window.missProp = cudaAccessPropertyStreaming;
+            m_persist = true;
+          }
+        }
         m_fork = std::make_unique<cuda::Event>();
         m_join = std::make_unique<cuda::Event>();
       }
@@ -161,6 +180,24 @@ void PairsDevice::enqueue_prep(cudaStream_t s) {
   JOSEKI_CUDA_CHECK(cudaEventRecord(*m_join, *m_side));
 }
 
+PairsDevice::~PairsDevice() {
+  if (m_persist) {  // give the L2 back as it was (errors ignored: a destructor must not throw)
+    cudaSetDevice(m_device);
+    cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, m_persist_before);
+  }
+}
+
+void PairsDevice::set_g_window(cudaStream_t s, bool on) {
+  if (!m_persist) return;
+  cudaStreamAttrValue v{};
+  v.accessPolicyWindow = m_window;
+  if (!on) {
+    v.accessPolicyWindow.num_bytes = 0;
+    v.accessPolicyWindow.hitProp = cudaAccessPropertyNormal;
+  }
+  JOSEKI_CUDA_CHECK(cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &v));
+}
+
 void PairsDevice::enqueue_zero(cudaStream_t s) {
   if (m_fused && m_table_clean) return;  // the fused histograms left the table and the buckets empty;
                                          // the partition kernel zeroes the maximum
@@ -201,13 +238,13 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
         fa.planes = m_slices;
         fa.d_slice_max = m_slice_max.data();
         fa.d_max = reinterpret_cast<std::uint64_t*>(m_t32.data() + table_entries());
-        if (m_gemm) {  // the histogram blocks also write circ(V), the 1 - V copy and the first terms
-          fa.d_circ = m_circ.data();
-          fa.d_u2 = m_u2.data();
-          fa.d_answer = m_answer.data();
-          fa.d_v = m_v.data();
-          fa.k = m_p.k;
-          fa.a0 = m_a0;
+        if (m_gemm) {  // the partition kernel's threads also write circ(V), the 1 - V copy, the first terms
+          pa.prep.d_circ = m_circ.data();
+          pa.prep.d_u2 = m_u2.data();
+          pa.prep.d_answer = m_answer.data();
+          pa.prep.d_v = m_v.data();
+          pa.prep.k = m_p.k;
+          pa.prep.a0 = m_a0;
           m_prep_done = true;
         }
         pa.d_zero = b == a.begin ? fa.d_max : nullptr;
@@ -261,6 +298,7 @@ void PairsDevice::enqueue_combine(cudaStream_t s) {
     if (m_gemm) {  // plane 0 (C & 127) on cuBLASLt; G is reduced by the masked column sum
       if (fork) JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(s, *m_join, 0));
       m_prep_done = false;  // a second combine without a count makes its own
+      set_g_window(s, true);
       m_gemm->run(m_circ.data(), reinterpret_cast<const std::int8_t*>(m_planes.data()), m_g.data(), s);
       ProductReduceArgs ra;
       ra.d_g = m_g.data();
@@ -277,6 +315,7 @@ void PairsDevice::enqueue_combine(cudaStream_t s) {
         ra.slice = m_plan.size;
       }
       launch_product_reduce(ra, s);
+      set_g_window(s, false);
     }
     TcArgs ta;
     ta.d_slices = m_planes.data();

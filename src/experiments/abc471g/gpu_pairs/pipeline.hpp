@@ -54,6 +54,9 @@ struct PairsConfig {
   // cuBLASLt cannot be loaded; tests use it to reach that path).
   bool use_cublaslt = true;
   int gemm_algo = 0;  // cuBLASLt heuristic's suggestion to use (0: its first; the bench sweeps them)
+  // Keep the GEMM's product G in the L2's persisting part (an access-policy window on the stream,
+  // the set-aside sized to G while the solve's device object lives) so the reduction reads it there.
+  bool persist_g = true;
 };
 
 // The counter a solve of p with c actually uses (Partition falls back to Atomic when K is too large).

@@ -26,6 +26,10 @@ class PairsDevice {
   // total N - 1 (not the sub-range), so tables of several devices can be summed exactly.
   PairsDevice(const Problem& p, const PairsConfig& c, int device, std::uint64_t begin = 0,
               std::uint64_t end = ~0ULL);
+  ~PairsDevice();
+  PairsDevice(const PairsDevice&) = delete;
+  PairsDevice& operator=(const PairsDevice&) = delete;
+  bool persists_g() const { return m_persist; }  // G kept in the L2's persisting part (PairsConfig::persist_g)
 
   std::uint32_t kp() const { return m_kp; }
   bool wide() const { return m_wide; }
@@ -110,8 +114,13 @@ class PairsDevice {
   cuda::DeviceBuffer<std::uint8_t> m_u2;     // 1 - V[i mod K], i < 2 kp
   std::unique_ptr<cuda::Stream> m_side;  // circ(V) is built here, beside the slicing (not fused)
   std::unique_ptr<cuda::Event> m_fork, m_join;
-  bool m_prep_done = false;  // the fused count's histograms wrote circ(V), the 1 - V copy, the first terms
+  bool m_prep_done = false;  // the fused count's partition kernel wrote circ(V), the 1 - V copy, the first terms
   void enqueue_prep(cudaStream_t s);
+  // L2 persistence for G: the stream's access-policy window on (GEMM, reduction) or off.
+  bool m_persist = false;
+  std::size_t m_persist_before = 0;
+  cudaAccessPolicyWindow m_window{};
+  void set_g_window(cudaStream_t s, bool on);
   bool m_fused = false;
   bool m_table_clean = false;  // the table, the buckets' cursors are zero (kept so by the fused count)
   cuda::DeviceBuffer<std::uint32_t> m_slice_max;

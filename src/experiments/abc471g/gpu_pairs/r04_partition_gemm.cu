@@ -24,6 +24,7 @@
 #include "experiments/abc471g/gpu_pairs/kernels.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/partition_hist.cuh"
+#include "experiments/abc471g/gpu_pairs/prep.cuh"
 
 namespace joseki::abc471g::pairs {
 
@@ -36,55 +37,14 @@ __device__ __forceinline__ std::uint32_t pack_bytes(uint4 h, int shift, std::uin
          ((h.w >> shift) & mask) << 24;
 }
 
-// V twice over (s_v[i] = V[i mod K], i < 2K) from 4-byte words: one round trip, not one per byte.
-__device__ __forceinline__ void load_v_twice(std::uint8_t* s_v, const std::uint8_t* d_v, std::uint32_t k) {
-  const std::uint32_t words4 = k / 4;
-  for (std::uint32_t i = threadIdx.x; i < words4; i += blockDim.x) {
-    const std::uint32_t w = reinterpret_cast<const std::uint32_t*>(d_v)[i];
-#pragma unroll
-    for (int e = 0; e < 4; ++e) s_v[4 * i + e] = s_v[k + 4 * i + e] = static_cast<std::uint8_t>(w >> (8 * e));
-  }
-  for (std::uint32_t i = 4 * words4 + threadIdx.x; i < k; i += blockDim.x) s_v[i] = s_v[k + i] = d_v[i];
-}
-
-// circ(V) cells [lo, lo + len) (len a multiple of 4), row-major kp x kp: V[(b+c) mod K] for b, c < K, else 0.
-__device__ __forceinline__ void write_circ(std::int8_t* circ, const std::uint8_t* s_v, std::uint32_t k, std::uint32_t kp,
-                                           std::uint32_t lo, std::uint32_t len, std::uint32_t t0, std::uint32_t stride) {
-  for (std::uint32_t i = t0; i < len / 4; i += stride) {
-    const std::uint32_t cell = lo + 4 * i, b = cell / kp, c0 = cell - b * kp;
-    std::uint32_t w = 0;
-    if (b < k)
-#pragma unroll
-      for (int e = 0; e < 4; ++e)
-        if (c0 + e < k) w |= static_cast<std::uint32_t>(s_v[b + c0 + e]) << (8 * e);
-    reinterpret_cast<std::uint32_t*>(circ + lo)[i] = w;
-  }
-}
-
-// The first terms (answer[k] = V[(a0+k) mod K]) and u2[i] = 1 - V[i mod K] (i < 2 kp), by the grid's threads.
-__device__ __forceinline__ void write_first_terms_and_u2(std::uint64_t* answer, std::uint8_t* u2, const std::uint8_t* s_v,
-                                                         std::uint32_t k, std::uint32_t kp, std::uint32_t a0) {
-  const std::uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
-  if (answer)
-    for (std::uint32_t i = tid; i < k; i += stride) answer[i] = s_v[a0 + i];  // a0 + i < 2K
-  if (u2)
-    for (std::uint32_t i = tid; i < 2 * kp; i += stride) u2[i] = 1 - s_v[i % (2 * k)];
-}
-
 __global__ void __launch_bounds__(HIST_THREADS) fused_hist_kernel(PartitionArgs a, FuseArgs f) {
-  extern __shared__ uint4 s_hist4[];  // a.slice counters, then (with f.d_circ) V twice over
+  extern __shared__ uint4 s_hist4[];  // a.slice counters
   __shared__ std::uint32_t s_max;
   if (threadIdx.x == 0) s_max = 0;  // ordered before its use by the histogram's barriers
-  std::uint8_t* s_v = reinterpret_cast<std::uint8_t*>(s_hist4 + a.slice / 4);
-  if (f.d_circ) load_v_twice(s_v, f.d_v, f.k);  // ordered before its use by the histogram's barriers
   const std::uint32_t b = blockIdx.x;
   const bool spilled = bucket_histogram<HIST_THREADS>(a, b, s_hist4) > a.cap;
   const std::uint32_t cells = a.c.kp * a.c.kp, lo = b * a.slice;
   const std::uint32_t len = cells - lo < a.slice ? cells - lo : a.slice;  // a multiple of 4
-  if (f.d_circ) {  // the GEMM's other operand and the reduction's inputs, while the planes are made
-    write_circ(f.d_circ, s_v, f.k, a.c.kp, lo, len, threadIdx.x, HIST_THREADS);
-    write_first_terms_and_u2(f.d_answer, f.d_u2, s_v, f.k, a.c.kp, f.a0);
-  }
   uint4* t4 = reinterpret_cast<uint4*>(a.c.d_table + lo);
   std::uint32_t* plane0 = reinterpret_cast<std::uint32_t*>(f.d_planes + lo);
   std::uint32_t m = 0;
@@ -136,19 +96,19 @@ __device__ __forceinline__ void zero_unwritten_planes(std::uint8_t* planes, int 
 }
 
 __global__ void __launch_bounds__(256) product_prep_kernel(ProductPrepArgs a) {
-  __shared__ std::uint8_t s_v[2 * 16384];  // V twice over (K <= 16384)
-  load_v_twice(s_v, a.d_v, a.k);
+  __shared__ __align__(16) std::uint8_t s_v[v_twice_bytes(16384)];  // V twice over (K <= 16384)
+  const std::uint32_t tid = blockIdx.x * 256u + threadIdx.x, stride = gridDim.x * 256u;
+  load_v_twice(s_v, a.d_v, a.k, threadIdx.x, 256);
   __syncthreads();
-  write_first_terms_and_u2(a.d_answer, a.d_circ ? a.d_u2 : nullptr, s_v, a.k, a.kp, a.a0);
-  if (a.d_circ)
-    write_circ(a.d_circ, s_v, a.k, a.kp, 0, a.kp * a.kp, blockIdx.x * 256u + threadIdx.x, gridDim.x * 256u);
+  write_first_terms_and_u2(a.d_answer, a.d_circ ? a.d_u2 : nullptr, s_v, a.k, a.kp, a.a0, tid, stride);
+  if (a.d_circ) write_circ16(a.d_circ, s_v, a.k, a.kp, tid, stride);
   if (a.fix_slices)
     zero_unwritten_planes(a.d_planes, a.planes, a.d_slice_max, *a.d_max, a.fix_slices, a.slice, a.kp);
 }
 
 // Block: 128 columns (32 lanes x 4) by 8 row groups; grid.y splits the rows; each thread keeps
 // RED_UNROLL rows' loads in flight.
-constexpr int RED_ROWS = 8, RED_UNROLL = 7, RED_BLOCK_ROWS = RED_ROWS * RED_UNROLL;  // one round of loads
+constexpr int RED_ROWS = 8, RED_UNROLL = 8, RED_BLOCK_ROWS = RED_ROWS * RED_UNROLL;  // one round of loads
 __global__ void __launch_bounds__(256) product_reduce_kernel(ProductReduceArgs a, std::uint32_t rows_per_block) {
   extern __shared__ uint4 s_u4[];  // 1 - V[i mod K], i < 2 kp (the prep's copy, 16 bytes a load)
   __shared__ unsigned long long s_sum[RED_ROWS][128];
@@ -198,12 +158,11 @@ void launch_partition_fused(const PartitionArgs& a, const FuseArgs& f, int threa
   static bool prepared = false;  // per process; the attribute is per function (all devices)
   if (!prepared) {
     JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(fused_hist_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(SLICE_MAX_CELLS * sizeof(std::uint32_t) + 2 * 4096)));
+                                           static_cast<int>(SLICE_MAX_CELLS * sizeof(std::uint32_t))));
     prepared = true;
   }
   launch_partition_only(a, threads, s);
-  const std::size_t smem = a.slice * sizeof(std::uint32_t) + (f.d_circ ? 2 * a.c.kp : 0);
-  fused_hist_kernel<<<a.buckets, HIST_THREADS, smem, s>>>(a, f);
+  fused_hist_kernel<<<a.buckets, HIST_THREADS, a.slice * sizeof(std::uint32_t), s>>>(a, f);
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 
@@ -218,8 +177,8 @@ void launch_product_prep(const ProductPrepArgs& a, cudaStream_t s) {
 }
 
 void launch_product_reduce(const ProductReduceArgs& a, cudaStream_t s) {
-  // 756 blocks at K = 2300 (18 column blocks x 42 row splits of 56 rows): one wave (6 blocks per
-  // SM; 48-row splits made 1.09 waves, ncu), every thread's loads issued at once.
+  // 648 blocks at K = 2300 (18 column blocks x 36 row splits of 64 rows): one wave (5 blocks per
+  // SM by registers; 48- and 56-row splits made 1.09 and 1.15 waves, ncu), every thread's loads at once.
   const std::uint32_t splits = (a.k + RED_BLOCK_ROWS - 1) / RED_BLOCK_ROWS;
   product_reduce_kernel<<<dim3(a.kp / 128, splits), 256, 2 * a.kp, s>>>(a, RED_BLOCK_ROWS);
   JOSEKI_CUDA_CHECK_LAUNCH();
