@@ -309,7 +309,7 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
         stamp(r);
         r.axes.set("persist_g", static_cast<std::int64_t>(on));
         r.extra["sweep"] = "persist_g";
-        r.extra["auto"] = on == 1;
+        r.extra["auto"] = on == 0;
         PairsConfig c;
         c.persist_g = on == 1;
         pts.push_back(time_solve(p, c, ref.answer, timer, o, r));

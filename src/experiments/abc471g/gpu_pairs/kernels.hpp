@@ -43,18 +43,8 @@ void launch_atomic_probe(std::uint32_t* d_table, std::uint32_t cells, std::uint6
 // in pairs_math.hpp: <= 2^14 cells, <= PART_MAX_BUCKETS slices, so kp <= 4096).
 inline constexpr std::uint32_t PART_MAX_BUCKETS = 1024;
 inline constexpr int PART_PAIRS_PER_TILE = 16;  // pairs a thread generates per tile
-// Outputs made from V alone (prep.cuh: circ(V), the 1 - V copy, the first terms), written by the
-// partition kernel's threads in r04's fused solve; d_circ == nullptr: none.
-struct PrepOut {
-  std::int8_t* d_circ = nullptr;
-  std::uint8_t* d_u2 = nullptr;
-  std::uint64_t* d_answer = nullptr;
-  const std::uint8_t* d_v = nullptr;
-  std::uint32_t k = 1, a0 = 0;
-};
 struct PartitionArgs {
-  CountArgs c;
-  PrepOut prep;                    // the chunk [c.begin, c.end); c.d_table receives the counts
+  CountArgs c;                    // the chunk [c.begin, c.end); c.d_table receives the counts
   std::uint64_t run = 16;         // pair starts per thread (>= 1; full tiles of PART_PAIRS_PER_TILE are faster)
   std::uint32_t buckets = 1;      // slices: ceil(kp^2 / slice)
   std::uint32_t slice = 1u << 14; // cells per slice (a multiple of 4, <= 2^14)
@@ -91,8 +81,9 @@ struct FuseArgs {
 };
 // The partition count of a solve's only chunk whose histograms write the planes directly: no
 // table, no slicing pass. A slice whose bucket spilled adds the table's counts of its cells and
-// clears them (the table stays zero between such solves). Planes j >= 1 are written only by
-// slices whose maximum needs them; launch_product_prep zeroes the rest when they are read.
+// clears them (the table stays zero between such solves). Planes j >= 1 of a slice are written
+// when its maximum needs them, zeroed when its previous solve's did (d_slice_max), else left
+// alone: they stay zero wherever d_slice_max < 2^GEMM_LOW_BITS (zeroed once, before the first solve).
 void launch_partition_fused(const PartitionArgs& a, const FuseArgs& f, int threads, cudaStream_t s);
 
 struct ProductPrepArgs {
@@ -101,13 +92,6 @@ struct ProductPrepArgs {
   std::uint32_t k = 1, kp = 128, a0 = 0;
   std::uint64_t* d_answer = nullptr;  // receives the first terms V[(a0+k) mod K] unless nullptr
   std::uint8_t* d_u2 = nullptr;       // with d_circ: receives 1 - V[i mod K], i < 2 kp (the reduction's mask)
-  // After a fused count: planes 1.. of slices whose maximum is < 2^GEMM_LOW_BITS were not written;
-  // they are zeroed when the table's maximum makes the product read them. fix_slices = 0: none.
-  std::uint8_t* d_planes = nullptr;
-  int planes = 1;
-  const std::uint32_t* d_slice_max = nullptr;
-  const std::uint64_t* d_max = nullptr;
-  std::uint32_t fix_slices = 0, slice = 1;
 };
 void launch_product_prep(const ProductPrepArgs& a, cudaStream_t s);
 
@@ -117,13 +101,6 @@ struct ProductReduceArgs {
   const std::uint8_t* d_u2 = nullptr;  // 1 - V[i mod K], i < 2 kp (written by the prep; 16-byte aligned)
   std::uint32_t k = 1, kp = 128;
   std::uint64_t* d_answer = nullptr;
-  // After a fused count, the prep's zeroing of unwritten upper planes (ProductPrepArgs) runs here
-  // (before the mma.sync kernel reads them), so the prep does not wait for the count.
-  std::uint8_t* d_planes = nullptr;
-  int planes = 1;
-  const std::uint32_t* d_slice_max = nullptr;
-  const std::uint64_t* d_max = nullptr;
-  std::uint32_t fix_slices = 0, slice = 1;
 };
 void launch_product_reduce(const ProductReduceArgs& a, cudaStream_t s);
 

@@ -122,7 +122,7 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
         // G (kp^2 int32, written by the GEMM, read once by the reduction) is kept in a set-aside part
         // of the L2 (persisting accesses) while this device object lives: without it G went to HBM
         // and the reduction read it back at ~2.3 TB/s (ncu). Restored by the destructor.
-        if (c.persist_g) {
+        if (c.persist_g) {  // off by default: no gain measured at the max case, 10^9 2% slower (set-aside)
           int max_persist = 0, max_window = 0;
           JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&max_persist, cudaDevAttrMaxPersistingL2CacheSize, device));
           JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, device));
@@ -140,6 +140,7 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
         }
         m_fork = std::make_unique<cuda::Event>();
         m_join = std::make_unique<cuda::Event>();
+        m_join2 = std::make_unique<cuda::Event>();
       }
       // One round of one chunk, at least one pair (no pair: no histogram writes the planes).
       m_fused = c.fuse && m_counter == Counter::Partition && !m_wide && m_begin == 0 && m_end == total &&
@@ -164,8 +165,9 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
 }
 
 void PairsDevice::enqueue_prep(cudaStream_t s) {
-  // circ(V), the 1 - V copy (and, after a fused count, the answers' first terms) on the side
-  // stream: nothing the count makes is needed, so it runs beside the slicing; the GEMM waits for it.
+  // circ(V), the 1 - V copy (and, with a fused count, the answers' first terms) on the side
+  // stream: nothing the count makes is needed, so it runs beside the count (fused) or the slicing;
+  // the GEMM waits for it.
   JOSEKI_CUDA_CHECK(cudaEventRecord(*m_fork, s));
   JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(*m_side, *m_fork, 0));
   ProductPrepArgs pp;
@@ -178,6 +180,7 @@ void PairsDevice::enqueue_prep(cudaStream_t s) {
   pp.d_u2 = m_u2.data();
   launch_product_prep(pp, *m_side);
   JOSEKI_CUDA_CHECK(cudaEventRecord(*m_join, *m_side));
+  m_prep_pending = true;
 }
 
 PairsDevice::~PairsDevice() {
@@ -199,12 +202,19 @@ void PairsDevice::set_g_window(cudaStream_t s, bool on) {
 }
 
 void PairsDevice::enqueue_zero(cudaStream_t s) {
-  if (m_fused && m_table_clean) return;  // the fused histograms left the table and the buckets empty;
-                                         // the partition kernel zeroes the maximum
-  m_table_clean = m_fused;  // after this solve's fused count: the table is zero again
+  if (m_fused && m_gemm) enqueue_prep(s);  // beside the count
+  // The fused histograms leave the table and the buckets empty, and the upper planes zero wherever
+  // a slice's maximum is below 2^GEMM_LOW_BITS; the partition kernel zeroes the maximum.
+  if (m_fused && m_table_clean) return;
+  m_table_clean = m_fused;
   JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_t32.data(), 0, m_t32.bytes(), s));  // counters and the maximum
   if (m_wide) JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_t64.data(), 0, m_t64.bytes(), s));
   if (m_counter == Counter::Partition) JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_cursor.data(), 0, m_cursor.bytes(), s));
+  if (m_fused) {
+    const std::size_t plane = table_entries();
+    JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_planes.data() + plane, 0, (m_planes.size() - plane), s));
+    JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_slice_max.data(), 0, m_slice_max.bytes(), s));
+  }
 }
 
 void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_only) {
@@ -238,15 +248,6 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
         fa.planes = m_slices;
         fa.d_slice_max = m_slice_max.data();
         fa.d_max = reinterpret_cast<std::uint64_t*>(m_t32.data() + table_entries());
-        if (m_gemm) {  // the partition kernel's threads also write circ(V), the 1 - V copy, the first terms
-          pa.prep.d_circ = m_circ.data();
-          pa.prep.d_u2 = m_u2.data();
-          pa.prep.d_answer = m_answer.data();
-          pa.prep.d_v = m_v.data();
-          pa.prep.k = m_p.k;
-          pa.prep.a0 = m_a0;
-          m_prep_done = true;
-        }
         pa.d_zero = b == a.begin ? fa.d_max : nullptr;
         launch_partition_fused(pa, fa, m_cfg.partition_threads, s);
       } else {
@@ -263,8 +264,7 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
 void PairsDevice::enqueue_combine(cudaStream_t s) {
   auto* d_max = reinterpret_cast<std::uint64_t*>(m_t32.data() + table_entries());
   if (m_cfg.combiner != Combiner::Ntt) {
-    const bool fork = m_gemm && !m_prep_done;  // else the fused count did the prep
-    if (fork) enqueue_prep(s);                 // beside the slicing
+    if (m_gemm && !m_prep_pending) enqueue_prep(s);  // beside the slicing (not fused, or a second combine)
     if (!m_fused) {  // the fused count wrote the planes and the maximum
       SliceArgs sa;
       sa.d_table = table();
@@ -280,42 +280,14 @@ void PairsDevice::enqueue_combine(cudaStream_t s) {
       sa.low_bits = m_low_bits;
       launch_slice_table(sa, s);
     }
-    if (m_fused && !m_gemm) {  // mma.sync for every plane: first terms and unwritten upper planes here
+    if (m_fused && !m_gemm) {  // mma.sync for every plane: the first terms here
       ProductPrepArgs pp;
       pp.d_v = m_v.data();
       pp.k = m_p.k;
       pp.kp = m_kp;
       pp.a0 = m_a0;
       pp.d_answer = m_answer.data();
-      pp.d_planes = m_planes.data();
-      pp.planes = m_slices;
-      pp.d_slice_max = m_slice_max.data();
-      pp.d_max = d_max;
-      pp.fix_slices = m_plan.slices;
-      pp.slice = m_plan.size;
       launch_product_prep(pp, s);
-    }
-    if (m_gemm) {  // plane 0 (C & 127) on cuBLASLt; G is reduced by the masked column sum
-      if (fork) JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(s, *m_join, 0));
-      m_prep_done = false;  // a second combine without a count makes its own
-      set_g_window(s, true);
-      m_gemm->run(m_circ.data(), reinterpret_cast<const std::int8_t*>(m_planes.data()), m_g.data(), s);
-      ProductReduceArgs ra;
-      ra.d_g = m_g.data();
-      ra.d_u2 = m_u2.data();
-      ra.k = m_p.k;
-      ra.kp = m_kp;
-      ra.d_answer = m_answer.data();
-      if (m_fused) {
-        ra.d_planes = m_planes.data();
-        ra.planes = m_slices;
-        ra.d_slice_max = m_slice_max.data();
-        ra.d_max = d_max;
-        ra.fix_slices = m_plan.slices;
-        ra.slice = m_plan.size;
-      }
-      launch_product_reduce(ra, s);
-      set_g_window(s, false);
     }
     TcArgs ta;
     ta.d_slices = m_planes.data();
@@ -327,7 +299,29 @@ void PairsDevice::enqueue_combine(cudaStream_t s) {
     ta.d_answer = m_answer.data();
     ta.low_bits = m_low_bits;
     ta.first_plane = m_gemm ? 1 : 0;
-    launch_tc_combine(ta, static_cast<TcTile>(m_cfg.tile), s);
+    if (m_gemm) {  // plane 0 (C & 127) on cuBLASLt; G is reduced by the masked column sum
+      // The upper planes (mma.sync; all zero at the max case: its blocks exit at once) on the side
+      // stream, after the prep (the first terms) and beside the GEMM, which leaves SMs free.
+      JOSEKI_CUDA_CHECK(cudaEventRecord(*m_fork, s));
+      JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(*m_side, *m_fork, 0));
+      launch_tc_combine(ta, static_cast<TcTile>(m_cfg.tile), *m_side);
+      JOSEKI_CUDA_CHECK(cudaEventRecord(*m_join2, *m_side));
+      JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(s, *m_join, 0));
+      m_prep_pending = false;
+      set_g_window(s, true);
+      m_gemm->run(m_circ.data(), reinterpret_cast<const std::int8_t*>(m_planes.data()), m_g.data(), s);
+      ProductReduceArgs ra;
+      ra.d_g = m_g.data();
+      ra.d_u2 = m_u2.data();
+      ra.k = m_p.k;
+      ra.kp = m_kp;
+      ra.d_answer = m_answer.data();
+      launch_product_reduce(ra, s);
+      set_g_window(s, false);
+      JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(s, *m_join2, 0));
+    } else {
+      launch_tc_combine(ta, static_cast<TcTile>(m_cfg.tile), s);
+    }
   } else {
     NttArgs na;
     na.d_table = table();

@@ -56,7 +56,8 @@ struct PairsConfig {
   int gemm_algo = 0;  // cuBLASLt heuristic's suggestion to use (0: its first; the bench sweeps them)
   // Keep the GEMM's product G in the L2's persisting part (an access-policy window on the stream,
   // the set-aside sized to G while the solve's device object lives) so the reduction reads it there.
-  bool persist_g = true;
+  // Off: no gain at the max case, and the set-aside slowed N = 10^9 by 2% (H200, 2026-11-30).
+  bool persist_g = false;
 };
 
 // The counter a solve of p with c actually uses (Partition falls back to Atomic when K is too large).

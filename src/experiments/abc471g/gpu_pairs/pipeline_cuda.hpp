@@ -112,9 +112,9 @@ class PairsDevice {
   cuda::DeviceBuffer<std::int8_t> m_circ;    // circ(V), kp x kp
   cuda::DeviceBuffer<std::int32_t> m_g;      // G of plane 0, kp x kp
   cuda::DeviceBuffer<std::uint8_t> m_u2;     // 1 - V[i mod K], i < 2 kp
-  std::unique_ptr<cuda::Stream> m_side;  // circ(V) is built here, beside the slicing (not fused)
-  std::unique_ptr<cuda::Event> m_fork, m_join;
-  bool m_prep_done = false;  // the fused count's partition kernel wrote circ(V), the 1 - V copy, the first terms
+  std::unique_ptr<cuda::Stream> m_side;  // circ(V) beside the count or the slicing; the upper planes beside the GEMM
+  std::unique_ptr<cuda::Event> m_fork, m_join, m_join2;
+  bool m_prep_pending = false;  // enqueue_prep ran (with the count); the combine waits for m_join
   void enqueue_prep(cudaStream_t s);
   // L2 persistence for G: the stream's access-policy window on (GEMM, reduction) or off.
   bool m_persist = false;

@@ -34,7 +34,6 @@
 #include "experiments/abc471g/gpu_pairs/kernels.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/partition_hist.cuh"
-#include "experiments/abc471g/gpu_pairs/prep.cuh"
 
 namespace joseki::abc471g::pairs {
 
@@ -101,16 +100,7 @@ __global__ void __launch_bounds__(PART_THREADS, 1024 / PART_THREADS) partition_k
   const std::uint32_t tiles = (a.run + PART_PAIRS_PER_TILE - 1) / PART_PAIRS_PER_TILE;
   std::uint64_t q = p0;  // next pair start of this thread
   for (std::uint32_t i = threadIdx.x; i < a.buckets; i += PART_THREADS) s_base[i] = 0;
-  // r04's fused solve: V twice over in s_sorted's bytes (free until the first tile's sort)...
-  std::uint8_t* s_v = reinterpret_cast<std::uint8_t*>(s_sorted);
-  if (a.prep.d_circ) load_v_twice(s_v, a.prep.d_v, a.prep.k, threadIdx.x, PART_THREADS);
   __syncthreads();
-  if (a.prep.d_circ) {  // ...then circ(V), the 1 - V copy and the first terms, a few words per thread
-    const std::uint32_t stride = gridDim.x * PART_THREADS;
-    write_circ16(a.prep.d_circ, s_v, a.prep.k, c.kp, static_cast<std::uint32_t>(gtid), stride);
-    write_first_terms_and_u2(a.prep.d_answer, a.prep.d_u2, s_v, a.prep.k, c.kp, a.prep.a0,
-                             static_cast<std::uint32_t>(gtid), stride);
-  }
   for (std::uint32_t t = 0; t < tiles; ++t) {
     // Ranks are < TILE: two per register (16 bits each) keep the kernel under 64 registers.
     std::uint32_t key[PART_PAIRS_PER_TILE], rank2[PART_PAIRS_PER_TILE / 2] = {};

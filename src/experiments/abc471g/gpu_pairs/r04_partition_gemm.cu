@@ -66,32 +66,19 @@ __global__ void __launch_bounds__(HIST_THREADS) fused_hist_kernel(PartitionArgs 
   if ((threadIdx.x & 31) == 0) atomicMax(&s_max, m);
   __syncthreads();
   const std::uint32_t bmax = s_max;
+  const std::uint32_t before = f.d_slice_max[b];  // this slice's maximum in the previous solve
+  __syncthreads();                                // every thread has read it before it changes
   if (threadIdx.x == 0) {
     f.d_slice_max[b] = bmax;
     if (bmax) atomicMax(reinterpret_cast<unsigned long long*>(f.d_max), static_cast<unsigned long long>(bmax));
   }
-  if (bmax < LOW_MAX) return;  // planes 1.. of this slice are zero: written only if read (prep)
+  // Planes 1.. of this slice: zero while its maximum is < LOW_MAX (then they are left alone).
+  if (bmax < LOW_MAX && before < LOW_MAX) return;
   for (int j = 1; j < f.planes; ++j) {
     std::uint32_t* pj = reinterpret_cast<std::uint32_t*>(f.d_planes + static_cast<std::size_t>(j) * cells + lo);
     const int sh = plane_shift(j, GEMM_LOW_BITS);
-    for (std::uint32_t i = threadIdx.x; i < len / 4; i += HIST_THREADS) pj[i] = pack_bytes(s_hist4[i], sh, 255u);
-  }
-}
-
-// A fused count's planes 1.. of slices whose maximum is < LOW_MAX were not written: zero them
-// when the table's maximum makes the mma.sync kernel read them (blocks stride over the slices).
-__device__ __forceinline__ void zero_unwritten_planes(std::uint8_t* planes, int n_planes, const std::uint32_t* slice_max,
-                                                      std::uint64_t table_max, std::uint32_t slices, std::uint32_t slice,
-                                                      std::uint32_t kp) {
-  if (slices == 0 || table_max < LOW_MAX) return;
-  const std::uint32_t cells = kp * kp;
-  for (std::uint32_t sl = blockIdx.x + gridDim.x * blockIdx.y; sl < slices; sl += gridDim.x * gridDim.y) {
-    if (slice_max[sl] >= LOW_MAX) continue;
-    const std::uint32_t lo = sl * slice, len = cells - lo < slice ? cells - lo : slice;
-    for (int j = 1; j < n_planes; ++j) {
-      std::uint32_t* pj = reinterpret_cast<std::uint32_t*>(planes + static_cast<std::size_t>(j) * cells + lo);
-      for (std::uint32_t i = threadIdx.x; i < len / 4; i += blockDim.x) pj[i] = 0;
-    }
+    for (std::uint32_t i = threadIdx.x; i < len / 4; i += HIST_THREADS)
+      pj[i] = bmax < LOW_MAX ? 0u : pack_bytes(s_hist4[i], sh, 255u);
   }
 }
 
@@ -102,8 +89,6 @@ __global__ void __launch_bounds__(256) product_prep_kernel(ProductPrepArgs a) {
   __syncthreads();
   write_first_terms_and_u2(a.d_answer, a.d_circ ? a.d_u2 : nullptr, s_v, a.k, a.kp, a.a0, tid, stride);
   if (a.d_circ) write_circ16(a.d_circ, s_v, a.k, a.kp, tid, stride);
-  if (a.fix_slices)
-    zero_unwritten_planes(a.d_planes, a.planes, a.d_slice_max, *a.d_max, a.fix_slices, a.slice, a.kp);
 }
 
 // Block: 128 columns (32 lanes x 4) by 8 row groups; grid.y splits the rows; each thread keeps
@@ -148,8 +133,6 @@ __global__ void __launch_bounds__(256) product_reduce_kernel(ProductReduceArgs a
     const std::uint32_t k = blockIdx.x * 128 + threadIdx.x;
     if (k < a.k && t) atomicAdd(reinterpret_cast<unsigned long long*>(a.d_answer + k), t);
   }
-  if (a.fix_slices)  // after the sums: the maximum's load is not on their critical path
-    zero_unwritten_planes(a.d_planes, a.planes, a.d_slice_max, *a.d_max, a.fix_slices, a.slice, a.kp);
 }
 
 }  // namespace
@@ -170,7 +153,6 @@ void launch_product_prep(const ProductPrepArgs& a, cudaStream_t s) {
   const std::uint32_t words = a.d_circ ? a.kp * (a.kp / 16) : 0;
   std::uint32_t blocks = (words + 255) / 256;
   blocks = blocks < (a.k + 255) / 256 ? (a.k + 255) / 256 : blocks;
-  blocks = blocks < a.fix_slices ? a.fix_slices : blocks;
   blocks = blocks > 528 ? 528 : blocks;  // ~4 per SM: each block fills its copy of V once
   product_prep_kernel<<<blocks ? blocks : 1, 256, 0, s>>>(a);
   JOSEKI_CUDA_CHECK_LAUNCH();
