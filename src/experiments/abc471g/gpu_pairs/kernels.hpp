@@ -78,13 +78,6 @@ struct FuseArgs {
   int planes = 1;
   std::uint32_t* d_slice_max = nullptr;    // per slice: its largest count
   std::uint64_t* d_max = nullptr;          // zeroed before; receives the table's maximum
-  // With cuBLASLt: the blocks also write their slice's cells of circ(V), and together the 1 - V copy
-  // and the first terms (ProductPrepArgs' outputs). d_circ == nullptr: none of this.
-  std::int8_t* d_circ = nullptr;
-  std::uint8_t* d_u2 = nullptr;
-  std::uint64_t* d_answer = nullptr;
-  const std::uint8_t* d_v = nullptr;
-  std::uint32_t k = 1, a0 = 0;
 };
 // The partition count of a solve's only chunk whose histograms write the planes directly: no
 // table, no slicing pass. A slice whose bucket spilled adds the table's counts of its cells and

@@ -165,8 +165,9 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
 }
 
 void PairsDevice::enqueue_prep(cudaStream_t s) {
-  // circ(V), the 1 - V copy (and, after a fused count, the answers' first terms) on the side
-  // stream: nothing the count makes is needed, so it runs beside the slicing; the GEMM waits for it.
+  // circ(V), the 1 - V copy (and, with a fused count, the answers' first terms) on the side
+  // stream: nothing the count makes is needed, so it runs beside the count (fused) or the slicing;
+  // the GEMM waits for it.
   JOSEKI_CUDA_CHECK(cudaEventRecord(*m_fork, s));
   JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(*m_side, *m_fork, 0));
   ProductPrepArgs pp;
@@ -179,7 +180,7 @@ void PairsDevice::enqueue_prep(cudaStream_t s) {
   pp.d_u2 = m_u2.data();
   launch_product_prep(pp, *m_side);
   JOSEKI_CUDA_CHECK(cudaEventRecord(*m_join, *m_side));
-  m_prep = Prep::Forked;
+  m_prep_pending = true;
 }
 
 PairsDevice::~PairsDevice() {
@@ -201,6 +202,7 @@ void PairsDevice::set_g_window(cudaStream_t s, bool on) {
 }
 
 void PairsDevice::enqueue_zero(cudaStream_t s) {
+  if (m_fused && m_gemm) enqueue_prep(s);  // beside the count
   // The fused histograms leave the table and the buckets empty, and the upper planes zero wherever
   // a slice's maximum is below 2^GEMM_LOW_BITS; the partition kernel zeroes the maximum.
   if (m_fused && m_table_clean) return;
@@ -246,15 +248,6 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
         fa.planes = m_slices;
         fa.d_slice_max = m_slice_max.data();
         fa.d_max = reinterpret_cast<std::uint64_t*>(m_t32.data() + table_entries());
-        if (m_gemm) {  // the histogram blocks also write circ(V), the 1 - V copy and the first terms
-          fa.d_circ = m_circ.data();
-          fa.d_u2 = m_u2.data();
-          fa.d_answer = m_answer.data();
-          fa.d_v = m_v.data();
-          fa.k = m_p.k;
-          fa.a0 = m_a0;
-          m_prep = Prep::InStream;
-        }
         pa.d_zero = b == a.begin ? fa.d_max : nullptr;
         launch_partition_fused(pa, fa, m_cfg.partition_threads, s);
       } else {
@@ -271,7 +264,7 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
 void PairsDevice::enqueue_combine(cudaStream_t s) {
   auto* d_max = reinterpret_cast<std::uint64_t*>(m_t32.data() + table_entries());
   if (m_cfg.combiner != Combiner::Ntt) {
-    if (m_gemm && m_prep == Prep::None) enqueue_prep(s);  // beside the slicing (not fused, or a second combine)
+    if (m_gemm && !m_prep_pending) enqueue_prep(s);  // beside the slicing (not fused, or a second combine)
     if (!m_fused) {  // the fused count wrote the planes and the maximum
       SliceArgs sa;
       sa.d_table = table();
@@ -313,8 +306,8 @@ void PairsDevice::enqueue_combine(cudaStream_t s) {
       JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(*m_side, *m_fork, 0));
       launch_tc_combine(ta, static_cast<TcTile>(m_cfg.tile), *m_side);
       JOSEKI_CUDA_CHECK(cudaEventRecord(*m_join2, *m_side));
-      if (m_prep == Prep::Forked) JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(s, *m_join, 0));
-      m_prep = Prep::None;
+      JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(s, *m_join, 0));
+      m_prep_pending = false;
       set_g_window(s, true);
       m_gemm->run(m_circ.data(), reinterpret_cast<const std::int8_t*>(m_planes.data()), m_g.data(), s);
       ProductReduceArgs ra;

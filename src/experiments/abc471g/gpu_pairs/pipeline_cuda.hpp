@@ -114,9 +114,7 @@ class PairsDevice {
   cuda::DeviceBuffer<std::uint8_t> m_u2;     // 1 - V[i mod K], i < 2 kp
   std::unique_ptr<cuda::Stream> m_side;  // circ(V) beside the count or the slicing; the upper planes beside the GEMM
   std::unique_ptr<cuda::Event> m_fork, m_join, m_join2;
-  // circ(V), the 1 - V copy, the first terms: not made yet, made on the side stream (the GEMM
-  // waits for m_join), or made in stream order by the fused histograms.
-  enum class Prep { None, Forked, InStream } m_prep = Prep::None;
+  bool m_prep_pending = false;  // enqueue_prep ran (with the count); the combine waits for m_join
   void enqueue_prep(cudaStream_t s);
   // L2 persistence for G: the stream's access-policy window on (GEMM, reduction) or off.
   bool m_persist = false;

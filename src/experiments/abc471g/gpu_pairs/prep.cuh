@@ -1,7 +1,7 @@
 // The GEMM combiner's inputs made from V (r04): circ(V) (kp x kp int8, row-major, V[(b+c) mod K]
 // for b, c < K, else 0; symmetric), the reduction's mask u2[i] = 1 - V[i mod K] (i < 2 kp) and
-// the answers' first terms V[(a0+k) mod K]. Written by the fused histogram blocks (each its
-// slice's cells of circ(V)), else by product_prep_kernel.
+// the answers' first terms V[(a0+k) mod K]. Written by the partition kernel's threads in a fused
+// solve (their issue slots are the cheapest on the GPU then), else by product_prep_kernel.
 // Device code only.
 #pragma once
 
@@ -55,24 +55,6 @@ __device__ __forceinline__ void write_circ16(std::int8_t* circ, const std::uint8
       q = make_uint4(r[0], r[1], r[2], r[3]);
     }
     reinterpret_cast<uint4*>(circ)[w] = q;
-  }
-}
-
-// Cells [lo, lo + len) of circ(V), 4 per step (lo, len multiples of 4; a histogram block's slice).
-__device__ __forceinline__ void write_circ4(std::int8_t* circ, const std::uint8_t* s_v, std::uint32_t k,
-                                            std::uint32_t kp, std::uint32_t lo, std::uint32_t len, std::uint32_t t0,
-                                            std::uint32_t stride) {
-  const std::uint32_t* s32 = reinterpret_cast<const std::uint32_t*>(s_v);
-  std::uint32_t* out = reinterpret_cast<std::uint32_t*>(circ + lo);
-  for (std::uint32_t i = t0; i < len / 4; i += stride) {
-    const std::uint32_t cell = lo + 4 * i, b = cell / kp, c0 = cell - b * kp;
-    std::uint32_t w = 0;
-    if (b < k && c0 < k) {
-      const std::uint32_t o = b + c0;
-      w = __funnelshift_r(s32[o / 4], s32[o / 4 + 1], 8 * (o % 4));
-      if (c0 + 4 > k) w &= (1u << (8 * (k - c0))) - 1;  // 1 .. 3 bytes left in the row
-    }
-    out[i] = w;
   }
 }
 

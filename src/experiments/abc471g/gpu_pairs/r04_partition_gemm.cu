@@ -30,8 +30,7 @@ namespace joseki::abc471g::pairs {
 
 namespace {
 
-constexpr std::uint32_t LOW_MAX = 1u << GEMM_LOW_BITS;
-constexpr std::uint32_t PARTITION_MAX_K = 4096;  // kp <= 4096 for the partition count (pipeline.hpp)  // counts below it need plane 0 only
+constexpr std::uint32_t LOW_MAX = 1u << GEMM_LOW_BITS;  // counts below it need plane 0 only
 
 __device__ __forceinline__ std::uint32_t pack_bytes(uint4 h, int shift, std::uint32_t mask) {
   return ((h.x >> shift) & mask) | ((h.y >> shift) & mask) << 8 | ((h.z >> shift) & mask) << 16 |
@@ -39,20 +38,13 @@ __device__ __forceinline__ std::uint32_t pack_bytes(uint4 h, int shift, std::uin
 }
 
 __global__ void __launch_bounds__(HIST_THREADS) fused_hist_kernel(PartitionArgs a, FuseArgs f) {
-  extern __shared__ uint4 s_hist4[];  // a.slice counters, then (with f.d_circ) V twice over
+  extern __shared__ uint4 s_hist4[];  // a.slice counters
   __shared__ std::uint32_t s_max;
   if (threadIdx.x == 0) s_max = 0;  // ordered before its use by the histogram's barriers
-  std::uint8_t* s_v = reinterpret_cast<std::uint8_t*>(s_hist4 + a.slice / 4);
-  if (f.d_circ) load_v_twice(s_v, f.d_v, f.k, threadIdx.x, HIST_THREADS);  // ordered likewise
   const std::uint32_t b = blockIdx.x;
   const bool spilled = bucket_histogram<HIST_THREADS>(a, b, s_hist4) > a.cap;
   const std::uint32_t cells = a.c.kp * a.c.kp, lo = b * a.slice;
   const std::uint32_t len = cells - lo < a.slice ? cells - lo : a.slice;  // a multiple of 4
-  if (f.d_circ) {  // the GEMM's other operand over this slice's cells, and the reduction's inputs
-    write_circ4(f.d_circ, s_v, f.k, a.c.kp, lo, len, threadIdx.x, HIST_THREADS);
-    write_first_terms_and_u2(f.d_answer, f.d_u2, s_v, f.k, a.c.kp, f.a0, blockIdx.x * HIST_THREADS + threadIdx.x,
-                             gridDim.x * HIST_THREADS);
-  }
   uint4* t4 = reinterpret_cast<uint4*>(a.c.d_table + lo);
   std::uint32_t* plane0 = reinterpret_cast<std::uint32_t*>(f.d_planes + lo);
   std::uint32_t m = 0;
@@ -149,13 +141,11 @@ void launch_partition_fused(const PartitionArgs& a, const FuseArgs& f, int threa
   static bool prepared = false;  // per process; the attribute is per function (all devices)
   if (!prepared) {
     JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(fused_hist_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(SLICE_MAX_CELLS * sizeof(std::uint32_t) +
-                                                            v_twice_bytes(PARTITION_MAX_K))));
+                                           static_cast<int>(SLICE_MAX_CELLS * sizeof(std::uint32_t))));
     prepared = true;
   }
   launch_partition_only(a, threads, s);
-  const std::size_t smem = a.slice * sizeof(std::uint32_t) + (f.d_circ ? v_twice_bytes(f.k) : 0);
-  fused_hist_kernel<<<a.buckets, HIST_THREADS, smem, s>>>(a, f);
+  fused_hist_kernel<<<a.buckets, HIST_THREADS, a.slice * sizeof(std::uint32_t), s>>>(a, f);
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 
