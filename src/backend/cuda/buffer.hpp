@@ -107,12 +107,26 @@ class Event {
 class Stream {
  public:
   Stream() { JOSEKI_CUDA_CHECK(cudaStreamCreateWithFlags(&m_s, cudaStreamNonBlocking)); }
+  // A stream whose pending blocks the scheduler serves after those of default-priority streams.
+  static Stream lowest_priority() {
+    int least = 0, greatest = 0;
+    JOSEKI_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    Stream st(0);
+    JOSEKI_CUDA_CHECK(cudaStreamCreateWithPriority(&st.m_s, cudaStreamNonBlocking, least));
+    return st;
+  }
+  Stream(Stream&& o) noexcept : m_s(o.m_s) { o.m_s = nullptr; }
   ~Stream() {
     if (m_s) cudaStreamDestroy(m_s);
   }
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
   cudaStream_t get() const { return m_s; }
+
+ private:
+  explicit Stream(int) {}  // no stream yet (lowest_priority creates it)
+
+ public:
   operator cudaStream_t() const { return m_s; }
   void sync() const { JOSEKI_CUDA_CHECK(cudaStreamSynchronize(m_s)); }
 

@@ -118,7 +118,8 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
         m_circ = cuda::DeviceBuffer<std::int8_t>(cells);
         m_g = cuda::DeviceBuffer<std::int32_t>(cells);
         m_u2 = cuda::DeviceBuffer<std::uint8_t>(2 * m_kp);
-        m_side = std::make_unique<cuda::Stream>();
+        // Lowest priority: its blocks fill what the count's kernels leave free instead of going first.
+        m_side = std::make_unique<cuda::Stream>(cuda::Stream::lowest_priority());
         // G (kp^2 int32, written by the GEMM, read once by the reduction) is kept in a set-aside part
         // of the L2 (persisting accesses) while this device object lives: without it G went to HBM
         // and the reduction read it back at ~2.3 TB/s (ncu). Restored by the destructor.
@@ -164,11 +165,11 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
   JOSEKI_CUDA_CHECK(cudaStreamSynchronize(nullptr));
 }
 
-void PairsDevice::enqueue_prep(cudaStream_t s) {
+void PairsDevice::enqueue_prep(cudaStream_t s, bool forked) {
   // circ(V), the 1 - V copy (and, with a fused count, the answers' first terms) on the side
   // stream: nothing the count makes is needed, so it runs beside the count (fused) or the slicing;
   // the GEMM waits for it.
-  JOSEKI_CUDA_CHECK(cudaEventRecord(*m_fork, s));
+  if (!forked) JOSEKI_CUDA_CHECK(cudaEventRecord(*m_fork, s));
   JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(*m_side, *m_fork, 0));
   ProductPrepArgs pp;
   pp.d_circ = m_circ.data();
@@ -202,7 +203,9 @@ void PairsDevice::set_g_window(cudaStream_t s, bool on) {
 }
 
 void PairsDevice::enqueue_zero(cudaStream_t s) {
-  if (m_fused && m_gemm) enqueue_prep(s);  // beside the count
+  // The prep may start with the count, but is enqueued after its kernels (enqueue_round), on the
+  // low-priority stream: forked first, it ran ahead of the partition (+4 us on the critical path).
+  if (m_fused && m_gemm) JOSEKI_CUDA_CHECK(cudaEventRecord(*m_fork, s));
   // The fused histograms leave the table and the buckets empty, and the upper planes zero wherever
   // a slice's maximum is below 2^GEMM_LOW_BITS; the partition kernel zeroes the maximum.
   if (m_fused && m_table_clean) return;
@@ -250,6 +253,7 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
         fa.d_max = reinterpret_cast<std::uint64_t*>(m_t32.data() + table_entries());
         pa.d_zero = b == a.begin ? fa.d_max : nullptr;
         launch_partition_fused(pa, fa, m_cfg.partition_threads, s);
+        if (m_gemm) enqueue_prep(s, true);  // from the fork recorded before the count (enqueue_zero)
       } else {
         launch_partition(pa, m_cfg.partition_threads, s);
       }
