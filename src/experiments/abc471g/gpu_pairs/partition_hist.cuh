@@ -12,15 +12,22 @@ namespace joseki::abc471g::pairs {
 
 inline constexpr int HIST_THREADS = 512;
 
+// Programmatic dependent launch (sm_90): a kernel launched with
+// cudaLaunchAttributeProgrammaticStreamSerialization may start while the previous kernel of its
+// stream finishes; it waits here before it reads anything that kernel wrote.
+__device__ __forceinline__ void wait_for_previous_grid() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
+
 // s_hist4 (a.slice counters, 16-byte aligned) receives the counts of bucket b; the bucket's
 // cursor is reset for the next chunk. Returns the cursor as it was: more than a.cap when some of
-// this slice's pairs spilled into the table. Ends with a barrier.
-template <int THREADS>
+// this slice's pairs spilled into the table. Ends with a barrier. DEPENDENT: launched as a
+// programmatic dependent of the partition kernel (the counters are cleared before the wait).
+template <int THREADS, bool DEPENDENT = false>
 __device__ __forceinline__ std::uint32_t bucket_histogram(const PartitionArgs& a, std::uint32_t b, uint4* s_hist4) {
   std::uint32_t* s_hist = reinterpret_cast<std::uint32_t*>(s_hist4);
+  for (std::uint32_t i = threadIdx.x; i < a.slice / 4; i += THREADS) s_hist4[i] = make_uint4(0, 0, 0, 0);
+  if constexpr (DEPENDENT) wait_for_previous_grid();
   const std::uint32_t filled = a.d_cursor[b];
   const std::uint32_t n = filled < a.cap ? filled : a.cap;
-  for (std::uint32_t i = threadIdx.x; i < a.slice / 4; i += THREADS) s_hist4[i] = make_uint4(0, 0, 0, 0);
   __syncthreads();
   const std::uint16_t* __restrict__ src = a.d_buf + static_cast<std::size_t>(b) * a.cap;  // cap % 8 == 0
   const uint4* src4 = reinterpret_cast<const uint4*>(src);

@@ -42,7 +42,7 @@ __global__ void __launch_bounds__(HIST_THREADS) fused_hist_kernel(PartitionArgs 
   __shared__ std::uint32_t s_max;
   if (threadIdx.x == 0) s_max = 0;  // ordered before its use by the histogram's barriers
   const std::uint32_t b = blockIdx.x;
-  const bool spilled = bucket_histogram<HIST_THREADS>(a, b, s_hist4) > a.cap;
+  const bool spilled = bucket_histogram<HIST_THREADS, true>(a, b, s_hist4) > a.cap;
   const std::uint32_t cells = a.c.kp * a.c.kp, lo = b * a.slice;
   const std::uint32_t len = cells - lo < a.slice ? cells - lo : a.slice;  // a multiple of 4
   uint4* t4 = reinterpret_cast<uint4*>(a.c.d_table + lo);
@@ -97,8 +97,10 @@ constexpr int RED_ROWS = 8, RED_UNROLL = 8, RED_BLOCK_ROWS = RED_ROWS * RED_UNRO
 __global__ void __launch_bounds__(256) product_reduce_kernel(ProductReduceArgs a, std::uint32_t rows_per_block) {
   extern __shared__ uint4 s_u4[];  // 1 - V[i mod K], i < 2 kp (the prep's copy, 16 bytes a load)
   __shared__ unsigned long long s_sum[RED_ROWS][128];
+  // u2 was made before the GEMM started (the stream waited for the prep): read it before waiting for G.
   for (std::uint32_t i = threadIdx.x; i < 2 * a.kp / 16; i += 256) s_u4[i] = reinterpret_cast<const uint4*>(a.d_u2)[i];
   const std::uint8_t* s_u = reinterpret_cast<const std::uint8_t*>(s_u4);
+  wait_for_previous_grid();  // launched as a programmatic dependent of the GEMM
   __syncthreads();
   const std::uint32_t lane = threadIdx.x & 31, grp = threadIdx.x >> 5;
   const std::uint32_t k0 = blockIdx.x * 128 + 4 * lane;
@@ -135,6 +137,25 @@ __global__ void __launch_bounds__(256) product_reduce_kernel(ProductReduceArgs a
   }
 }
 
+// kernel<<<grid, block, smem, s>>>(args...) with cudaLaunchAttributeProgrammaticStreamSerialization:
+// the kernel may begin before the previous one in s ends and must call wait_for_previous_grid()
+// before it reads that kernel's output.
+template <class... K, class... A>
+void launch_dependent(void (*kernel)(K...), dim3 grid, dim3 block, std::size_t smem, cudaStream_t s, A... args) {
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = s;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  JOSEKI_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, static_cast<K>(args)...));
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
 }  // namespace
 
 void launch_partition_fused(const PartitionArgs& a, const FuseArgs& f, int threads, cudaStream_t s) {
@@ -145,8 +166,9 @@ void launch_partition_fused(const PartitionArgs& a, const FuseArgs& f, int threa
     prepared = true;
   }
   launch_partition_only(a, threads, s);
-  fused_hist_kernel<<<a.buckets, HIST_THREADS, a.slice * sizeof(std::uint32_t), s>>>(a, f);
-  JOSEKI_CUDA_CHECK_LAUNCH();
+  // A programmatic dependent launch: the histogram blocks start (and clear their counters) as the
+  // partition's blocks retire, instead of after the whole grid and a launch.
+  launch_dependent(fused_hist_kernel, dim3(a.buckets), dim3(HIST_THREADS), a.slice * sizeof(std::uint32_t), s, a, f);
 }
 
 void launch_product_prep(const ProductPrepArgs& a, cudaStream_t s) {
@@ -162,8 +184,8 @@ void launch_product_reduce(const ProductReduceArgs& a, cudaStream_t s) {
   // 648 blocks at K = 2300 (18 column blocks x 36 row splits of 64 rows): one wave (5 blocks per
   // SM by registers; 48- and 56-row splits made 1.09 and 1.15 waves, ncu), every thread's loads at once.
   const std::uint32_t splits = (a.k + RED_BLOCK_ROWS - 1) / RED_BLOCK_ROWS;
-  product_reduce_kernel<<<dim3(a.kp / 128, splits), 256, 2 * a.kp, s>>>(a, RED_BLOCK_ROWS);
-  JOSEKI_CUDA_CHECK_LAUNCH();
+  launch_dependent(product_reduce_kernel, dim3(a.kp / 128, splits), dim3(256), 2 * a.kp, s, a,
+                   static_cast<std::uint32_t>(RED_BLOCK_ROWS));
 }
 
 }  // namespace joseki::abc471g::pairs
