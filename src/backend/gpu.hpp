@@ -49,4 +49,9 @@ CheckReport run_check(int device);
 // For `joseki device --context-child`: create a context (cudaFree(0)) and return.
 void create_context_only(int device);
 
+// Loads the GPU libraries a solve may dlopen later (cuBLASLt: ~50 ms on the H200 host), so that a
+// caller can do it on a spare thread while the context is created. Never throws; a library that
+// is missing is reported by its user. No-op without CUDA.
+void preload_libraries();
+
 }  // namespace joseki::gpu

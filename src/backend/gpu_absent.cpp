@@ -15,5 +15,6 @@ measure::DeviceFacts device_facts(int) { throw GpuUnavailable(kWhy); }
 std::vector<measure::Record> measure_ceilings(int, const CeilingOptions&) { throw GpuUnavailable(kWhy); }
 CheckReport run_check(int) { throw GpuUnavailable(kWhy); }
 void create_context_only(int) { throw GpuUnavailable(kWhy); }
+void preload_libraries() {}
 
 }  // namespace joseki::gpu

@@ -382,9 +382,13 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 4u);
+  EXPECT_EQ(gp::pairs_ladder().size(), 5u);
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
+  EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
+  EXPECT_EQ(gp::find_rung("r04_partition_gemm").combiner, gp::Combiner::Gemm);
+  EXPECT_EQ(gp::PairsConfig{}.combiner, gp::Combiner::Gemm);  // the shipped gpu-pairs
+  EXPECT_STREQ(gp::combiner_name(gp::Combiner::Gemm), "gemm");
   // The partition count needs Kp <= 4096 (at most 1024 slices); above it the atomic count runs.
   EXPECT_EQ(gp::effective_counter(random_problem(10, 4096, 1, 1, 1), {}), gp::Counter::Partition);
   EXPECT_EQ(gp::effective_counter(mid, {}), gp::Counter::Atomic);

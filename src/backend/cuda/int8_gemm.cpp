@@ -165,3 +165,10 @@ int Int8Gemm::algo() const { return m->algo_index; }
 int Int8Gemm::algos() const { return m->algos; }
 
 }  // namespace joseki::cuda
+
+namespace joseki::gpu {
+void preload_libraries() {
+  std::string ignored;
+  (void)cuda::load(&ignored);
+}
+}  // namespace joseki::gpu

@@ -24,6 +24,7 @@ double now_s() {
 struct State {
   std::mutex mu;
   std::thread worker;
+  std::thread loader;  // gpu::preload_libraries (its users wait on their own once-flag, not on this)
   bool begun = false;
   int device = -1;
   std::exception_ptr error;
@@ -32,6 +33,7 @@ struct State {
   // first): join the worker at exit rather than let a joinable std::thread terminate the process.
   ~State() {
     if (worker.joinable()) worker.join();
+    if (loader.joinable()) loader.join();
   }
 };
 
@@ -54,11 +56,12 @@ void create(int device, ContextTimes& t) {
 
 }  // namespace
 
-void begin_context_async(int device) {
+void begin_context_async(int device, bool libraries) {
   State& s = state();
   std::lock_guard<std::mutex> lock(s.mu);
   if (s.begun) return;
   s.begun = true;
+  if (libraries) s.loader = std::thread([] { gpu::preload_libraries(); });
   s.device = device;
   s.times.async = true;
   s.worker = std::thread([&s, device] {

@@ -5,7 +5,8 @@
 // context (cudaFree(0)), the module load of the first kernel (lazy by default since CUDA 12.2),
 // and after main: the CUDA runtime's teardown (context destruction) and process exit.
 //   begin_context_async(device)  creates the context on a second thread while the input is
-//                                read and parsed (call it first thing in the command);
+//                                read and parsed (call it first thing in the command), and
+//                                optionally loads cuBLASLt on a third (gpu-pairs' GEMM, ~50 ms);
 //   await_context(device)        joins it (or creates the context now when nothing was started);
 //   fast_exit(code)              flushes every output stream and ends the process without the
 //                                CUDA teardown (no static destructors, no atexit handlers).
@@ -15,7 +16,9 @@
 
 namespace joseki::abc471g::pairs::startup {
 
-void begin_context_async(int device);
+// libraries: also load the GPU libraries the solve dlopens (cuBLASLt for gpu-pairs) on a third
+// thread, beside the context creation.
+void begin_context_async(int device, bool libraries = false);
 
 // Seconds this call spent waiting for (or creating) the context. Throws GpuUnavailable when
 // there is no usable GPU, InputError when the device index is out of range, CudaError otherwise.
