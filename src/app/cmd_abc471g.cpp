@@ -102,8 +102,7 @@ void add_solve(CLI::App* parent, Context& ctx) {
     // A GPU solver: create the context on a second thread while the input is read and parsed
     // (issue 6, start-up cost; gpu_pairs/startup.hpp).
     if (solver.needs_gpu)
-      joseki::abc471g::pairs::startup::begin_context_async(ctx.device, solver.name == "gpu-pairs" ||
-                                                                           solver.name == "gpu-multi");
+      joseki::abc471g::pairs::startup::begin_context_async(ctx.device, solver.name == "gpu-pairs-gemm");
     const auto t0 = std::chrono::steady_clock::now();
     const g::Problem p = g::parse_problem_text(read_input(o->input));
     const double parse_s = since(t0);

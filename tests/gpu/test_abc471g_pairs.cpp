@@ -155,6 +155,7 @@ TEST(Abc471gPairsGpu, SmallBothCombinersExact) {
     for (const bool fuse : {true, false})
       for (const bool lt : {true, false}) {
         gp::PairsConfig g;  // the GEMM combiner: fused or from the table, cuBLASLt or mma.sync for plane 0
+        g.combiner = gp::Combiner::Gemm;
         g.fuse = fuse;
         g.use_cublaslt = lt;
         EXPECT_EQ(gpu_answer(p, g), want) << "gemm, fuse " << fuse << ", cuBLASLt " << lt << ", N = " << sh.n
@@ -182,6 +183,7 @@ TEST(Abc471gPairsGpu, SmallGemmRepeatedSolvesStayExact) {
     const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
     for (const std::uint32_t cap : {0u, 8u}) {
       gp::PairsConfig c;
+      c.combiner = gp::Combiner::Gemm;
       c.bucket_cap = cap;
       gp::PairsDevice dev(p, c, 0);
       ASSERT_TRUE(dev.fused()) << "N = " << p.n;
@@ -231,6 +233,9 @@ void heavy(std::uint64_t n) {
     const std::uint32_t kp = gp::padded_k(p.k);
     const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
     EXPECT_EQ(gpu_answer(p, gp::PairsConfig{}), want) << "N = " << n;
+    gp::PairsConfig g;
+    g.combiner = gp::Combiner::Gemm;  // upper planes written by one slice, fused when one chunk
+    EXPECT_EQ(gpu_answer(p, g), want) << "gemm, N = " << n;
     gp::PairsConfig c;
     c.combiner = gp::Combiner::Ntt;
     EXPECT_EQ(gpu_answer(p, c), want) << "NTT, N = " << n;
@@ -280,6 +285,9 @@ TEST(Abc471gPairsGpu, MaxCaseBothCombinersExact) {
   const ab::Answer want = gp::combine_ntt_host(table, kp, p);
   EXPECT_EQ(want, ab::find_solver("cpu-direct").solve(p, {}).answer) << "the two CPU references disagree";
   EXPECT_EQ(gpu_answer(p, gp::PairsConfig{}), want);
+  gp::PairsConfig g;
+  g.combiner = gp::Combiner::Gemm;
+  EXPECT_EQ(gpu_answer(p, g), want) << "gemm (fused)";
   gp::PairsConfig c;
   c.combiner = gp::Combiner::Ntt;
   EXPECT_EQ(gpu_answer(p, c), want);
@@ -290,7 +298,7 @@ TEST(Abc471gPairsGpu, SmallSharedVectors) {
   const auto vectors = gp::testing::load_vectors();
   if (vectors.empty()) GTEST_SKIP() << "test vectors not found (../shared/testdata/abc471g; set JOSEKI_TESTDATA)";
   for (const auto& v : vectors)
-    for (const char* name : {"gpu-pairs", "gpu-pairs-ntt", "gpu-multi"})
+    for (const char* name : {"gpu-pairs", "gpu-pairs-gemm", "gpu-pairs-ntt", "gpu-multi"})
       EXPECT_EQ(ab::find_solver(name).solve(v.problem, {}).answer, v.answer) << name << " on " << v.name;
 }
 

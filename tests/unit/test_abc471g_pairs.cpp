@@ -387,7 +387,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").combiner, gp::Combiner::Gemm);
-  EXPECT_EQ(gp::PairsConfig{}.combiner, gp::Combiner::Gemm);  // the shipped gpu-pairs
+  EXPECT_EQ(gp::PairsConfig{}.combiner, gp::Combiner::TensorCore);  // the shipped gpu-pairs (no library load)
   EXPECT_STREQ(gp::combiner_name(gp::Combiner::Gemm), "gemm");
   // The partition count needs Kp <= 4096 (at most 1024 slices); above it the atomic count runs.
   EXPECT_EQ(gp::effective_counter(random_problem(10, 4096, 1, 1, 1), {}), gp::Counter::Partition);

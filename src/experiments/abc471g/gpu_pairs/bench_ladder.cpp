@@ -134,7 +134,6 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
     const cudaStream_t s = timer.stream();
     PairsConfig cfg;
     cfg.counter = Counter::Atomic;
-    cfg.combiner = Combiner::TensorCore;
     PairsDevice dev(p, cfg, o.device);
     const std::vector<std::uint64_t> want_table = cpu_pair_table(p, dev.kp());
     // The count alone (each counter): validated against the CPU table (every cell, exact).
@@ -162,15 +161,15 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
     count_phase(dev, "pairs.phase.count", "the count phase alone: zero the table, generate, RED.ADD per pair",
                 "pairs.r02_atomic_tc_int8");
     if (effective_counter(p, PairsConfig{}) == Counter::Partition) {
-      PairsConfig pc;
-      pc.combiner = Combiner::TensorCore;
-      PairsDevice part(p, pc, o.device);
+      PairsDevice part(p, PairsConfig{}, o.device);
       count_phase(part, "pairs.phase.count_partition",
                   "the count phase alone: zero the table, generate + partition by slice, shared-memory histograms",
                   "pairs.r03_partition_tc");
       // r04 split in two: its count (fused when the solve is one chunk) and its combine, each
       // timed alone on one device; validated through the whole solve's answer.
-      PairsDevice fd(p, PairsConfig{}, o.device);
+      PairsConfig gc;
+      gc.combiner = Combiner::Gemm;
+      PairsDevice fd(p, gc, o.device);
       const char* count_what = fd.fused() ? "the fused count alone: generate + partition, histograms write the planes"
                                           : "the count alone (several chunks: into the table)";
       fd.poison(s);
@@ -274,7 +273,6 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
         r.axes.set("tile", std::string(tile_name(t))).set("tile_area", tile_area(t));
         r.extra["sweep"] = "tc_tile";
         PairsConfig c;
-        c.combiner = Combiner::TensorCore;  // r03's product (r04's GEMM takes plane 0; the tile is for planes above)
         c.tile = t;
         pts.push_back(time_solve(p, c, ref.answer, timer, o, r));
       }
@@ -283,7 +281,9 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
     }
     // Sweep: cuBLASLt's suggestions for the GEMM (r04, full solve); tie rule: within 2%, the
     // heuristic's earlier suggestion (its own order).
-    if (const int n_algos = PairsDevice(p, PairsConfig{}, o.device).gemm_algos(); n_algos > 1) {
+    PairsConfig gemm_cfg;
+    gemm_cfg.combiner = Combiner::Gemm;
+    if (const int n_algos = PairsDevice(p, gemm_cfg, o.device).gemm_algos(); n_algos > 1) {
       std::vector<Record> pts;
       for (int g = 0; g < n_algos; ++g) {
         Record r = base_record("pairs.sweep.gemm_algo", "full gpu-pairs solve (r04), cuBLASLt heuristic suggestion",
@@ -292,7 +292,7 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
         r.axes.set("gemm_algo", static_cast<std::int64_t>(g));
         r.extra["sweep"] = "gemm_algo";
         r.extra["auto"] = g == 0;
-        PairsConfig c;
+        PairsConfig c = gemm_cfg;
         c.gemm_algo = g;
         pts.push_back(time_solve(p, c, ref.answer, timer, o, r));
       }
@@ -310,7 +310,7 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
         r.axes.set("persist_g", static_cast<std::int64_t>(on));
         r.extra["sweep"] = "persist_g";
         r.extra["auto"] = on == 0;
-        PairsConfig c;
+        PairsConfig c = gemm_cfg;
         c.persist_g = on == 1;
         pts.push_back(time_solve(p, c, ref.answer, timer, o, r));
       }

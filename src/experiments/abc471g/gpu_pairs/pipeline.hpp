@@ -29,7 +29,10 @@ inline constexpr int TC_TILE_COUNT = 3;                  // tensor-core tile sha
 inline constexpr std::uint64_t ROUND_PAIRS_MAX = 0xFFFFFFFFULL;  // 32-bit counters stay exact
 
 struct PairsConfig {
-  Combiner combiner = Combiner::Gemm;
+  // The shipped gpu-pairs: r03's mma.sync product. Gemm (r04) halves the max case's GPU_COMPUTE
+  // but loading cuBLASLt costs a one-shot solve ~90 ms of EXTERNAL (H200, 2026-11-30): it is
+  // `--solver gpu-pairs-gemm`, for many solves in one process.
+  Combiner combiner = Combiner::TensorCore;
   // TcTile: 0 = 128x128, 1 = 64x128, 2 = 64x64. 64x128: the tile sweep's choice in all three H200
   // runs (2026-11-29 x2, 2026-11-30 tour: 188.1-190.4 us vs ~202 us for 128x128, max case).
   int tile = 1;
