@@ -212,14 +212,16 @@ TEST(Abc471gPairsGpu, SmallRaceShapes) {
     small.partition_threads = 256;
     small.chunk_pairs = 3'001;  // several chunks, each with a short last tile
     EXPECT_EQ(gpu_answer(p, small), want) << "256 threads, K = " << sh.k;
-    for (const int threads : {256, 512}) {  // many tiles per thread: the tile-to-tile hand-over
-      gp::PairsConfig tiles;
-      tiles.partition_threads = threads;
-      tiles.pairs_per_thread = 37;
-      EXPECT_EQ(gpu_answer(p, tiles), want) << threads << " threads, runs of 37, K = " << sh.k;
-      tiles.bucket_cap = 8;  // and with most pairs spilling
-      EXPECT_EQ(gpu_answer(p, tiles), want) << threads << " threads, runs of 37, buckets of 8, K = " << sh.k;
-    }
+    for (const int threads : {256, 512})  // many tiles per thread: the tile-to-tile hand-over
+      for (const std::uint32_t run : {37u, 33u}) {  // 33 on 512 threads: tiles of 18 pairs (2, not 3)
+        gp::PairsConfig tiles;
+        tiles.partition_threads = threads;
+        tiles.pairs_per_thread = run;
+        EXPECT_EQ(gpu_answer(p, tiles), want) << threads << " threads, runs of " << run << ", K = " << sh.k;
+        tiles.bucket_cap = 8;  // and with most pairs spilling
+        EXPECT_EQ(gpu_answer(p, tiles), want)
+            << threads << " threads, runs of " << run << ", buckets of 8, K = " << sh.k;
+      }
     gp::PairsConfig n;
     n.combiner = gp::Combiner::Ntt;
     EXPECT_EQ(gpu_answer(p, n), want) << "NTT, K = " << sh.k;

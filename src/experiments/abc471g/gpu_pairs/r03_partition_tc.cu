@@ -70,9 +70,11 @@ struct ElementStream {
 // 1024 threads per SM (<= 64 registers) in blocks of THREADS (a swept knob, PairsConfig::partition_threads):
 // at one block of 512 (79 registers) the generator's dependent multiply chains left the schedulers idle
 // (ncu at 10^9: 25% occupancy, 9.5 cycles per issued instruction, 41% of issue slots used).
-template <int PART_THREADS>
+// PPT: pairs per thread and tile (16; 18 when it saves a whole tile on a short run, launch_partition_only).
+template <int PART_THREADS, int PPT = PART_PAIRS_PER_TILE>
 __global__ void __launch_bounds__(PART_THREADS, 1024 / PART_THREADS) partition_kernel(PartitionArgs a, int bits) {
-  constexpr std::uint32_t TILE = PART_THREADS * PART_PAIRS_PER_TILE;
+  constexpr std::uint32_t TILE = PART_THREADS * PPT;
+  static_assert(PPT % 2 == 0 && TILE < 65536, "ranks are packed two per register, 16 bits each");
   constexpr std::uint32_t BUCKETS_PER_THREAD = (PART_MAX_BUCKETS + PART_THREADS - 1) / PART_THREADS;
   using Scan = cub::BlockScan<std::uint32_t, PART_THREADS, cub::BLOCK_SCAN_WARP_SCANS>;  // one barrier inside
   __shared__ typename Scan::TempStorage scan_tmp;
@@ -97,26 +99,26 @@ __global__ void __launch_bounds__(PART_THREADS, 1024 / PART_THREADS) partition_k
     es.state = jump_with(c_jump3, c.seed, (p0 > c.m ? p0 : c.m) - c.m, bits);
     prev = es.next();
   }
-  const std::uint32_t tiles = (a.run + PART_PAIRS_PER_TILE - 1) / PART_PAIRS_PER_TILE;
+  const std::uint32_t tiles = (a.run + PPT - 1) / PPT;
   std::uint64_t q = p0;  // next pair start of this thread
   for (std::uint32_t i = threadIdx.x; i < a.buckets; i += PART_THREADS) s_base[i] = 0;
   __syncthreads();
   for (std::uint32_t t = 0; t < tiles; ++t) {
     // Ranks are < TILE: two per register (16 bits each) keep the kernel under 64 registers.
-    std::uint32_t key[PART_PAIRS_PER_TILE], rank2[PART_PAIRS_PER_TILE / 2] = {};
-    if (q + PART_PAIRS_PER_TILE <= p1 && es.j >= c.m) {  // the common case: 16 generated pairs
+    std::uint32_t key[PPT], rank2[PPT / 2] = {};
+    if (q + PPT <= p1 && es.j >= c.m) {  // the common case: PPT generated pairs
 #pragma unroll
-      for (int e = 0; e < PART_PAIRS_PER_TILE; ++e) {
+      for (int e = 0; e < PPT; ++e) {
         const std::uint32_t cur = es.next_generated();
         const std::uint32_t cell = prev * c.kp + cur, b = __umulhi(cell, a.magic);
         key[e] = cell + b * (65536u - a.slice);  // b << 16 | (cell - b * slice)
         prev = cur;
         rank2[e / 2] |= atomicAdd(&s_base[b], 1u) << (16 * (e & 1));
       }
-      q += PART_PAIRS_PER_TILE;
+      q += PPT;
     } else {
 #pragma unroll
-      for (int e = 0; e < PART_PAIRS_PER_TILE; ++e) {
+      for (int e = 0; e < PPT; ++e) {
         key[e] = ~0u;
         if (q < p1) {
           const std::uint32_t cur = es.next();
@@ -157,7 +159,7 @@ __global__ void __launch_bounds__(PART_THREADS, 1024 / PART_THREADS) partition_k
     if (threadIdx.x == 0) s_total = total;
     __syncthreads();
 #pragma unroll
-    for (int e = 0; e < PART_PAIRS_PER_TILE; ++e)
+    for (int e = 0; e < PPT; ++e)
       if (key[e] != ~0u) s_sorted[s_base[key[e] >> 16] + ((rank2[e / 2] >> (16 * (e & 1))) & 0xFFFFu)] = key[e];
     int full = 0;  // a bucket of this thread has no room for all of this tile's pairs
 #pragma unroll
@@ -247,7 +249,14 @@ void launch_partition_only(const PartitionArgs& a, int threads, cudaStream_t s) 
   const int bits = a.c.end > a.c.m ? bit_length(a.c.end - a.c.m) : 0;
   switch (t) {
     case 256: partition_kernel<256><<<blocks, 256, 0, s>>>(a, bits); break;
-    default: partition_kernel<512><<<blocks, 512, 0, s>>>(a, bits); break;
+    default:
+      // A short run (the max case: 52 pairs per thread) in tiles of 18 takes 3 tiles instead of 4:
+      // the per-tile work (scan, reservations, barriers) once less, same per-pair work.
+      if (a.run <= 64 && (a.run + 17) / 18 < (a.run + 15) / 16)
+        partition_kernel<512, 18><<<blocks, 512, 0, s>>>(a, bits);
+      else
+        partition_kernel<512><<<blocks, 512, 0, s>>>(a, bits);
+      break;
   }
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
