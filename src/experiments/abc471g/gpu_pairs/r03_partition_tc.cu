@@ -80,7 +80,7 @@ __global__ void __launch_bounds__(PART_THREADS, 1024 / PART_THREADS) partition_k
   __shared__ typename Scan::TempStorage scan_tmp;
   // The tile's pairs as slice << 16 | offset in the slice (buckets <= 1024, offsets < 2^14),
   // grouped by slice. ~0u marks no pair (never a valid key: slice < 1024).
-  __shared__ std::uint32_t s_sorted[TILE];
+  extern __shared__ std::uint32_t s_sorted[];  // TILE entries (dynamic: with 18 pairs a tile the static total passed 48 KiB)
   __shared__ std::uint32_t s_base[PART_MAX_BUCKETS];  // counts, then the slice's first index in s_sorted
   // Sorted entry i of slice b goes to d_buf[s_delta[b] + i] while i < s_limit[b] (its bucket has
   // room), else it spills into the table.
@@ -219,10 +219,20 @@ __global__ void __launch_bounds__(HIST_THREADS) bucket_hist_kernel(PartitionArgs
 }  // namespace
 
 namespace {
+constexpr std::size_t sorted_bytes(int threads, int ppt) {
+  return static_cast<std::size_t>(threads) * static_cast<std::size_t>(ppt) * sizeof(std::uint32_t);
+}
 template <int T>
 PartitionLaunch residency(int sms) {
+  // The variants' dynamic shared memory (s_sorted); above 48 KiB in all it needs this opt-in.
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(partition_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(sorted_bytes(T, PART_PAIRS_PER_TILE))));
+  if constexpr (T == 512)
+    JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(partition_kernel<512, 18>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(sorted_bytes(512, 18))));
   int per_sm = 1;
-  JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, partition_kernel<T>, T, 0));
+  JOSEKI_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, partition_kernel<T>, T, sorted_bytes(T, PART_PAIRS_PER_TILE)));
   PartitionLaunch l;
   l.resident_threads = static_cast<std::uint64_t>(sms) * static_cast<std::uint64_t>(per_sm > 0 ? per_sm : 1) * T;
   l.threads_per_block = T;
@@ -248,14 +258,14 @@ void launch_partition_only(const PartitionArgs& a, int threads, cudaStream_t s) 
   const unsigned blocks = static_cast<unsigned>((total + t - 1) / t);
   const int bits = a.c.end > a.c.m ? bit_length(a.c.end - a.c.m) : 0;
   switch (t) {
-    case 256: partition_kernel<256><<<blocks, 256, 0, s>>>(a, bits); break;
+    case 256: partition_kernel<256><<<blocks, 256, sorted_bytes(256, PART_PAIRS_PER_TILE), s>>>(a, bits); break;
     default:
       // A short run (the max case: 52 pairs per thread) in tiles of 18 takes 3 tiles instead of 4:
       // the per-tile work (scan, reservations, barriers) once less, same per-pair work.
       if (a.run <= 64 && (a.run + 17) / 18 < (a.run + 15) / 16)
-        partition_kernel<512, 18><<<blocks, 512, 0, s>>>(a, bits);
+        partition_kernel<512, 18><<<blocks, 512, sorted_bytes(512, 18), s>>>(a, bits);
       else
-        partition_kernel<512><<<blocks, 512, 0, s>>>(a, bits);
+        partition_kernel<512><<<blocks, 512, sorted_bytes(512, PART_PAIRS_PER_TILE), s>>>(a, bits);
       break;
   }
   JOSEKI_CUDA_CHECK_LAUNCH();
