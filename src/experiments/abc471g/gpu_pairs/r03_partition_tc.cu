@@ -23,6 +23,9 @@
 // max case as a whole (170 us) stays far above 0.08 ms: the tensor-core product alone is ~110 us.
 // Per chunk at 10^9 (ncu): partition ~500 us, issue-bound (52-60% of issue slots; stalls: shared
 // memory, not selected, math pipe), histograms ~92 us, bound by shared-memory atomics (L1 94%).
+// Later (results/h200/2026-11-30-gemm/final): a short run on 512-thread blocks goes in tiles of 18
+// pairs when that saves a tile (the max case: 3 of 52 pairs, not 4): partition 36.4 us instead of
+// 39-41 us, the max case 171.87 us.
 // Negative results kept: 256-thread blocks (4 per SM) took 12.8 ms at 10^9 (ncu: shared-memory, barrier
 // and L2-reply stalls, the per-slice work of a tile weighs twice per pair); a
 // 32-register build (4 blocks of 512 per SM) spilled and took 642 us per chunk instead of 502.

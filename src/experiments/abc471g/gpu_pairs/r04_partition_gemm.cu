@@ -19,10 +19,11 @@
 // Prediction: GEMM ~26 us (probe: 2304^3 in 26 us, ~940 TOPS), reduce ~5 us (21 MB from L2),
 // prep ~3 us, count ~45 us (r03's 63 us less the zeroing and the table's read-modify-write):
 // the max case ~80 us, at the 0.08 ms goal; 10^9 unchanged (the combine is ~0.1 ms of 4.7 ms).
-// Measured (H200, results/h200/2026-11-30-gemm, commit e1fa635): the max case 83.71 us GPU_COMPUTE
-// (r03 178.05 us in the same run: 2.13x); count alone 50.24 us, combine alone 40.42 us; ncu: GEMM
-// ~25 us (held), the column sum ~9 us (G comes back from HBM: wrong by ~2x), partition ~40 us (the
-// count prediction was ~5 us low). N = 10^9 4.756 ms, as r03. The 0.08 ms goal is missed by 4.6%.
+// Measured (H200, results/h200/2026-11-30-gemm/final, commit 1b16018): the max case 77.34 us
+// GPU_COMPUTE (77.28 us in a second call; r03 171.87 us in the same run: 2.22x) -- the 0.08 ms goal
+// is met; 83.71 us before the partition's 18-pair tiles for short runs. Count alone 43.97 us,
+// combine alone 40.22 us; ncu: GEMM ~25 us (held), the column sum ~10 us (G comes back from HBM:
+// ~2x the prediction), partition 36.4 us. N = 10^9 4.743 ms, as r03.
 // Not the shipped gpu-pairs: loading cuBLASLt costs a one-shot solve ~50-90 ms EXTERNAL, more than
 // the ~0.09 ms it saves (auto failed at 10^9 with it); `--solver gpu-pairs-gemm`.
 #include <cuda_runtime.h>
