@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include <fmt/format.h>
@@ -279,44 +280,32 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
       mark_choice(pts, measure::TieRule::prefer_larger("tile_area"));
       extra.insert(extra.end(), pts.begin(), pts.end());
     }
-    // Sweep: cuBLASLt's suggestions for the GEMM (r04, full solve); tie rule: within 2%, the
-    // heuristic's earlier suggestion (its own order).
+    // r04's knobs, full solve, one integer axis each: `points` values, `set` applies one to the config.
     PairsConfig gemm_cfg;
     gemm_cfg.combiner = Combiner::Gemm;
-    if (const int n_algos = PairsDevice(p, gemm_cfg, o.device).gemm_algos(); n_algos > 1) {
+    auto knob_sweep = [&](const char* axis, const char* technique, int points, int chosen_by_default,
+                          const std::function<void(PairsConfig&, int)>& set, const measure::TieRule& tie) {
       std::vector<Record> pts;
-      for (int g = 0; g < n_algos; ++g) {
-        Record r = base_record("pairs.sweep.gemm_algo", "full gpu-pairs solve (r04), cuBLASLt heuristic suggestion",
-                               "cuda", "GPU_COMPUTE", "cold");
+      for (int v = 0; v < points; ++v) {
+        Record r = base_record(std::string("pairs.sweep.") + axis, technique, "cuda", "GPU_COMPUTE", "cold");
         stamp(r);
-        r.axes.set("gemm_algo", static_cast<std::int64_t>(g));
-        r.extra["sweep"] = "gemm_algo";
-        r.extra["auto"] = g == 0;
+        r.axes.set(axis, static_cast<std::int64_t>(v));
+        r.extra["sweep"] = axis;
+        r.extra["auto"] = v == chosen_by_default;
         PairsConfig c = gemm_cfg;
-        c.gemm_algo = g;
+        set(c, v);
         pts.push_back(time_solve(p, c, ref.answer, timer, o, r));
       }
-      mark_choice(pts, measure::TieRule::prefer_smaller("gemm_algo"));
+      mark_choice(pts, tie);
       extra.insert(extra.end(), pts.begin(), pts.end());
-    }
-    // A/B: G kept in the L2's persisting part or not (r04, full solve); tie rule: within 2%, off
-    // (no set-aside taken from the rest of the L2).
-    {
-      std::vector<Record> pts;
-      for (const int on : {0, 1}) {
-        Record r = base_record("pairs.sweep.persist_g", "full gpu-pairs solve (r04), G in the L2's persisting part",
-                               "cuda", "GPU_COMPUTE", "cold");
-        stamp(r);
-        r.axes.set("persist_g", static_cast<std::int64_t>(on));
-        r.extra["sweep"] = "persist_g";
-        r.extra["auto"] = on == 0;
-        PairsConfig c = gemm_cfg;
-        c.persist_g = on == 1;
-        pts.push_back(time_solve(p, c, ref.answer, timer, o, r));
-      }
-      mark_choice(pts, measure::TieRule::prefer_smaller("persist_g"));
-      extra.insert(extra.end(), pts.begin(), pts.end());
-    }
+    };
+    // cuBLASLt's suggestions for the GEMM; tie rule: within 2%, the heuristic's earlier suggestion.
+    if (const int n_algos = PairsDevice(p, gemm_cfg, o.device).gemm_algos(); n_algos > 1)
+      knob_sweep("gemm_algo", "full gpu-pairs solve (r04), cuBLASLt heuristic suggestion", n_algos, 0,
+                 [](PairsConfig& c, int v) { c.gemm_algo = v; }, measure::TieRule::prefer_smaller("gemm_algo"));
+    // A/B: G kept in the L2's persisting part or not; tie rule: within 2%, off (no set-aside).
+    knob_sweep("persist_g", "full gpu-pairs solve (r04), G in the L2's persisting part", 2, 0,
+               [](PairsConfig& c, int v) { c.persist_g = v == 1; }, measure::TieRule::prefer_smaller("persist_g"));
     // Sweep: pairs per thread (count only); tie rule: within 2%, more pairs per thread (fewer jump-aheads).
     {
       std::vector<std::uint32_t> ppts{dev.pairs_per_thread(), 16, 64, 256, 1024};
