@@ -90,17 +90,19 @@ gp::BenchOptions bench_options(Context& ctx, const measure::StoppingRule& rule) 
 
 std::string ms(double s) { return measure::format_time(s); }
 
-// One row per N: GPU_COMPUTE of the atomic count (r02) and of the partition count (r03, the shipped
-// default) side by side, then the shipped solve's EXTERNAL figures.
+// One row per N: GPU_COMPUTE of the atomic count (r02), of the partition count (r03, the shipped
+// default) and of r04 (its GEMM combine) side by side, then the shipped solve's EXTERNAL figures.
 std::string sizes_table(const std::vector<measure::Record>& recs) {
-  const std::string r02 = "pairs.r02_atomic_tc_int8/GPU_COMPUTE", r03 = "pairs.r03_partition_tc/GPU_COMPUTE";
+  const std::string r02 = "pairs.r02_atomic_tc_int8/GPU_COMPUTE", r03 = "pairs.r03_partition_tc/GPU_COMPUTE",
+                    r04 = "pairs.r04_partition_gemm/GPU_COMPUTE";
   std::map<std::int64_t, std::map<std::string, const measure::Record*>> by_n;
   for (const auto& r : recs)
     if (r.axes.has("n") && (r.scope == "GPU_COMPUTE" || r.scope == "EXTERNAL") &&
-        (r.variant + "/" + r.scope == r02 || r.variant + "/" + r.scope == r03 || r.scope == "EXTERNAL"))
+        (r.variant + "/" + r.scope == r02 || r.variant + "/" + r.scope == r03 || r.variant + "/" + r.scope == r04 ||
+         r.scope == "EXTERNAL"))
       by_n[r.axes.get_int("n")][r.variant + "/" + r.scope] = &r;
-  measure::Table t({"N", "r02 atomic count", "r03 partition count", "r03 pairs/s", "validation", "EXTERNAL solve",
-                    "post-main", "EXTERNAL fast", "post-main (fast)"});
+  measure::Table t({"N", "r02 atomic count", "r03 partition count", "r03 pairs/s", "r04 GEMM combine", "validation",
+                    "EXTERNAL solve", "post-main", "EXTERNAL fast", "post-main (fast)"});
   for (const auto& [n, m] : by_n) {
     auto cell = [&](const std::string& key) {
       auto it = m.find(key);
@@ -113,10 +115,11 @@ std::string sizes_table(const std::vector<measure::Record>& recs) {
     auto valid = [&](const std::string& key) { auto it = m.find(key); return it != m.end() ? it->second->validation : std::string("-"); };
     const auto gc = m.find(r03);
     std::string v = valid(r02);
-    if (valid(r03) != v) v += " / " + valid(r03);
+    for (const std::string* key : {&r03, &r04})
+      if (valid(*key) != "-" && valid(*key) != v) v += " / " + valid(*key);
     t.add_row({gp::bench::fmt_n(static_cast<std::uint64_t>(n)), cell(r02), cell(r03),
                gc != m.end() && gc->second->throughput ? fmt::format("{:.3g}", gc->second->throughput->elements_per_s) : "-",
-               v, cell("pairs.external.solve/EXTERNAL"), extra("pairs.external.solve/EXTERNAL", "post_main_s"),
+               cell(r04), v, cell("pairs.external.solve/EXTERNAL"), extra("pairs.external.solve/EXTERNAL", "post_main_s"),
                cell("pairs.external.fast/EXTERNAL"), extra("pairs.external.fast/EXTERNAL", "post_main_s")});
   }
   return t.markdown();
@@ -235,8 +238,9 @@ void add_scale(CLI::App* parent, Context& ctx) {
       for (const auto& r : gp::pairs_ladder()) s += (s.empty() ? "" : ", ") + r.slug;
       return s;
     }() + ") at one problem, validated then timed; each count alone and the atomic count's bound (generator "
-                                                        "alone, L2 atomic ceiling); the combiners alone; tile and "
-                                                        "pairs-per-thread sweeps");
+                                                        "alone, L2 atomic ceiling); the combiners alone; tile, "
+                                                        "pairs-per-thread, cuBLASLt-algorithm and L2-persistence "
+                                                        "sweeps");
     cmd->add_option("--n", *n, "N (default: the max case, 7e6)")->capture_default_str();
     cmd->add_option("--k", spec->k, "K")->capture_default_str();
     cmd->add_option("--m", spec->m, "M (given values)")->capture_default_str();
@@ -259,7 +263,8 @@ void add_scale(CLI::App* parent, Context& ctx) {
     auto vmax = std::make_shared<std::string>("1e9");
     auto no_ext = std::make_shared<bool>(false);
     auto* cmd = scale->add_subcommand("sizes", "gpu-pairs at large N: GPU_COMPUTE (in process, cold) of the atomic "
-                                               "(r02) and partition (r03) counts side by side, chunk and block-size "
+                                               "(r02) and partition (r03) counts and r04's GEMM combine side by "
+                                               "side, chunk and block-size "
                                                "sweeps at 10^9..10^10, and EXTERNAL (the solve command, and the "
                                                "start-up-optimised child), exact answers");
     cmd->add_option("--n", *n, "comma-separated N values")->capture_default_str();
