@@ -89,10 +89,12 @@ class PinnedBuffer {
 };
 
 // A stream owned by RAII.
-// A CUDA event without timing (ordering between streams).
+// A CUDA event: ordering between streams (default), or timed (cudaEventElapsedTime).
 class Event {
  public:
-  Event() { JOSEKI_CUDA_CHECK(cudaEventCreateWithFlags(&m_e, cudaEventDisableTiming)); }
+  explicit Event(bool timed = false) {
+    JOSEKI_CUDA_CHECK(cudaEventCreateWithFlags(&m_e, timed ? cudaEventDefault : cudaEventDisableTiming));
+  }
   ~Event() {
     if (m_e) cudaEventDestroy(m_e);
   }

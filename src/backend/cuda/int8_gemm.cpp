@@ -98,7 +98,6 @@ struct Int8Gemm::Impl {
   cublasLtMatmulAlgo_t algo{};
   void* workspace = nullptr;
   std::size_t workspace_bytes = 0;
-  double load_s = 0;
   int algos = 0, algo_index = 0;
   ~Impl() {
     if (workspace) cudaFree(workspace);
@@ -111,13 +110,10 @@ struct Int8Gemm::Impl {
 };
 
 std::unique_ptr<Int8Gemm> Int8Gemm::create(int n, std::string* why, int algo) {
-  static bool loaded_before = false;
   const Lt* lt = load(why);
   if (!lt) return nullptr;
   auto m = std::make_unique<Impl>();
   m->lt = lt;
-  m->load_s = loaded_before ? 0 : lt->load_s;
-  loaded_before = true;
   lt->check(lt->desc_create(&m->op, CUBLAS_COMPUTE_32I, CUDA_R_32I), "MatmulDescCreate");
   const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;  // "TN": the int8 kernels' native form
   lt->check(lt->desc_set(m->op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), "MatmulDescSetAttribute");
@@ -160,7 +156,7 @@ void Int8Gemm::run(const std::int8_t* d_a, const std::int8_t* d_b, std::int32_t*
 
 const std::string& Int8Gemm::library() const { return m->lt->path; }
 std::size_t Int8Gemm::version() const { return m->lt->version; }
-double Int8Gemm::load_seconds() const { return m->load_s; }
+double Int8Gemm::load_seconds() const { return m->lt->load_s; }
 int Int8Gemm::algo() const { return m->algo_index; }
 int Int8Gemm::algos() const { return m->algos; }
 

@@ -35,7 +35,7 @@ class Int8Gemm {
 
   const std::string& library() const;  // the path that was loaded
   std::size_t version() const;         // cublasLtGetVersion(), e.g. 130100
-  double load_seconds() const;         // dlopen + symbols + handle, the first time (0 after)
+  double load_seconds() const;         // dlopen + symbols + handle, once per process (whoever loaded it)
   int algo() const;                    // the suggestion in use
   int algos() const;                   // how many the heuristic offered (at most 8)
 

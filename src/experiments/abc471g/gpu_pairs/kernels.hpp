@@ -85,6 +85,8 @@ struct FuseArgs {
 // when its maximum needs them, zeroed when its previous solve's did (d_slice_max), else left
 // alone: they stay zero wherever d_slice_max < 2^GEMM_LOW_BITS (zeroed once, before the first solve).
 void launch_partition_fused(const PartitionArgs& a, const FuseArgs& f, int threads, cudaStream_t s);
+// Sets the fused histogram kernel's shared-memory limit on the current device (before the first launch).
+void prepare_partition_fused();
 
 struct ProductPrepArgs {
   std::int8_t* d_circ = nullptr;  // kp*kp: circ(V)[b][k] = V[(b+k) mod K] for b, k < K, else 0; nullptr: skip

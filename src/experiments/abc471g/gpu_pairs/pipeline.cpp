@@ -146,7 +146,10 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
       // One round of one chunk, at least one pair (no pair: no histogram writes the planes).
       m_fused = c.fuse && m_counter == Counter::Partition && !m_wide && m_begin == 0 && m_end == total &&
                 total > 0 && m_rounds == 1 && m_chunks_per_round == 1;
-      if (m_fused) m_slice_max = cuda::DeviceBuffer<std::uint32_t>(m_plan.slices);
+      if (m_fused) {
+        m_slice_max = cuda::DeviceBuffer<std::uint32_t>(m_plan.slices);
+        prepare_partition_fused();
+      }
     }
   } else {
     m_l = ntt_length(p.k);
@@ -397,17 +400,9 @@ std::vector<std::uint64_t> PairsDevice::download_table(cudaStream_t s) const {
 
 namespace {
 
-struct Event {
-  cudaEvent_t e{};
-  Event() { JOSEKI_CUDA_CHECK(cudaEventCreate(&e)); }
-  ~Event() { cudaEventDestroy(e); }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-};
-
-double elapsed(const Event& a, const Event& b) {
+double elapsed(const cuda::Event& a, const cuda::Event& b) {
   float ms = 0;
-  JOSEKI_CUDA_CHECK(cudaEventElapsedTime(&ms, a.e, b.e));
+  JOSEKI_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
   return ms * 1e-3;
 }
 
@@ -423,8 +418,8 @@ SolveResult solve_gpu_pairs(const Problem& p, const SolveOptions& o, const Pairs
   PairsDevice dev(p, c, o.device);
   const double t1 = now_s();
   cuda::Stream stream;
-  Event e_start, e_count, e_end, e_round[2];
-  JOSEKI_CUDA_CHECK(cudaEventRecord(e_start.e, stream));
+  cuda::Event e_start(true), e_count(true), e_end(true), e_round[2];  // e_round: ordering only
+  JOSEKI_CUDA_CHECK(cudaEventRecord(e_start, stream));
   if (dev.rounds() <= 1) {
     dev.enqueue_count(stream);
   } else {
@@ -433,19 +428,19 @@ SolveResult solve_gpu_pairs(const Problem& p, const SolveOptions& o, const Pairs
     dev.enqueue_zero(stream);
     for (std::size_t i = 0; i < dev.rounds(); ++i) {
       dev.enqueue_round(i, stream);
-      JOSEKI_CUDA_CHECK(cudaEventRecord(e_round[i % 2].e, stream));
+      JOSEKI_CUDA_CHECK(cudaEventRecord(e_round[i % 2], stream));
       if (i >= 1) {
-        JOSEKI_CUDA_CHECK(cudaEventSynchronize(e_round[(i - 1) % 2].e));
+        JOSEKI_CUDA_CHECK(cudaEventSynchronize(e_round[(i - 1) % 2]));
         bar.update(i);
       }
     }
-    JOSEKI_CUDA_CHECK(cudaEventSynchronize(e_round[(dev.rounds() - 1) % 2].e));
+    JOSEKI_CUDA_CHECK(cudaEventSynchronize(e_round[(dev.rounds() - 1) % 2]));
     bar.update(dev.rounds());
     bar.finish();
   }
-  JOSEKI_CUDA_CHECK(cudaEventRecord(e_count.e, stream));
+  JOSEKI_CUDA_CHECK(cudaEventRecord(e_count, stream));
   dev.enqueue_combine(stream);
-  JOSEKI_CUDA_CHECK(cudaEventRecord(e_end.e, stream));
+  JOSEKI_CUDA_CHECK(cudaEventRecord(e_end, stream));
   const double t2 = now_s();
   r.answer = dev.download(stream);
   const double t3 = now_s();
