@@ -120,25 +120,7 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
         m_u2 = cuda::DeviceBuffer<std::uint8_t>(2 * m_kp);
         // Lowest priority: its blocks fill what the count's kernels leave free instead of going first.
         m_side = std::make_unique<cuda::Stream>(cuda::Stream::lowest_priority());
-        // G (kp^2 int32, written by the GEMM, read once by the reduction) is kept in a set-aside part
-        // of the L2 (persisting accesses) while this device object lives: without it G went to HBM
-        // and the reduction read it back at ~2.3 TB/s (ncu). Restored by the destructor.
-        if (c.persist_g) {  // off by default: no gain measured at the max case, 10^9 2% slower (set-aside)
-          int max_persist = 0, max_window = 0;
-          JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&max_persist, cudaDevAttrMaxPersistingL2CacheSize, device));
-          JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, device));
-          if (max_persist > 0 && max_window > 0) {
-            JOSEKI_CUDA_CHECK(cudaDeviceGetLimit(&m_persist_before, cudaLimitPersistingL2CacheSize));
-            const std::size_t want = std::min<std::size_t>(m_g.bytes(), static_cast<std::size_t>(max_persist));
-            JOSEKI_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, std::max(want, m_persist_before)));
-            m_window.base_ptr = m_g.data();
-            m_window.num_bytes = std::min<std::size_t>(m_g.bytes(), static_cast<std::size_t>(max_window));
-            m_window.hitRatio = std::min(1.0f, static_cast<float>(want) / static_cast<float>(m_window.num_bytes));
-            m_window.hitProp = cudaAccessPropertyPersisting;
-            m_window.missProp = cudaAccessPropertyStreaming;
-            m_persist = true;
-          }
-        }
+        if (c.persist_g) setup_g_persistence(device);
         m_fork = std::make_unique<cuda::Event>();
         m_join = std::make_unique<cuda::Event>();
         m_join2 = std::make_unique<cuda::Event>();
@@ -185,6 +167,26 @@ void PairsDevice::enqueue_prep(cudaStream_t s, bool forked) {
   launch_product_prep(pp, *m_side);
   JOSEKI_CUDA_CHECK(cudaEventRecord(*m_join, *m_side));
   m_prep_pending = true;
+}
+
+// G (kp^2 int32, written by the GEMM, read once by the reduction) kept in a set-aside part of the
+// L2 (persisting accesses) while this device object lives: without it G went to HBM and the
+// reduction read it back at ~2.3 TB/s (ncu). Off by default (PairsConfig::persist_g): no gain at the
+// max case, 10^9 2% slower with the set-aside. Restored by the destructor.
+void PairsDevice::setup_g_persistence(int device) {
+  int max_persist = 0, max_window = 0;
+  JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&max_persist, cudaDevAttrMaxPersistingL2CacheSize, device));
+  JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, device));
+  if (max_persist <= 0 || max_window <= 0) return;
+  JOSEKI_CUDA_CHECK(cudaDeviceGetLimit(&m_persist_before, cudaLimitPersistingL2CacheSize));
+  const std::size_t want = std::min<std::size_t>(m_g.bytes(), static_cast<std::size_t>(max_persist));
+  JOSEKI_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, std::max(want, m_persist_before)));
+  m_window.base_ptr = m_g.data();
+  m_window.num_bytes = std::min<std::size_t>(m_g.bytes(), static_cast<std::size_t>(max_window));
+  m_window.hitRatio = std::min(1.0f, static_cast<float>(want) / static_cast<float>(m_window.num_bytes));
+  m_window.hitProp = cudaAccessPropertyPersisting;
+  m_window.missProp = cudaAccessPropertyStreaming;
+  m_persist = true;
 }
 
 PairsDevice::~PairsDevice() {

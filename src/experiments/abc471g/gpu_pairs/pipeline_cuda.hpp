@@ -122,6 +122,7 @@ class PairsDevice {
   std::size_t m_persist_before = 0;
   cudaAccessPolicyWindow m_window{};
   void set_g_window(cudaStream_t s, bool on);
+  void setup_g_persistence(int device);
   bool m_fused = false;
   bool m_table_clean = false;  // the table, the buckets' cursors are zero (kept so by the fused count)
   cuda::DeviceBuffer<std::uint32_t> m_slice_max;
