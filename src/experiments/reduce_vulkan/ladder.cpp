@@ -20,6 +20,7 @@
 #include "experiments/reduce/cpu_sum.hpp"
 #include "experiments/reduce/workload.hpp"
 #include "measure/errors.hpp"
+#include "measure/needs.hpp"
 #include "measure/sweep.hpp"
 
 #ifdef JOSEKI_HAVE_VULKAN
@@ -196,8 +197,14 @@ std::optional<std::string> VkRunner::unmet(const VkRung& r, const Config& c) con
                        fmt::join(f.subgroup_ops, ", "));
   if (c.block > f.max_workgroup_invocations)
     return fmt::format("block {} > maxComputeWorkGroupInvocations {}", c.block, f.max_workgroup_invocations);
-  if (4ull * c.block + 8 > f.max_shared_bytes)
-    return fmt::format("block {} needs {} B of shared memory > {}", c.block, 4 * c.block + 8, f.max_shared_bytes);
+  // Shared memory through the one declaration of needs (measure/needs.hpp); subgroup arithmetic is
+  // a Vulkan capability, not a compute capability, so it is checked from the Vulkan facts above.
+  measure::DeviceFacts d;
+  d.present = true;
+  d.smem_per_block_optin = static_cast<std::int64_t>(f.max_shared_bytes);
+  measure::Needs needs;
+  needs.smem_per_block = 4 * std::int64_t{c.block} + 8;  // s_part[block] + s_total (+ s_last)
+  if (auto why = measure::unmet(needs, d)) return *why;
   if ((c.block & (c.block - 1)) != 0 || c.block < 32) return fmt::format("block {} is not a power of two >= 32", c.block);
   if (!r.per_element && c.groups > f.max_workgroup_count[0])
     return fmt::format("groups {} > maxComputeWorkGroupCount[0] {}", c.groups, f.max_workgroup_count[0]);
