@@ -41,11 +41,11 @@ const std::vector<VkRung>& vk_rungs() {
     r.push_back({"vk_v3_coarsen", 3, "v3", "grid-stride register sums + workgroup tree (swept: block x workgroups)",
                  "vk_v2_tree", "v3_coarsen", false, false, true, false, true});
     r.push_back({"vk_v4_subgroup", 4, "v4", "grid-stride + subgroupAdd, one partial per subgroup", "vk_v3_coarsen",
-                 "v4_subgroup", false, true, true, false, false});
-    r.push_back({"vk_v5_vec4", 5, "v5", "uvec4 loads, unroll in flight + subgroupAdd (+ output fill)",
-                 "vk_v4_subgroup", "v5_vec4", false, true, true, true, false});
+                 "v4_subgroup", false, true, true, false, false, "vk_v3_coarsen"});
+    r.push_back({"vk_v5_vec4", 5, "v5", "uvec4 loads, unroll in flight + subgroupAdd (+ output fill; swept: workgroups x unroll)",
+                 "vk_v4_subgroup", "v5_vec4", false, true, true, true, true});
     r.push_back({"vk_v6_single_pass", 6, "v6", "v5 + last-workgroup-done ticket: one dispatch, no fill, no spinning",
-                 "vk_v5_vec4", "v6_single_pass", false, true, false, true, false});
+                 "vk_v5_vec4", "v6_single_pass", false, true, false, true, false, "vk_v5_vec4"});
     return r;
   }();
   return v;
@@ -151,6 +151,8 @@ std::string Config::label() const {
                 : fmt::format("block={} groups={}", block, groups);
 }
 
+constexpr std::uint32_t MAX_SINGLE_PASS_GROUPS = 65536;
+
 std::size_t auto_flush_bytes(const vk::Facts& f) {
   if (f.is_cpu()) {  // a CPU device: its caches are the host's
     const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
@@ -172,7 +174,7 @@ VkRunner::VkRunner(vk::Context& ctx, const VkRunOptions& opt, std::size_t words)
   if (words >= (std::size_t{1} << 32)) throw InputError("--n: the Vulkan rungs index with 32 bits (n + offset < 2^32)");
   m_data = vk::Buffer(ctx, bytes, vk::Memory::Device);
   m_out = vk::Buffer(ctx, 2 * sizeof(std::uint32_t), vk::Memory::Device);
-  m_work = vk::Buffer(ctx, 16 + 4 * std::size_t{f.max_workgroup_count[0]}, vk::Memory::Device);
+  m_work = vk::Buffer(ctx, 16 + 4 * std::size_t{MAX_SINGLE_PASS_GROUPS}, vk::Memory::Device);
   m_work.fill(0);
   if (!opt.validate_only && std::count(opt.modes.begin(), opt.modes.end(), measure::Mode::Cold)) {
     m_flush_bytes = opt.flush_bytes ? opt.flush_bytes : auto_flush_bytes(f);
@@ -206,6 +208,8 @@ std::optional<std::string> VkRunner::unmet(const VkRung& r, const Config& c) con
   needs.smem_per_block = 4 * std::int64_t{c.block} + 8;  // s_part[block] + s_total (+ s_last)
   if (auto why = measure::unmet(needs, d)) return *why;
   if ((c.block & (c.block - 1)) != 0 || c.block < 32) return fmt::format("block {} is not a power of two >= 32", c.block);
+  if (!r.fills_output && c.groups > MAX_SINGLE_PASS_GROUPS)
+    return fmt::format("groups {} > {} (the single pass's partials buffer)", c.groups, MAX_SINGLE_PASS_GROUPS);
   if (!r.per_element && c.groups > f.max_workgroup_count[0])
     return fmt::format("groups {} > maxComputeWorkGroupCount[0] {}", c.groups, f.max_workgroup_count[0]);
   return std::nullopt;
@@ -321,10 +325,11 @@ Config default_config(const VkRung& r, std::size_t n) {
 }
 
 // The seed's sweep: workgroup count (and block), every point timed; its tie rule: within 2 % of
-// the fastest, prefer fewer invocations (more work per invocation, fewer partial sums).
-measure::TieRule seed_tie_rule() {
+// the fastest, prefer fewer invocations (more work per invocation, fewer partial sums). v5's
+// sweep uses 1 % (as the CUDA ladder's bandwidth rungs: the goals there are 1-2 % effects).
+measure::TieRule seed_tie_rule(double tolerance) {
   measure::TieRule t;
-  t.tolerance = 0.02;
+  t.tolerance = tolerance;
   t.preference = "fewer invocations (block x groups): more work per invocation, fewer partial sums";
   t.prefer = [](const measure::Point& a, const measure::Point& b) {
     return a.get_int("block") * a.get_int("groups") < b.get_int("block") * b.get_int("groups");
@@ -354,14 +359,17 @@ class Ladder {
       }
       for (measure::Mode mode : m_opt.modes) {
         const std::string ms = measure::to_string(mode);
-        std::optional<Config> chosen;
+        std::map<std::string, Config> chosen;  // swept rung -> the tie rule's choice
         for (const VkRung* r : selected(m_opt))
-          if (r->swept && m_opt.sweep) chosen = sweep(*r, n, off, mode, expected, ceiling[ms]);
+          if (r->swept && m_opt.sweep) chosen[r->slug] = sweep(*r, n, off, mode, expected, ceiling[ms]);
         for (const VkRung* r : selected(m_opt)) {
-          Config c = chosen ? *chosen : default_config(*r, n);
-          c.unroll = r->vec4 ? 4 : 0;
+          const std::string src = r->config_from.empty() ? r->slug : r->config_from;
+          const auto it = chosen.find(src);
+          Config c = it != chosen.end() ? it->second : default_config(*r, n);
+          if (r->vec4 && !c.unroll) c.unroll = 4;
+          if (!r->vec4) c.unroll = 0;
           measure::Record rec = base_record(*r, n, off, ms);
-          rec.extra["config"] = chosen ? "sweep choice of vk_v3_coarsen (tie rule)" : "default";
+          rec.extra["config"] = it != chosen.end() ? "sweep choice of " + src + " (tie rule)" : "default";
           if (r->per_element) {  // the seed's @workgroup_size(256), one invocation per element
             c.block = 256;
             c.groups = static_cast<std::uint32_t>((n + c.block - 1) / c.block);
@@ -425,10 +433,16 @@ class Ladder {
     const std::string ms = measure::to_string(mode);
     note(fmt::format("  sweep {} {} n={}", r.slug, ms, n));
     measure::Sweep s;
-    s.add_int_axis("block", {128, 256, 512}).add_int_axis("groups", {16, 64, 256, 1024, 4096, 16384});
-    s.skip_if([n](const measure::Point& p) -> std::optional<std::string> {
+    if (r.vec4)  // v5: the bandwidth rung, workgroups x loads in flight at block 256
+      s.add_int_axis("block", {256}).add_int_axis("groups", {16, 64, 256, 1024, 2048, 4096}).add_int_axis("unroll", {2, 4, 8});
+    else  // v3: the seed's sweep over the workgroup count (and the block)
+      s.add_int_axis("block", {128, 256, 512}).add_int_axis("groups", {16, 64, 256, 1024, 4096, 16384});
+    const std::size_t per_inv = r.vec4 ? 4 : 1;  // elements per invocation per iteration
+    s.skip_if([n, per_inv](const measure::Point& p) -> std::optional<std::string> {
       const std::int64_t inv = p.get_int("block") * p.get_int("groups");
-      if (inv > static_cast<std::int64_t>(n)) return fmt::format("more invocations ({}) than elements ({})", inv, n);
+      if (inv * static_cast<std::int64_t>(per_inv) > static_cast<std::int64_t>(std::max<std::size_t>(n, 1)))
+        return fmt::format("more invocations ({}) than {} ({})", inv, per_inv > 1 ? "uvec4 words" : "elements",
+                           n / per_inv);
       return std::nullopt;
     });
     std::vector<measure::Candidate> cands;
@@ -441,6 +455,7 @@ class Ladder {
       Config c;
       c.block = static_cast<std::uint32_t>(sp.point.get_int("block"));
       c.groups = static_cast<std::uint32_t>(sp.point.get_int("groups"));
+      c.unroll = sp.point.has("unroll") ? static_cast<std::uint32_t>(sp.point.get_int("unroll")) : 0;
       if (sp.skip_reason) {
         rec.axes.set("block", std::int64_t{c.block});
         rec.axes.set("groups", std::int64_t{c.groups});
@@ -452,13 +467,14 @@ class Ladder {
       m_out.records.push_back(std::move(rec));
     }
     if (cands.empty()) return default_config(r, n);
-    const measure::TieChoice ch = measure::choose(seed_tie_rule(), cands);
+    const measure::TieChoice ch = measure::choose(seed_tie_rule(r.vec4 ? 0.01 : 0.02), cands);
     measure::Record& win = m_out.records[index[ch.chosen]];
     win.extra["chosen"] = true;
     win.extra["tie_rule"] = ch.explanation;
     Config c;
     c.block = static_cast<std::uint32_t>(cands[ch.chosen].point.get_int("block"));
     c.groups = static_cast<std::uint32_t>(cands[ch.chosen].point.get_int("groups"));
+    if (cands[ch.chosen].point.has("unroll")) c.unroll = static_cast<std::uint32_t>(cands[ch.chosen].point.get_int("unroll"));
     return c;
   }
 

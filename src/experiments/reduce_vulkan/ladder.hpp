@@ -37,7 +37,8 @@ struct VkRung {
   bool needs_subgroup_arithmetic = false;
   bool fills_output = true; // the timed command zeroes the output word first (v6: no)
   bool vec4 = false;        // reads through the uvec4 binding too
-  bool swept = false;       // v3: block x workgroups, the seed's tie rule
+  bool swept = false;       // v3: block x workgroups (the seed's sweep); v5: workgroups x unroll
+  std::string config_from;  // use this rung's sweep choice (v4: v3's, v6: v5's); empty: its own
 };
 const std::vector<VkRung>& vk_rungs();
 // By slug ("vk_v3_coarsen"), short name ("v3") or number ("3"). Throws InputError naming it.

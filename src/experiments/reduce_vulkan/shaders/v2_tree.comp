@@ -1,5 +1,7 @@
 // v2 (seed 000's v2): one element per invocation, a workgroup-memory tree (log2(WG) barriers),
 // one atomicAdd per workgroup.
+// Prediction: last where a barrier is dear relative to a load (M4; lavapipe: a barrier ~1 us).
+// Measured: lavapipe 2^20 cold 88.0 ms, last (0.27x v1); H200: not yet measured on the H200.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"

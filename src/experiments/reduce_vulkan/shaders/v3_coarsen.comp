@@ -1,5 +1,7 @@
 // v3 (seed 000's v3): grid-stride register sums (coalesced), then the tree, one atomicAdd per
 // workgroup. The workgroup count is the swept knob.
+// Prediction: the first rung at the memory's pace; the sweep picks few large workgroups on lavapipe.
+// Measured: lavapipe 2^20 cold 2.64 ms, block 512 x 16 groups chosen (33x v2, 9x v1); H200: not yet measured on the H200.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"

@@ -1,5 +1,7 @@
 // v5: v4 with 16-byte loads, UNROLL in flight (the output word zeroed by a fill in the same
 // command buffer, as CUDA's r05 memsets it).
+// Prediction: closes most of the gap to the stream-read ceiling.
+// Measured: lavapipe 2^20 cold 1.21 ms, 82 % of the Vulkan stream-read ceiling (2.1x v4); H200: not yet measured on the H200.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
