@@ -209,8 +209,10 @@ class Probes {
       r.axes.set("words_per_invocation", std::int64_t{K});
       t_read[mode] = timed(std::move(r), body, out, expected, n);
     }
-    // Barriers: 1024 workgroups of 256, ITERS steps, with and without a barrier per step.
-    constexpr std::uint32_t GROUPS = 1024, ITERS = 256;
+    // Barriers: workgroups of 256 (1024 on a CPU device, 16384 on a GPU, so that the difference
+    // is well above the timer's noise), ITERS steps, with and without a barrier per step.
+    constexpr std::uint32_t ITERS = 256;
+    const std::uint32_t GROUPS = f.is_cpu() ? 1024 : 16384;
     std::uint32_t bexp = 0;
     {
       for (std::uint32_t lid = 0; lid < 256; ++lid) {
@@ -244,7 +246,7 @@ class Probes {
     c.load_elem_s = t_read[0] / N;
     c.atomic_elem_s = t_atomic[0] / N;
     c.atomic_lone_s = t_atomic[1] / N;
-    c.barrier_s = std::max(0.0, (t_bar[1] - t_bar[0]) / (double{ITERS} * GROUPS));
+    c.barrier_s = std::max(0.0, (t_bar[1] - t_bar[0]) / (double{ITERS} * double{GROUPS}));
     add_value("cost:load_elem_s", "coalesced 4-byte load, device-wide time per element", c.load_elem_s, "s");
     add_value("cost:atomic_elem_s", "same-address atomicAdd per element, uniform address (v1's inner loop)",
               c.atomic_elem_s, "s");
