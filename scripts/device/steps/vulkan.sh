@@ -1,12 +1,13 @@
 # Device step `vulkan` (issue 16; sourced by scripts/device/session.sh on the GPU host).
-# Budget: at most 4 minutes (the parts' time limits add up to 222 s; expected about 2). Uses $B $J $W and step/run from session.sh.
+# Budget: at most 4 minutes (the parts' time limits add up to 223 s; expected about 2.5). Uses $B $J $W and step/run from session.sh.
 # The device call must carry `.gl`: the Vulkan loader (libvulkan1) and libglvnd .debs, which the
 # lead prepares; they are unpacked here (the H200 host is another distribution and has no
 # loader). joseki itself does not link libvulkan: volk opens libvulkan.so.1 at run time.
 #   1. unpack .gl, find the NVIDIA Vulkan driver (VK_DRIVER_FILES if the loader finds none)
 #   2. joseki vulkan devices; the Vulkan GPU tests (every rung exact at odd sizes and offsets)
-#   3. CUDA and Vulkan reduce ladders side by side: 2^28 cold (both with the sweep), 2^24 and 2^20
-#      cold (sweep), 2^24 hot -> $W/vk_*.json, $W/cuda_*.json (+ .md tables)
+#   3. CUDA and Vulkan reduce ladders side by side: 2^28 cold (both with their sweeps; CUDA all
+#      rungs, so "the best CUDA rung" is the tour's), 2^24 cold (CUDA r00..r06), Vulkan also 2^20
+#      cold and 2^24 hot -> $W/vulkan_*.json, $W/cuda_*.json (+ .md tables)
 #   4. the Vulkan cost probes (2^24) -> $W/vk_probes.json
 #   5. the cross-device table: the lavapipe records from the repo (results/dev-2core/*vulkan*)
 #      vs H200 Vulkan vs H200 CUDA (joseki rankings), at 2^24 and 2^28 cold
@@ -44,7 +45,7 @@ VKDEV=${VKDEV:-0}
 echo "Vulkan device used: $VKDEV"
 
 step "vulkan: GPU tests (Vulkan ladder exact, probes exact)"
-vk_part gpu_tests 40 "$W/vk_gpu_tests.log" "$B/joseki_gpu_tests" --gtest_filter='Vulkan*' --gtest_brief=1
+vk_part gpu_tests 30 "$W/vk_gpu_tests.log" "$B/joseki_gpu_tests" --gtest_filter='Vulkan*' --gtest_brief=1
 tail -n 4 "$W/vk_gpu_tests.log"
 
 step "vulkan: CUDA and Vulkan ladders side by side"
@@ -57,7 +58,7 @@ vk_bench() {  # vk_bench TAG LIMIT_S BACKEND ARGS...
     --backend "$be" "$@" --max-samples 100 --min-time 0.01 --timeout 0.5
 }
 vk_bench 2p28_cold 45 vulkan --n 2^28 --sweep
-vk_bench 2p28_cold 35 cuda --n 2^28 --sweep --rungs r00,r01,r02,r03,r04,r05,r06
+vk_bench 2p28_cold 50 cuda --n 2^28 --sweep
 vk_bench 2p24_cold 20 vulkan --n 2^24 --sweep
 vk_bench 2p24_cold 15 cuda --n 2^24 --sweep --rungs r00,r01,r02,r03,r04,r05,r06
 vk_bench 2p20_cold 12 vulkan --n 2^20 --sweep
@@ -74,7 +75,7 @@ cp "$W"/vulkan_*.json "$W/vk_probes.json" "$W/vk_sets/h200_vulkan/" 2>/dev/null
 cp "$W"/cuda_*.json "$W/vk_sets/h200_cuda/" 2>/dev/null
 LAVA=$(ls -d results/dev-2core/*vulkan* 2>/dev/null | tail -1)
 for n in 2^24 2^28; do
-  vk_part "rankings_$n" 10 "$W/vk_rankings_${n/^/p}.md" "$J" rankings ${LAVA:+"$LAVA"} "$W/vk_sets/h200_vulkan" \
+  vk_part "rankings_$n" 8 "$W/vk_rankings_${n/^/p}.md" "$J" rankings ${LAVA:+"$LAVA"} "$W/vk_sets/h200_vulkan" \
     "$W/vk_sets/h200_cuda" --n "$n"
   cat "$W/vk_rankings_${n/^/p}.md"
 done
