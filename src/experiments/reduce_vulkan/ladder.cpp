@@ -35,15 +35,15 @@ const std::vector<VkRung>& vk_rungs() {
   static const std::vector<VkRung> v = [] {
     std::vector<VkRung> r;
     r.push_back({"vk_v1_atomic", 1, "v1", "one atomicAdd per element (one invocation per element)", "", "v1_atomic",
-                 true, false, true, false, false});
+                 true, false, true, false, false, ""});
     r.push_back({"vk_v2_tree", 2, "v2", "workgroup-memory tree, 1 element per invocation, 1 atomic per workgroup",
-                 "vk_v1_atomic", "v2_tree", true, false, true, false, false});
+                 "vk_v1_atomic", "v2_tree", true, false, true, false, false, ""});
     r.push_back({"vk_v3_coarsen", 3, "v3", "grid-stride register sums + workgroup tree (swept: block x workgroups)",
-                 "vk_v2_tree", "v3_coarsen", false, false, true, false, true});
+                 "vk_v2_tree", "v3_coarsen", false, false, true, false, true, ""});
     r.push_back({"vk_v4_subgroup", 4, "v4", "grid-stride + subgroupAdd, one partial per subgroup", "vk_v3_coarsen",
                  "v4_subgroup", false, true, true, false, false, "vk_v3_coarsen"});
     r.push_back({"vk_v5_vec4", 5, "v5", "uvec4 loads, unroll in flight + subgroupAdd (+ output fill; swept: workgroups x unroll)",
-                 "vk_v4_subgroup", "v5_vec4", false, true, true, true, true});
+                 "vk_v4_subgroup", "v5_vec4", false, true, true, true, true, ""});
     r.push_back({"vk_v6_single_pass", 6, "v6", "v5 + last-workgroup-done ticket: one dispatch, no fill, no spinning",
                  "vk_v5_vec4", "v6_single_pass", false, true, false, true, false, "vk_v5_vec4"});
     return r;

@@ -246,7 +246,7 @@ class Probes {
     c.load_elem_s = t_read[0] / N;
     c.atomic_elem_s = t_atomic[0] / N;
     c.atomic_lone_s = t_atomic[1] / N;
-    c.barrier_s = std::max(0.0, (t_bar[1] - t_bar[0]) / (double{ITERS} * double{GROUPS}));
+    c.barrier_s = std::max(0.0, (t_bar[1] - t_bar[0]) / (double{ITERS} * static_cast<double>(GROUPS)));
     add_value("cost:load_elem_s", "coalesced 4-byte load, device-wide time per element", c.load_elem_s, "s");
     add_value("cost:atomic_elem_s", "same-address atomicAdd per element, uniform address (v1's inner loop)",
               c.atomic_elem_s, "s");
