@@ -37,6 +37,7 @@ else
 fi
 if ! "$J" vulkan devices 2>/dev/null | grep -q '^device '; then
   export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+  export VK_ICD_FILENAMES=$VK_DRIVER_FILES  # the older name, for loaders before 1.3.207
   echo "no Vulkan driver found by the loader; VK_DRIVER_FILES=$VK_DRIVER_FILES"
 fi
 "$J" vulkan devices | tee "$W/vk_devices.txt" | cut -c1-400
