@@ -2,8 +2,9 @@
 // the workgroup that takes the last ticket adds the partials, writes the result and resets the
 // ticket for the next dispatch. Nobody waits for another workgroup (no spinning: safe where
 // workgroups are not all resident or have no forward-progress guarantee, as on lavapipe).
+// Needs: subgroup arithmetic in compute shaders (VkPhysicalDeviceSubgroupProperties; skipped with the reason where absent).
 // Prediction: v5 minus the fill: equal or slightly faster.
-// Measured: lavapipe 2^20 cold 1.23 ms (0.98x v5, within the noise); H200: not yet measured on the H200.
+// Measured: lavapipe 2^20 cold 1.18 ms (0.86x v5), 2^24 cold 58.0 ms (0.90x v5): not faster here; H200: not yet measured on the H200.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
