@@ -47,7 +47,14 @@ struct Column {
   std::map<std::string, double> ratio;      // cost ratios
   std::map<std::string, bool> rule;         // rule -> holds
   std::string ranking;
+  std::string predicted;                    // the ranking the probes' cost ratios predict ("" unknown)
 };
+
+// "r03 < r02 < r01" (CUDA's profile) -> "v3 < v2 < v1"; Vulkan's are already v-names.
+std::string v_names(std::string s) {
+  for (std::size_t i = 0; (i = s.find("r0", i)) != std::string::npos;) s.replace(i, 2, "v");
+  return s;
+}
 
 std::vector<std::string> files_of(const std::string& arg) {
   std::vector<std::string> v;
@@ -96,6 +103,7 @@ struct Opts {
 std::vector<Column> columns_of(const std::string& set, const std::set<std::int64_t>& sizes, const std::string& mode) {
   std::map<std::string, Column> cols;  // key: device|backend|n|mode
   std::map<std::string, std::map<std::string, double>> ratios;  // device|backend -> ratios
+  std::map<std::string, std::string> predicted;                   // device|backend -> predicted ranking
   auto key_of = [](const Record& r) {
     return fmt::format("{}|{}|{}|{}", r.device.name.empty() ? "?" : r.device.name, r.backend, r.axes.get_int("n"), r.mode);
   };
@@ -109,6 +117,9 @@ std::vector<Column> columns_of(const std::string& set, const std::set<std::int64
     }
     for (const Record& r : rs.records) {
       const std::string dev_api = fmt::format("{}|{}", r.device.name, r.backend == "vulkan" ? "vulkan" : "cuda");
+      if ((r.experiment == "probe.vulkan" || r.experiment == "probe.profile") && r.variant == "verdict:prediction" &&
+          r.extra.contains("predicted_ranking"))
+        predicted[dev_api] = v_names(r.extra["predicted_ranking"].get<std::string>());
       if (r.summary && !r.skipped && r.scope == "VALUE") {
         const double v = r.summary->median;
         if (r.experiment == "probe.vulkan" && r.variant.rfind("ratio:", 0) == 0) ratios[dev_api][r.variant.substr(6)] = v;
@@ -146,6 +157,7 @@ std::vector<Column> columns_of(const std::string& set, const std::set<std::int64
       c.ratio["opaque_atomic_over_load"] = rt.at("_atomic_same_op_s") / rt.at("_global_load_elem_s");
     if (rt.count("atomic_over_load") && rt.count("opaque_over_uniform"))
       c.ratio["opaque_atomic_over_load"] = rt.at("atomic_over_load") * rt.at("opaque_over_uniform");
+    if (const auto it = predicted.find(dev_api); it != predicted.end()) c.predicted = it->second;
     derive_rules(c);
     out.push_back(std::move(c));
   }
@@ -203,6 +215,11 @@ void print(const std::vector<Column>& cols) {
   row("stream-read ceiling GB/s",
       [](const Column& c) { return c.ceiling_Bps > 0 ? fmt::format("{:.1f}", c.ceiling_Bps / 1e9) : std::string(); }, false);
   row("ranking v1/v2/v3 (fastest first)", [](const Column& c) { return c.ranking; }, true);
+  row("ranking the cost ratios predict (probes)", [](const Column& c) { return c.predicted; }, true);
+  row("prediction matches the measured ranking", [](const Column& c) {
+    if (c.predicted.empty() || c.ranking.empty()) return std::string();
+    return std::string(c.predicted == c.ranking ? "yes" : "no");
+  }, false);
   std::set<std::string> rules;
   for (const Column& c : cols)
     for (const auto& [r, v] : c.rule) rules.insert(r);
