@@ -6,7 +6,10 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 PACKAGES=(cmake ninja-build g++ git pkg-config libcli11-dev nlohmann-json3-dev libfmt-dev libfftw3-dev
-          libgtest-dev python3 python3-jsonschema python3-matplotlib python3-numpy)
+          libgtest-dev python3 python3-jsonschema python3-matplotlib python3-numpy
+          # Vulkan backend (issue 16): headers, volk (loads the loader at run time), glslc, and
+          # lavapipe (Mesa's CPU Vulkan device: what CI runs the Vulkan ladder on), vulkaninfo.
+          libvulkan-dev libvulkan-volk-dev glslc mesa-vulkan-drivers vulkan-tools)
 # `scripts/setup.sh test` also installs what only the tests need: headless Chromium renders the report.
 if [[ ${1:-} == test ]]; then PACKAGES+=(chromium); fi
 missing=()

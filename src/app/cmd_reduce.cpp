@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "app/context.hpp"
+#include "app/reduce_vulkan.hpp"
 #include "experiments/reduce/harness.hpp"
 #include "measure/errors.hpp"
 #include "measure/table.hpp"
@@ -22,6 +23,7 @@ using reduce::Rung;
 struct ReduceOpts {
   std::vector<std::string> sizes, offsets, rungs, sweep_rungs;
   std::string mode = "cold";
+  std::string backend = "cuda";
   bool sweep = false, validate_only = false, list = false;
   std::uint64_t seed = 0;
   measure::StoppingRule rule;
@@ -174,8 +176,30 @@ void add_reduce_command(CLI::App& app, Context& ctx) {
                                                      "(default sizes 1, 31, 255, 2^20+3, 2^24; offsets 0..3)");
   cmd->add_option("--seed", o->seed, "random seed of the input (default: fresh each run; recorded)");
   cmd->add_flag("--list", o->list, "list the rungs (registry) and exit");
+  cmd->add_option("--backend", o->backend, "cuda (the ladder r00..r11 beside CUB) or vulkan (seed 000's v1..v3 and "
+                                            "v4..v6 in Vulkan compute; --device picks the Vulkan device)")
+      ->check(CLI::IsMember({"cuda", "vulkan"}))
+      ->capture_default_str();
   add_rule_options(cmd, o->rule);
   cmd->callback([&ctx, o] {
+    if (o->backend == "vulkan") {
+      VulkanReduceArgs v;
+      v.modes = parse_modes(o->mode);
+      for (const auto& s : o->sizes) v.sizes.push_back(reduce::parse_size(s));
+      for (const auto& s : o->offsets) v.offsets.push_back(reduce::parse_offset(s));
+      if (o->validate_only && v.sizes.empty()) v.sizes = {1, 31, 255, (1u << 20) + 3, 1u << 24};
+      if (o->validate_only && v.offsets.empty()) v.offsets = {0, 1, 2, 3};
+      if (v.sizes.empty()) v.sizes = {1u << 24};
+      if (v.offsets.empty()) v.offsets = {0};
+      v.rungs = o->rungs;
+      v.sweep = o->sweep;
+      v.validate_only = o->validate_only;
+      v.list = o->list;
+      v.rule = o->rule;
+      v.rule.validate();
+      v.seed = o->seed ? o->seed : fresh_seed();
+      return run_vulkan_reduce(ctx, v);
+    }
     if (o->list) return print_list();
     reduce::RunOptions r;
     r.modes = parse_modes(o->mode);

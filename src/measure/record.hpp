@@ -61,7 +61,7 @@ struct Record {
   std::string variant;        // "r03_coarsen", "cub", "cpu_all_cores"
   int rung = -1;              // position in its ladder; -1 when not a ladder rung
   std::string technique;      // short text, "grid-stride coarsening + shared tree"
-  std::string backend;        // "cuda" | "cpu" | "process"
+  std::string backend;        // "cuda" | "vulkan" | "cpu" | "process"
   Point axes;                 // workload and tuning parameters
   std::string scope;          // "GPU_COMPUTE" | "GPU_PIPELINE" | "PROGRAM" | "EXTERNAL" | "CPU_COMPUTE" | "VALUE"
   std::string mode;           // "cold" | "hot" | "" (not applicable)
