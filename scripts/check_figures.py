@@ -130,6 +130,9 @@ class Records:
             raise LookupError(f"field {field} missing in a record matching {sel}")
         if pick in ("one", "first"):
             return float(vals[0])
+        if pick == "best":  # the record with the smallest median (the best rung of a ladder), then its field
+            best = min(range(len(recs)), key=lambda i: get_field(recs[i], "summary.median") or math.inf)
+            return float(vals[best])
         if pick == "min":
             return float(min(vals))
         if pick == "max":
@@ -210,13 +213,37 @@ def check_figures(root: str, verbose: bool) -> list[str]:
                 raise Bad(f"figure text {text!r} must hold exactly one number")
             covered.append(printed[0])
             try:
-                fdir = fig.get("records", folder)
-                if "ratio" in fig:
-                    a = records.value(fdir, fig["ratio"][0])
-                    b = records.value(fdir, fig["ratio"][1])
-                    value = a / b * fig.get("scale", 1.0)
+                runs = fig.get("runs") or [fig.get("records", folder)]
+                per_run = []
+                for fdir in runs:
+                    if "count" in fig:  # how many records match (e.g. verdicts that hold)
+                        sel = fig["count"]
+                        per_run.append(float(sum(matches(r, sel) for r in records.file(os.path.join(fdir, sel["file"])))))
+                    elif "in_field" in fig:  # the number as a record's own text says it (e.g. a verdict's figure)
+                        sel = dict(fig["in_field"])
+                        recs = [r for r in records.file(os.path.join(fdir, sel["file"])) if matches(r, sel)]
+                        texts = [str(get_field(r, sel.get("field", "extra.figure"))) for r in recs]
+                        if not any(re.search(r"(?<![\d.])" + re.escape(numbers_in(text)[0]) + r"(?![\d])", t) for t in texts):
+                            raise LookupError(f"{numbers_in(text)[0]} is not in {sel.get('field', 'extra.figure')} of the records matching {sel}")
+                        per_run.append(float(numbers_in(text)[0]))
+                    elif "ratio" in fig:
+                        a = records.value(fdir, fig["ratio"][0])
+                        b = records.value(fdir, fig["ratio"][1])
+                        per_run.append(a / b * fig.get("scale", 1.0))
+                    else:
+                        per_run.append(records.value(fdir, fig["select"])
+                                       * fig.get("scale", UNITS.get(fig.get("unit", ""), 1.0)))
+                stat = fig.get("stat", "median" if len(runs) > 1 else "one")
+                per_run.sort()
+                if stat == "one":
+                    value = per_run[0]
+                elif stat == "median":
+                    m = len(per_run)
+                    value = per_run[m // 2] if m % 2 else (per_run[m // 2 - 1] + per_run[m // 2]) / 2
+                elif stat in ("min", "max"):
+                    value = per_run[0] if stat == "min" else per_run[-1]
                 else:
-                    value = records.value(fdir, fig["select"]) * fig.get("scale", UNITS.get(fig.get("unit", ""), 1.0))
+                    raise Bad(f"stat {stat!r}: want one, median, min or max")
             except LookupError as e:
                 errors.append(f"row {question[:40]!r}, {text!r}: {e}")
                 continue
