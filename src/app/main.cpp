@@ -6,13 +6,16 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "app/context.hpp"
+#include "backend/nvml.hpp"
 #include "measure/errors.hpp"
+#include "measure/launcher.hpp"
 #include "measure/program_scope.hpp"
 
 namespace {
@@ -21,6 +24,20 @@ std::string self_exe_path(const char* argv0) {
   char buf[PATH_MAX] = {};
   const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
   return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string(argv0);
+}
+
+// The EXTERNAL launcher (measure/launcher.hpp) is forked before anything can touch CUDA, for the
+// commands that spawn measured children; a measured child (JOSEKI_SCOPE_REPORT set) and the one-shot
+// commands do not fork it, so a user's `joseki abc471g solve` pays nothing for it.
+bool wants_launcher(int argc, char** argv) {
+  if (std::getenv("JOSEKI_SCOPE_REPORT")) return false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    for (const char* one_shot : {"solve", "gen", "check", "table", "report", "compare", "child", "--help", "-h",
+                                 "--version"})
+      if (a == one_shot) return false;
+  }
+  return true;
 }
 
 int finish(joseki::app::Context& ctx, int code) {
@@ -40,6 +57,11 @@ int finish(joseki::app::Context& ctx, int code) {
 
 int main(int argc, char** argv) {
   joseki::measure::ProgramScope::begin();
+  if (wants_launcher(argc, argv)) joseki::measure::launcher::start();
+  joseki::measure::launcher::set_device_state_probe([]() -> std::string {
+    const auto n = joseki::nvml::contexts_anywhere();
+    return !n ? std::string() : *n > 0 ? std::string("held") : std::string("idle");
+  });
   using joseki::app::Context;
 
   CLI::App app{

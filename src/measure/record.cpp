@@ -99,6 +99,7 @@ json to_json(const DeviceFacts& d) {
             {"clock_bw_Bps", d.clock_bw_Bps()},
             {"datasheet_bw_Bps", d.datasheet_bw_Bps()},
             {"datasheet_source", d.datasheet_source()}});
+  if (d.nvml) j["nvml"] = to_json(*d.nvml);
   return j;
 }
 
@@ -125,6 +126,7 @@ DeviceFacts device_from_json(const json& j) {
   d.driver_version = j.at("driver_version").get<int>();
   d.runtime_version = j.at("runtime_version").get<int>();
   d.pci_bus_id = j.at("pci_bus_id").get<std::string>();
+  if (j.contains("nvml")) d.nvml = nvml_facts_from_json(j.at("nvml"));
   return d;
 }
 
@@ -183,6 +185,7 @@ void Record::set_measurement(const Measurement& m) {
   summary = m.stats;
   stop_reason = to_string(m.reason);
   warmup_runs = m.warmup_runs;
+  environment = m.environment;
 }
 
 json to_json(const Record& r) {
@@ -208,6 +211,7 @@ json to_json(const Record& r) {
             {"host", to_json(r.host)},
             {"build", to_json(r.build)},
             {"timestamp", r.timestamp}};
+  if (r.environment) j["environment"] = to_json(*r.environment);
   return j;
 }
 
@@ -241,6 +245,7 @@ Record record_from_json(const json& j) {
     r.host = host_from_json(j.at("host"));
     r.build = build_from_json(j.at("build"));
     r.timestamp = j.at("timestamp").get<std::string>();
+    if (j.contains("environment")) r.environment = environment_from_json(j.at("environment"));
     return r;
   } catch (const json::exception& e) {
     throw std::runtime_error(std::string("record: ") + e.what());

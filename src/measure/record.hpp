@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "measure/build_info.hpp"
+#include "measure/environment.hpp"
 #include "measure/stats.hpp"
 #include "measure/stopping.hpp"
 #include "measure/sweep.hpp"
@@ -41,6 +42,7 @@ struct DeviceFacts {
   int driver_version = 0;   // e.g. 13000 for 13.0
   int runtime_version = 0;
   std::string pci_bus_id;
+  std::optional<NvmlFacts> nvml;  // persistence / ECC mode, power limit, other processes (when NVML was asked)
   // Peak DRAM bandwidth from memory clock x bus width (x2 for double data rate).
   double clock_bw_Bps() const;
   // The vendor's published bandwidth where we know the part (H200: 4.8 TB/s); else clock_bw_Bps().
@@ -78,6 +80,7 @@ struct Record {
   HostFacts host;
   BuildInfo build;
   std::string timestamp;  // UTC, ISO 8601
+  std::optional<Environment> environment;  // clocks, power, temperature, throttling around the timed block
 
   // Fill samples, summary, stop reason and warm-up count from a measurement.
   void set_measurement(const Measurement& m);

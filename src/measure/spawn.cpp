@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "measure/errors.hpp"
+#include "measure/launcher.hpp"
 #include "measure/program_scope.hpp"
 
 extern char** environ;
@@ -51,6 +52,14 @@ std::string make_report_path() {
 }  // namespace
 
 ExternalResult run_external(const SpawnOptions& opts) {
+  if (opts.argv.empty()) throw InputError("run_external: empty command");
+  std::string state = launcher::device_state();  // asked here, before the child starts
+  ExternalResult r = launcher::active() ? launcher::run(opts) : run_external_here(opts);
+  r.device_state = std::move(state);
+  return r;
+}
+
+ExternalResult run_external_here(const SpawnOptions& opts) {
   if (opts.argv.empty()) throw InputError("run_external: empty command");
 
   // Environment: ours, with opts.env added or replaced, and the report path.

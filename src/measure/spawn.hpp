@@ -33,11 +33,16 @@ struct ExternalResult {
   // From the child's report (empty when it wrote none, e.g. it failed or is not a joseki program):
   std::map<std::string, double> figures;  // "PROGRAM", "GPU_PIPELINE", "GPU_COMPUTE", phases...
   std::optional<double> pre_main_s, post_main_s;
+  bool launcher = false;     // timed by the launcher process (launcher.hpp), which never touched CUDA
+  std::string device_state;  // "idle" | "held" | "" (unknown): did any process hold a CUDA context at the spawn
   ScopeTimes scopes() const;  // EXTERNAL + whatever the child reported
 };
 
 // Throws RunError when the command cannot be started (names the command and errno text).
+// Runs in the launcher process when it is active (launcher.hpp), else here.
 ExternalResult run_external(const SpawnOptions& opts);
+// The spawn itself, in this process (what the launcher calls).
+ExternalResult run_external_here(const SpawnOptions& opts);
 
 // The last n non-empty lines of a child's output, joined by `sep` (for one-line error messages).
 std::string last_lines(const std::string& text, int n, const std::string& sep = " / ");

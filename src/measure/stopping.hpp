@@ -7,10 +7,12 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "measure/environment.hpp"
 #include "measure/stats.hpp"
 
 namespace joseki::measure {
@@ -51,6 +53,7 @@ struct Measurement {
   StopReason reason = StopReason::Converged;
   int warmup_runs = 0;
   double wall_s = 0;  // wall time spent sampling (flushes included)
+  std::optional<Environment> environment;  // set by timers that read the GPU's environment (GpuTimer)
 };
 
 using SampleFn = std::function<double()>;   // runs once, returns its time in seconds

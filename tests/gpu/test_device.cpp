@@ -52,3 +52,15 @@ TEST(GpuDevice, CeilingsAreMeasuredAndPositive) {
     EXPECT_GT(r.extra.value("value", 0.0), 0) << r.variant;
   }
 }
+
+// Issue 17: NVML's facts beside CUDA's. A GPU host without libnvidia-ml.so.1 skips, saying so.
+TEST(GpuDevice, NvmlFactsWhenTheDriverShipsNvml) {
+  JOSEKI_REQUIRE_GPU();
+  const measure::DeviceFacts d = gpu::device_facts(0);
+  ASSERT_TRUE(d.nvml.has_value());
+  if (d.nvml->status != "ok") GTEST_SKIP() << "NVML: " << d.nvml->status;
+  EXPECT_TRUE(d.nvml->persistence_mode == 0 || d.nvml->persistence_mode == 1) << d.nvml->persistence_mode;
+  EXPECT_GT(d.nvml->power_limit_w, 10.0);
+  EXPECT_TRUE(d.nvml->processes_known);
+  for (const auto& p : d.nvml->other_compute_processes) EXPECT_GT(p.pid, 0);
+}

@@ -178,3 +178,37 @@ TEST(ReduceGpu, SizesBeyondMemoryAreBadInputNamingTheSize) {
     EXPECT_NE(std::string(e.what()).find(std::to_string(MAX_N)), std::string::npos) << e.what();
   }
 }
+
+// Issue 17: every GPU-timed record carries the environment of its timed block (NVML's clocks,
+// power, temperature, throttle reasons), or says why not.
+TEST(ReduceGpu, TimedRecordsCarryTheirEnvironment) {
+  JOSEKI_REQUIRE_GPU();
+  RunOptions o;
+  o.sizes = {1u << 22};
+  o.modes = {measure::Mode::Cold};
+  o.rungs = select_rungs({"r05_vector_loads"});
+  o.rule = one_sample();
+  o.rule.max_samples = 20;
+  o.rule.min_samples = 20;
+  o.rule.timeout_s = 5;
+  o.seed = 17;
+  const RunResult res = run(o);
+  for (const auto& f : res.failures) ADD_FAILURE() << f;
+  int gpu_records = 0;
+  for (const auto& r : res.records) {
+    if (r.backend != "cuda" || r.skipped || r.variant == "stream_read") continue;
+    ++gpu_records;
+    ASSERT_TRUE(r.environment.has_value()) << r.variant;
+    if (r.environment->source != "nvml") {
+      EXPECT_EQ(r.environment->source.rfind("unavailable: ", 0), 0u) << r.environment->source;
+      continue;
+    }
+    ASSERT_TRUE(r.environment->before && r.environment->after) << r.variant;
+    EXPECT_GT(r.environment->before->sm_clock_mhz, 0);
+    EXPECT_GT(r.environment->after->mem_clock_mhz, 0);
+    EXPECT_GE(r.environment->readings, 2);
+    for (int s : r.environment->flagged_samples) EXPECT_LT(s, static_cast<int>(r.samples.size()));
+    EXPECT_EQ(r.environment->flagged(), !r.environment->flags.empty());
+  }
+  EXPECT_GT(gpu_records, 0);
+}

@@ -9,6 +9,7 @@
 #include "backend/cuda/buffer.hpp"
 #include "backend/cuda/check.hpp"
 #include "backend/gpu.hpp"
+#include "backend/nvml.hpp"
 
 namespace joseki::cuda {
 
@@ -108,6 +109,7 @@ measure::DeviceFacts device_facts(int device) {
   char bus[64] = {};
   JOSEKI_CUDA_CHECK(cudaDeviceGetPCIBusId(bus, sizeof bus, device));
   d.pci_bus_id = bus;
+  d.nvml = nvml::device_facts(d.pci_bus_id);  // persistence / ECC mode, power limit, other processes
   return d;
 }
 

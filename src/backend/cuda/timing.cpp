@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "backend/cuda/kernels.hpp"
+#include "backend/nvml.hpp"
 
 namespace joseki::cuda {
 
@@ -23,7 +24,15 @@ void L2Flusher::flush(cudaStream_t s) {
   launch_stream_read(m_read.data(), m_read.size(), m_sink.data(), m_sms * 4, 512, s);
 }
 
-GpuTimer::GpuTimer(int device) : m_flusher(device) {}
+namespace {
+std::shared_ptr<measure::EnvironmentProbe> probe_of(int device) {
+  char bus[64] = {};
+  JOSEKI_CUDA_CHECK(cudaDeviceGetPCIBusId(bus, sizeof bus, device));
+  return nvml::probe_for(bus);
+}
+}  // namespace
+
+GpuTimer::GpuTimer(int device) : m_env(probe_of(device)), m_flusher(device) {}
 
 measure::Measurement GpuTimer::measure(const LaunchFn& launch, measure::Mode mode,
                                        const measure::StoppingRule& rule, int hot_batch,
@@ -41,7 +50,9 @@ measure::Measurement GpuTimer::measure(const LaunchFn& launch, measure::Mode mod
     batch = static_cast<int>(std::clamp(std::ceil(2e-4 / std::max(one, 1e-7)), 1.0, 1000.0));
   }
   m_last_batch = batch;
+  measure::EnvironmentLog env(m_env);
   auto prepare = [&] {
+    env.before_run();  // an NVML reading (rate-limited), untimed, before the flush
     if (cold) m_flusher.flush(s);
   };
   auto sample = [&] {
@@ -50,8 +61,11 @@ measure::Measurement GpuTimer::measure(const LaunchFn& launch, measure::Mode mod
     m_events.stop(s);
     return m_events.seconds() / batch;
   };
+  env.begin();
   measure::Measurement m = measure::measure(sample, prepare, rule, warmup);
   JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
+  env.end(m.warmup_runs, static_cast<int>(m.samples_s.size()));
+  m.environment = env.result();
   return m;
 }
 

@@ -11,14 +11,19 @@
 // In hot mode a sample times `batch` launches between one pair of events and divides,
 // so launch overhead is amortised as in NVBench's hot mode; batch is chosen during
 // warm-up so that a sample lasts at least ~0.2 ms (or set it explicitly).
+// Every measurement carries the GPU's environment (measure/environment.hpp): clocks, power,
+// temperature and throttle reasons read before and after the block and, at most every 10 ms,
+// before a sample (untimed, before the flush); samples next to a slowdown are flagged.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <functional>
+#include <memory>
 
 #include "backend/cuda/buffer.hpp"
 #include "backend/cuda/check.hpp"
+#include "measure/environment.hpp"
 #include "measure/stopping.hpp"
 
 namespace joseki::cuda {
@@ -80,6 +85,7 @@ class GpuTimer {
   int last_batch() const { return m_last_batch; }  // launches per sample in the last hot measurement
 
  private:
+  std::shared_ptr<measure::EnvironmentProbe> m_env;  // NVML (backend/nvml.hpp); says why when unavailable
   Stream m_stream;
   L2Flusher m_flusher;
   EventPair m_events;

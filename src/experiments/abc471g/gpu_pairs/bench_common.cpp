@@ -246,13 +246,16 @@ std::vector<measure::Record> external_records(const ExternalSet& s, const std::s
     if (v.empty()) continue;
     measure::Record r = base_record(variant, technique, "process", sc.scope, "");
     r.axes = axes;
+    if (!s.runs.empty() && !s.runs.front().device_state.empty()) r.axes.set("device_state", s.runs.front().device_state);
     r.samples = v;
     r.summary = measure::summarize(v);
     r.stop_reason = "max_samples";
     r.warmup_runs = 1;
     r.validation = "exact";  // every run's output equalled the reference (sample_external checks)
     r.extra["scope_set"] = scope_set;
-    r.extra["measured_by"] = std::string(sc.scope) == "EXTERNAL" ? "parent: posix_spawn to waitpid"
+    r.extra["measured_by"] = std::string(sc.scope) == "EXTERNAL"
+                                 ? (!s.runs.empty() && s.runs.front().launcher ? "launcher (never touched CUDA): posix_spawn to waitpid"
+                                                                               : "parent: posix_spawn to waitpid")
                                                                  : "child: JOSEKI_SCOPE_REPORT";
     out.push_back(r);
     const double m = r.summary->median;
