@@ -5,3 +5,12 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh test
 ctest --preset "${JOSEKI_PRESET:-release}" -j "$(nproc)" "$@"
+
+# Fuzzing (tests/fuzz/README.md): the libFuzzer targets, built with clang, ASan and UBSan, each run
+# for JOSEKI_FUZZ_SECONDS (default 50 s; three targets two at a time: about 2 minutes on 2 cores)
+# from their checked-in corpora. JOSEKI_FUZZ=0 skips it.
+if [[ ${JOSEKI_FUZZ:-1} != 0 ]]; then
+  cmake --preset fuzz -DJOSEKI_FUZZ_SECONDS="${JOSEKI_FUZZ_SECONDS:-50}" >/dev/null
+  cmake --build --preset fuzz -j "$(nproc)" --target fuzz_abc471g_parser fuzz_records fuzz_cli
+  ctest --preset fuzz -j 2
+fi

@@ -29,32 +29,16 @@ namespace {
 
 namespace g = joseki::abc471g;
 
-std::string read_fd(int fd, const std::string& what) {
-  std::string s;
-  std::size_t used = 0;
-  s.resize(1 << 20);
-  for (;;) {
-    if (used == s.size()) s.resize(s.size() * 2);
-    const ssize_t r = ::read(fd, s.data() + used, s.size() - used);
-    if (r == 0) break;
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      throw InputError(fmt::format("cannot read {}: {}", what, std::strerror(errno)));
-    }
-    used += static_cast<std::size_t>(r);
-  }
-  s.resize(used);
-  return s;
-}
-
-std::string read_input(const std::string& path) {
-  if (path.empty() || path == "-") return read_fd(0, "standard input");
+// The input parsed as it is read (never read whole first: endless input or junk after a valid
+// header is bad input as soon as it is seen; io.hpp).
+g::Problem parse_input(const std::string& path) {
+  if (path.empty() || path == "-") return g::parse_problem_fd(0, "standard input");
   const int fd = ::open(path.c_str(), O_RDONLY);
   if (fd < 0) throw InputError(fmt::format("cannot open input file '{}': {}", path, std::strerror(errno)));
   try {
-    std::string s = read_fd(fd, "'" + path + "'");
+    g::Problem p = g::parse_problem_fd(fd, "'" + path + "'");
     ::close(fd);
-    return s;
+    return p;
   } catch (...) {
     ::close(fd);
     throw;
@@ -104,7 +88,7 @@ void add_solve(CLI::App* parent, Context& ctx) {
     if (solver.needs_gpu)
       joseki::abc471g::pairs::startup::begin_context_async(ctx.device, solver.name == "gpu-pairs-gemm");
     const auto t0 = std::chrono::steady_clock::now();
-    const g::Problem p = g::parse_problem_text(read_input(o->input));
+    const g::Problem p = parse_input(o->input);
     const double parse_s = since(t0);
     g::SolveOptions so;
     so.device = ctx.device;
@@ -144,12 +128,12 @@ void add_gen(CLI::App* parent, Context&) {
   auto out = std::make_shared<std::string>();
   auto* cmd = parent->add_subcommand("gen", "write a random instance in the official format (default: the max "
                                             "case N = 7e6, K = 2300, M = 1e5)");
-  cmd->add_option("--n", spec->n, "N")->capture_default_str();
-  cmd->add_option("--k", spec->k, "K")->capture_default_str();
-  cmd->add_option("--m", spec->m, "M (given values b)")->capture_default_str();
-  cmd->add_option("--seed", spec->seed, "the problem's LCG seed (<= 2^60-1)")->capture_default_str();
-  cmd->add_option("--rng", spec->rng, "seed of the random draw of b and V")->capture_default_str();
-  cmd->add_option("--vowels", spec->vowel_ratio, "probability that V_j = 1")->capture_default_str();
+  cmd->add_option("--n", spec->n, "N")->check(non_negative_integer())->capture_default_str();
+  cmd->add_option("--k", spec->k, "K")->check(non_negative_integer())->capture_default_str();
+  cmd->add_option("--m", spec->m, "M (given values b)")->check(non_negative_integer())->capture_default_str();
+  cmd->add_option("--seed", spec->seed, "the problem's LCG seed (<= 2^60-1)")->check(non_negative_integer())->capture_default_str();
+  cmd->add_option("--rng", spec->rng, "seed of the random draw of b and V")->check(non_negative_integer())->capture_default_str();
+  cmd->add_option("--vowels", spec->vowel_ratio, "probability that V_j = 1")->check(finite_range(0.0, 1.0))->capture_default_str();
   cmd->add_option("-o,--out", *out, "output file (default: standard output)");
   cmd->callback([spec, out] {
     const std::string text = g::to_text(g::make_problem(*spec));
@@ -209,7 +193,7 @@ void add_bench(CLI::App* parent, Context& ctx) {
       ->capture_default_str();
   cmd->add_option("--runs", o->runs, "timed runs per solver (after one warm-up)")->check(CLI::Range(1, 1000))->capture_default_str();
   cmd->add_option("--threads", o->threads, "--threads for the solvers (0 = all)")->check(CLI::Range(0, 4096))->capture_default_str();
-  cmd->add_option("--timeout", o->timeout, "seconds before a child run is killed")->check(CLI::Range(0.1, 86400.0))->capture_default_str();
+  cmd->add_option("--timeout", o->timeout, "seconds before a child run is killed")->check(finite_range(0.1, 86400.0))->capture_default_str();
   cmd->callback([&ctx, o] {
     g::BenchOptions bo;
     bo.solvers = g::parse_solver_list(o->solvers);

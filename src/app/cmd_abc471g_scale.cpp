@@ -301,7 +301,7 @@ void add_scale(CLI::App* parent, Context& ctx) {
     cmd->add_option("--n", *n, "comma-separated N values")->capture_default_str();
     cmd->add_option("--runs", so->runs, "EXTERNAL samples per configuration")->check(CLI::Range(1, 100))->capture_default_str();
     cmd->add_option("--budget", so->budget_s, "seconds; sizes not started by then are recorded as skipped (0: none)")
-        ->check(CLI::Range(0.0, 1e6))
+        ->check(finite_range(0.0, 1e6))
         ->capture_default_str();
     cmd->callback([&ctx, so, n, rule] {
       so->ns = parse_counts("--n", *n);

@@ -189,10 +189,10 @@ void add_compare_command(CLI::App& app, Context&) {
   cmd->add_option("a", args->a, "run A, the reference (a run folder or a records file)")->required();
   cmd->add_option("b", args->b, "run B, judged against A")->required();
   cmd->add_option("--threshold", args->threshold_pct, "regression: SLOWER by more than this many percent")
-      ->check(CLI::Range(0.0, 1e6))
+      ->check(finite_range(0.0, 1e6))
       ->capture_default_str();
   cmd->add_option("--min-diff", args->min_diff_pct, "changes smaller than this many percent are SAME, whatever the noise")
-      ->check(CLI::Range(0.0, 1e6))
+      ->check(finite_range(0.0, 1e6))
       ->capture_default_str();
   cmd->add_flag("--changed-only", args->changed_only, "list only results that are not SAME");
   cmd->callback([args] { compare(*args); });

@@ -174,7 +174,8 @@ void add_reduce_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--sweep-rungs", o->sweep_rungs, "sweep only these rungs (comma list)")->delimiter(',');
   cmd->add_flag("--validate-only", o->validate_only, "check every rung against the CPU reference, time nothing "
                                                      "(default sizes 1, 31, 255, 2^20+3, 2^24; offsets 0..3)");
-  cmd->add_option("--seed", o->seed, "random seed of the input (default: fresh each run; recorded)");
+  cmd->add_option("--seed", o->seed, "random seed of the input (default: fresh each run; recorded)")
+      ->check(non_negative_integer());
   cmd->add_flag("--list", o->list, "list the rungs (registry) and exit");
   cmd->add_option("--backend", o->backend, "cuda (the ladder r00..r11 beside CUB) or vulkan (seed 000's v1..v3 and "
                                             "v4..v6 in Vulkan compute; --device picks the Vulkan device)")
@@ -212,7 +213,15 @@ void add_reduce_command(CLI::App& app, Context& ctx) {
     if (r.offsets.empty()) r.offsets = {0};
     r.rungs = reduce::select_rungs(o->rungs);
     for (const auto& s : o->sweep_rungs) {
-      const Rung& sr = reduce::find_rung(s);
+      const Rung* found = nullptr;
+      try {
+        found = &reduce::find_rung(s);
+      } catch (const InputError& e) {  // find_rung names --rungs; this is --sweep-rungs
+        std::string m = e.what();
+        if (m.rfind("--rungs:", 0) == 0) m = "--sweep-rungs:" + m.substr(8);
+        throw InputError(m);
+      }
+      const Rung& sr = *found;
       if (!sr.swept) throw InputError(fmt::format("--sweep-rungs: {} has no sweep", s));
       r.sweep_rungs.push_back(sr.slug);
     }

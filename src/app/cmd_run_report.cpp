@@ -290,6 +290,7 @@ ReportResult generate_report(const std::vector<std::string>& record_files, const
   char tmpl[] = "/tmp/joseki-report-XXXXXX";
   const char* tmp_c = ::mkdtemp(tmpl);
   std::string why_not;
+  bool script_failed = false;  // found and run, and it failed: a run failure, not a skip
   if (!tmp_c) why_not = "cannot create a temporary folder";
   const fs::path tmp = tmp_c ? tmp_c : "";
   const std::string script = why_not.empty() ? find_script(self_exe, why_not) : "";
@@ -311,6 +312,7 @@ ReportResult generate_report(const std::vector<std::string>& record_files, const
       res.plots_note = fmt::format("{} plots drawn by {} with {}", res.plots, script, python);
     } else {
       why_not = fmt::format("{} failed (exit {}): {}", script, rc, measure::last_lines(output, 3));
+      script_failed = true;
     }
   }
   if (!tmp.empty()) fs::remove_all(tmp, ec);
@@ -322,6 +324,7 @@ ReportResult generate_report(const std::vector<std::string>& record_files, const
       md.replace(at, std::string(PLOTS_MARKER).size(), note);
     write_text(md_path, md);
     fs::remove(html_path, ec);
+    if (script_failed) throw RunError(fmt::format("report: {} written without plots: {}", md_path.string(), why_not));
   }
   return res;
 }

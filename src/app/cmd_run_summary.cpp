@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -230,7 +231,8 @@ std::vector<Ladder> find_ladders(const std::vector<Record>& records) {
 std::vector<std::string> textbook_reversals(const std::vector<Record>& records, const std::vector<Ladder>& ladders) {
   std::vector<std::string> lines;
   for (const Ladder& l : ladders) {
-    int top = -1;
+    // The ladder's last rung: its highest rung number (baselines may be numbered below -1).
+    int top = std::numeric_limits<int>::min();
     for (std::size_t i : l.rungs) top = std::max(top, records[i].rung);
     for (std::size_t i : l.rungs) {
       const Record& r = records[i];
@@ -248,6 +250,7 @@ std::vector<std::string> textbook_reversals(const std::vector<Record>& records, 
     const Record* t = nullptr;
     for (std::size_t i : l.rungs)
       if (records[i].rung == top && (!t || records[i].summary->median < t->summary->median)) t = &records[i];
+    if (!t) continue;
     const double ratio = t->summary->median / f.summary->median;
     if (ratio - 1 > std::max({0.02, rel_noise(*t), rel_noise(f)}))
       lines.push_back(fmt::format("**{}**: the last rung, {}, is not the fastest: {} (rung {}{}) is {:.2f}x faster",

@@ -1,6 +1,10 @@
 #include "app/context.hpp"
 
+#include <cmath>
+#include <filesystem>
 #include <iostream>
+
+#include <fmt/format.h>
 
 #include "measure/build_info.hpp"
 
@@ -46,6 +50,72 @@ std::vector<TourStep>& TourRegistry::all() {
 }
 TourRegistry::Add::Add(TourStep s) { all().push_back(std::move(s)); }
 
+CLI::Validator finite_range(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& in) -> std::string {
+        double v = 0;
+        std::size_t used = 0;
+        try {
+          v = std::stod(in, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used == 0 || used != in.size() || !std::isfinite(v) || v < lo || v > hi)
+          return fmt::format("{} is not a number in [{}, {}]", in, lo, hi);
+        return std::string();
+      },
+      fmt::format("NUMBER in [{} - {}]", lo, hi));
+}
+
+CLI::Validator non_negative_integer() {
+  return CLI::Validator(
+      [](std::string& in) -> std::string {
+        if (in.empty() || in.find_first_not_of("0123456789") != std::string::npos)
+          return fmt::format("{} is not a non-negative integer", in);
+        return std::string();
+      },
+      "NON-NEGATIVE INTEGER");
+}
+
+CLI::Validator writable_file_path() {
+  return CLI::Validator(
+      [](std::string& in) -> std::string {
+        std::error_code ec;
+        if (in.empty()) return "an empty path";
+        if (std::filesystem::is_directory(in, ec)) return fmt::format("{} is a folder; give a file path", in);
+        return std::string();
+      },
+      "PATH");
+}
+
+std::string unknown_command(const CLI::App& app, int argc, const char* const* argv) {
+  const CLI::App* cur = &app;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i] ? argv[i] : "";
+    if (cur == &app && (a == "--json" || a == "--device")) {
+      ++i;
+      continue;
+    }
+    if (a.empty() || a[0] == '-') {
+      if (cur == &app) continue;
+      return "";  // an option of a subcommand: its values cannot be told from words here
+    }
+    const std::vector<const CLI::App*> subs = cur->get_subcommands([](const CLI::App*) { return true; });
+    if (subs.empty()) return "";
+    if (cur != &app && !cur->get_options([](const CLI::Option* o) { return o->get_positional(); }).empty()) return "";
+    const CLI::App* found = nullptr;
+    std::string names;
+    for (const CLI::App* sub : subs) {
+      if (sub->check_name(a)) found = sub;
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!found)
+      return fmt::format("unknown {}command '{}' (commands: {})", cur == &app ? "" : cur->get_name() + " ", a, names);
+    cur = found;
+  }
+  return "";
+}
+
 void add_rule_options(CLI::App* cmd, measure::StoppingRule& rule) {
   cmd->add_option("--min-samples", rule.min_samples, "stopping rule: at least this many samples")
       ->check(CLI::Range(1, 1000000))
@@ -54,13 +124,13 @@ void add_rule_options(CLI::App* cmd, measure::StoppingRule& rule) {
       ->check(CLI::Range(1, 1000000))
       ->capture_default_str();
   cmd->add_option("--max-noise", rule.max_noise, "stopping rule: converged when stdev/mean <= this")
-      ->check(CLI::Range(1e-6, 10.0))
+      ->check(finite_range(1e-6, 10.0))
       ->capture_default_str();
   cmd->add_option("--min-time", rule.min_time_s, "stopping rule: at least this many seconds of samples")
-      ->check(CLI::Range(0.0, 3600.0))
+      ->check(finite_range(0.0, 3600.0))
       ->capture_default_str();
   cmd->add_option("--timeout", rule.timeout_s, "stopping rule: stop sampling after this many seconds")
-      ->check(CLI::Range(1e-3, 3600.0))
+      ->check(finite_range(1e-3, 3600.0))
       ->capture_default_str();
 }
 

@@ -72,5 +72,17 @@ struct TourRegistry {
 
 // Common option helpers.
 void add_rule_options(CLI::App* cmd, measure::StoppingRule& rule);
+// CLI::Range for real numbers that also refuses nan and inf (every comparison with nan is false,
+// so CLI::Range lets it through): "--threshold: nan is not a number in [0, 1e+06]".
+CLI::Validator finite_range(double lo, double hi);
+// For unsigned options: plain decimal digits only, so "-1" is refused as typed instead of
+// wrapping to 18446744073709551615.
+CLI::Validator non_negative_integer();
+// --json PATH: not an existing folder (a file cannot be written there).
+CLI::Validator writable_file_path();
+
+// "unknown command 'x' (commands: ...)" or "unknown abc471g command 'x' (commands: ...)" for a
+// word where a (sub)command must be; empty when there is none. main() and the CLI fuzzer use it.
+std::string unknown_command(const CLI::App& app, int argc, const char* const* argv);
 
 }  // namespace joseki::app

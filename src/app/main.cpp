@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <string>
 
@@ -47,8 +49,16 @@ int finish(joseki::app::Context& ctx, int code) {
     std::cerr << "joseki: error: " << e.what() << std::endl;
     if (code == 0) code = joseki::kExitRunFailure;
   }
+  // Output lost (stdout on a full disk, /dev/full, a closed pipe) is a failure, not a success.
   std::cout.flush();
-  std::fflush(stdout);
+  errno = 0;
+  const bool flush_failed = std::fflush(stdout) != 0;
+  const int err = errno;
+  if (flush_failed || std::ferror(stdout) || !std::cout) {
+    std::cerr << "joseki: error: cannot write standard output" << (err ? std::string(": ") + std::strerror(err) : "")
+              << std::endl;
+    if (code == 0) code = joseki::kExitRunFailure;
+  }
   joseki::measure::ProgramScope::end();
   return code;
 }
@@ -75,33 +85,21 @@ int main(int argc, char** argv) {
   Context ctx;
   ctx.self_exe = self_exe_path(argv[0]);
   for (int i = 0; i < argc; ++i) ctx.command_line += (i ? " " : "") + std::string(argv[i]);
-  app.add_option("--json", ctx.json_path, "write the records of this run to PATH (JSON, docs/records.schema.json)");
-  app.add_option("--device", ctx.device, "GPU to use (index, as CUDA numbers them)")->check(CLI::NonNegativeNumber);
+  app.add_option("--json", ctx.json_path, "write the records of this run to PATH (JSON, docs/records.schema.json)")
+      ->check(joseki::app::writable_file_path());
+  app.add_option("--device", ctx.device, "GPU to use (index, as CUDA numbers them)")
+      ->check(joseki::app::non_negative_integer())
+      ->check(CLI::Range(0, 1023));
   app.add_flag("-q,--quiet", ctx.quiet, "no progress lines on stderr");
 
   auto& adders = joseki::app::CommandRegistry::all();
   std::stable_sort(adders.begin(), adders.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [order, add] : adders) add(app, ctx);
 
-  // Name an unknown command plainly (CLI11 would only say that a subcommand is required).
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--json" || a == "--device") {
-      ++i;
-      continue;
-    }
-    if (a.empty() || a[0] == '-') continue;
-    bool known = false;
-    std::string names;
-    for (const CLI::App* sub : app.get_subcommands({})) {
-      known = known || sub->check_name(a);
-      names += (names.empty() ? "" : ", ") + sub->get_name();
-    }
-    if (!known) {
-      std::cerr << "joseki: error: unknown command '" << a << "' (commands: " << names << ")" << std::endl;
-      return finish(ctx, joseki::kExitBadInput);
-    }
-    break;
+  // Name an unknown command or subcommand plainly (CLI11 would only say that one is required).
+  if (const std::string unknown = joseki::app::unknown_command(app, argc, argv); !unknown.empty()) {
+    std::cerr << "joseki: error: " << unknown << std::endl;
+    return finish(ctx, joseki::kExitBadInput);
   }
 
   try {

@@ -4,6 +4,10 @@
 #include <sys/utsname.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string_view>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -41,6 +45,297 @@ const KnownPart* known_part(const std::string& name) {
   return nullptr;
 }
 }  // namespace
+
+// ---- the one validating reader (docs/records.schema.json) ----
+// Each reader checks what the schema says of its part (required and allowed keys, types,
+// enums, ranges) and names the first violation by its JSON path, e.g. "$.records[3].summary.n".
+namespace {
+
+[[noreturn]] void bad(const std::string& path, const std::string& what) { throw RecordSchemaError(path, what); }
+
+std::string type_name(const json& j) {
+  if (j.is_number_integer() || j.is_number_unsigned()) return "an integer";
+  if (j.is_number()) return "a number";
+  if (j.is_string()) return "a string";
+  if (j.is_boolean()) return "a boolean";
+  if (j.is_null()) return "null";
+  if (j.is_array()) return "an array";
+  return "an object";
+}
+
+const json& obj(const json& j, const std::string& path) {
+  if (!j.is_object()) bad(path, "is " + type_name(j) + ", expected an object");
+  return j;
+}
+
+const json& at(const json& o, const std::string& path, const char* key) {
+  const auto it = o.find(key);
+  if (it == o.end()) bad(path, fmt::format("lacks the required field '{}'", key));
+  return *it;
+}
+
+void only_keys(const json& o, const std::string& path, std::initializer_list<const char*> keys) {
+  for (const auto& [k, v] : o.items()) {
+    bool ok = false;
+    for (const char* want : keys) ok = ok || k == want;
+    if (!ok) bad(path + "." + k, "is not a field of this object (docs/records.schema.json)");
+  }
+}
+
+std::string str(const json& o, const std::string& path, const char* key, std::size_t min_len = 0) {
+  const json& v = at(o, path, key);
+  const std::string p = path + "." + key;
+  if (!v.is_string()) bad(p, "is " + type_name(v) + ", expected a string");
+  std::string s = v.get<std::string>();
+  if (s.size() < min_len) bad(p, "is empty");
+  return s;
+}
+
+std::string one_of(const json& o, const std::string& path, const char* key, std::initializer_list<const char*> allowed) {
+  std::string s = str(o, path, key);
+  for (const char* a : allowed)
+    if (s == a) return s;
+  std::string list;
+  for (const char* a : allowed) list += (list.empty() ? "" : ", ") + fmt::format("'{}'", a);
+  bad(path + "." + key, fmt::format("is '{}', expected one of {}", s, list));
+}
+
+bool boolean(const json& o, const std::string& path, const char* key) {
+  const json& v = at(o, path, key);
+  if (!v.is_boolean()) bad(path + "." + key, "is " + type_name(v) + ", expected a boolean");
+  return v.get<bool>();
+}
+
+// An integer in [lo, hi]; a number with no fraction (3.0) counts, as in JSON Schema.
+std::int64_t integer_value(const json& v, const std::string& path, std::int64_t lo, std::int64_t hi) {
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<std::uint64_t>();
+    if (u > static_cast<std::uint64_t>(hi) || (lo > 0 && u < static_cast<std::uint64_t>(lo)))
+      bad(path, fmt::format("is {}, outside [{}, {}]", u, lo, hi));
+    return static_cast<std::int64_t>(u);
+  }
+  std::int64_t i = 0;
+  if (v.is_number_integer()) {
+    i = v.get<std::int64_t>();
+  } else if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (!std::isfinite(d) || d != std::floor(d)) bad(path, fmt::format("is {}, expected an integer", d));
+    if (d < static_cast<double>(lo) || d > static_cast<double>(hi))
+      bad(path, fmt::format("is {}, outside [{}, {}]", d, lo, hi));
+    i = static_cast<std::int64_t>(d);
+  } else {
+    bad(path, "is " + type_name(v) + ", expected an integer");
+  }
+  if (i < lo || i > hi) bad(path, fmt::format("is {}, outside [{}, {}]", i, lo, hi));
+  return i;
+}
+
+std::int64_t integer(const json& o, const std::string& path, const char* key,
+                     std::int64_t lo = std::numeric_limits<std::int64_t>::min(),
+                     std::int64_t hi = std::numeric_limits<std::int64_t>::max()) {
+  return integer_value(at(o, path, key), path + "." + key, lo, hi);
+}
+
+int int32(const json& o, const std::string& path, const char* key, int lo = std::numeric_limits<int>::min()) {
+  return static_cast<int>(integer(o, path, key, lo, std::numeric_limits<int>::max()));
+}
+
+double number_value(const json& v, const std::string& path, double lo = -HUGE_VAL, bool exclusive = false) {
+  if (!v.is_number()) bad(path, "is " + type_name(v) + ", expected a number");
+  const double d = v.get<double>();
+  if (!std::isfinite(d)) bad(path, "is not a finite number");
+  if (d < lo || (exclusive && d == lo))
+    bad(path, fmt::format("is {}, expected {} {}", d, exclusive ? "above" : "at least", lo));
+  return d;
+}
+
+double number(const json& o, const std::string& path, const char* key, double lo = -HUGE_VAL, bool exclusive = false) {
+  return number_value(at(o, path, key), path + "." + key, lo, exclusive);
+}
+
+DeviceFacts device_from_json_at(const json& j, const std::string& path) {
+  obj(j, path);
+  DeviceFacts d;
+  d.present = boolean(j, path, "present");
+  if (!d.present) {
+    if (j.size() > 1) only_keys(j, path, {"present"});
+    return d;
+  }
+  d.index = int32(j, path, "index", 0);
+  d.name = str(j, path, "name");
+  const std::string cc = str(j, path, "compute_capability");
+  char tail = 0;
+  if (std::sscanf(cc.c_str(), "%d.%d%c", &d.cc_major, &d.cc_minor, &tail) != 2 || d.cc_major < 0 || d.cc_minor < 0 ||
+      cc.find_first_not_of("0123456789.") != std::string::npos)
+    bad(path + ".compute_capability", "'" + cc + "' is not MAJOR.MINOR");
+  d.sm_count = int32(j, path, "sm_count");
+  d.warp_size = int32(j, path, "warp_size");
+  d.l2_bytes = integer(j, path, "l2_bytes");
+  d.global_mem_bytes = integer(j, path, "global_mem_bytes");
+  d.smem_per_sm = integer(j, path, "smem_per_sm");
+  d.smem_per_block_optin = integer(j, path, "smem_per_block_optin");
+  d.regs_per_sm = int32(j, path, "regs_per_sm");
+  d.max_threads_per_sm = int32(j, path, "max_threads_per_sm");
+  d.sm_clock_khz = int32(j, path, "sm_clock_khz");
+  d.mem_clock_khz = int32(j, path, "mem_clock_khz");
+  d.bus_width_bits = int32(j, path, "bus_width_bits");
+  d.driver_version = int32(j, path, "driver_version");
+  d.runtime_version = int32(j, path, "runtime_version");
+  d.pci_bus_id = str(j, path, "pci_bus_id");
+  number(j, path, "clock_bw_Bps");
+  number(j, path, "datasheet_bw_Bps");
+  one_of(j, path, "datasheet_source", {"vendor datasheet", "memory clock x bus width"});
+  if (const auto it = j.find("nvml"); it != j.end() && !it->is_null()) {
+    try {
+      d.nvml = nvml_facts_from_json(*it);
+    } catch (const std::exception& e) {
+      bad(path + ".nvml", e.what());
+    }
+  }
+  return d;
+}
+
+HostFacts host_from_json_at(const json& j, const std::string& path) {
+  obj(j, path);
+  only_keys(j, path, {"hostname", "cpu_model", "logical_cpus", "os"});
+  return {str(j, path, "hostname"), str(j, path, "cpu_model"), int32(j, path, "logical_cpus", 0), str(j, path, "os")};
+}
+
+BuildInfo build_from_json_at(const json& j, const std::string& path) {
+  obj(j, path);
+  only_keys(j, path, {"git_commit", "git_dirty", "cxx_compiler", "cuda_compiler", "build_type", "cxx_flags",
+                      "cuda_flags", "cuda_architectures", "have_cuda"});
+  BuildInfo b;
+  b.git_commit = str(j, path, "git_commit");
+  b.git_dirty = boolean(j, path, "git_dirty");
+  b.cxx_compiler = str(j, path, "cxx_compiler");
+  b.cuda_compiler = str(j, path, "cuda_compiler");
+  b.build_type = str(j, path, "build_type");
+  b.cxx_flags = str(j, path, "cxx_flags");
+  b.cuda_flags = str(j, path, "cuda_flags");
+  b.cuda_architectures = str(j, path, "cuda_architectures");
+  b.have_cuda = boolean(j, path, "have_cuda");
+  return b;
+}
+
+Stats stats_from_json_at(const json& j, const std::string& path) {
+  obj(j, path);
+  only_keys(j, path, {"n", "min", "median", "max", "mean", "stdev", "rel_stdev", "mad", "rel_mad"});
+  Stats s;
+  s.n = static_cast<std::size_t>(integer(j, path, "n", 1));
+  s.min = number(j, path, "min");
+  s.median = number(j, path, "median");
+  s.max = number(j, path, "max");
+  s.mean = number(j, path, "mean");
+  s.stdev = number(j, path, "stdev", 0);
+  s.rel_stdev = number(j, path, "rel_stdev", 0);
+  s.mad = number(j, path, "mad", 0);
+  s.rel_mad = number(j, path, "rel_mad", 0);
+  return s;
+}
+
+Throughput throughput_from_json_at(const json& j, const std::string& path) {
+  obj(j, path);
+  only_keys(j, path, {"elements", "bytes", "time_s", "elements_per_s", "bytes_per_s", "datasheet_Bps", "pct_datasheet",
+                      "ceiling_name", "ceiling_Bps", "pct_ceiling"});
+  Throughput t;
+  t.elements = number(j, path, "elements", 0);
+  t.bytes = number(j, path, "bytes", 0);
+  t.time_s = number(j, path, "time_s", 0, true);
+  t.elements_per_s = number(j, path, "elements_per_s", 0);
+  t.bytes_per_s = number(j, path, "bytes_per_s", 0);
+  t.datasheet_Bps = number(j, path, "datasheet_Bps", 0);
+  t.pct_datasheet = number(j, path, "pct_datasheet", 0);
+  t.ceiling_name = str(j, path, "ceiling_name");
+  t.ceiling_Bps = number(j, path, "ceiling_Bps", 0);
+  t.pct_ceiling = number(j, path, "pct_ceiling", 0);
+  return t;
+}
+
+Record record_from_json_at(const json& j, const std::string& path) {
+  obj(j, path);
+  only_keys(j, path, {"schema", "experiment", "variant", "rung", "technique", "backend", "axes", "scope", "mode", "unit",
+                      "samples", "summary", "stop_reason", "warmup_runs", "throughput", "validation", "skipped", "extra",
+                      "device", "host", "build", "timestamp", "environment"});
+  if (const std::string s = str(j, path, "schema"); s != kRecordSchema)
+    bad(path + ".schema", fmt::format("is '{}', expected '{}'", s, kRecordSchema));
+  Record r;
+  r.experiment = str(j, path, "experiment", 1);
+  r.variant = str(j, path, "variant", 1);
+  r.rung = int32(j, path, "rung", -1);
+  r.technique = str(j, path, "technique");
+  r.backend = one_of(j, path, "backend", {"cuda", "vulkan", "cpu", "process"});
+  const std::string axes_path = path + ".axes";
+  for (const auto& [k, v] : obj(at(j, path, "axes"), axes_path).items()) {
+    const std::string p = axes_path + "." + k;
+    if (v.is_number_integer() || v.is_number_unsigned()) r.axes.set(k, integer_value(v, p, INT64_MIN, INT64_MAX));
+    else if (v.is_number()) r.axes.set(k, number_value(v, p));
+    else if (v.is_string()) r.axes.set(k, v.get<std::string>());
+    else bad(p, "is " + type_name(v) + ", expected an integer, a number or a string");
+  }
+  r.scope = one_of(j, path, "scope", {"EXTERNAL", "PROGRAM", "GPU_PIPELINE", "GPU_COMPUTE", "CPU_COMPUTE", "VALUE"});
+  r.mode = one_of(j, path, "mode", {"cold", "hot", ""});
+  r.unit = str(j, path, "unit", 1);
+  const json& samples = at(j, path, "samples");
+  if (!samples.is_array()) bad(path + ".samples", "is " + type_name(samples) + ", expected an array");
+  for (std::size_t i = 0; i < samples.size(); ++i)
+    r.samples.push_back(number_value(samples[i], fmt::format("{}.samples[{}]", path, i)));
+  if (const json& s = at(j, path, "summary"); !s.is_null()) r.summary = stats_from_json_at(s, path + ".summary");
+  r.stop_reason = one_of(j, path, "stop_reason", {"converged", "max_samples", "timeout", "single", ""});
+  r.warmup_runs = int32(j, path, "warmup_runs", 0);
+  if (const json& t = at(j, path, "throughput"); !t.is_null())
+    r.throughput = throughput_from_json_at(t, path + ".throughput");
+  r.validation = str(j, path, "validation");
+  if (r.validation != "exact" && r.validation != "within-tolerance" && r.validation != "not-checked" &&
+      r.validation != "not-applicable" && r.validation.rfind("failed: ", 0) != 0)
+    bad(path + ".validation", fmt::format("is '{}', expected exact, within-tolerance, not-checked, not-applicable or "
+                                          "'failed: ...'", r.validation));
+  if (const json& s = at(j, path, "skipped"); !s.is_null()) {
+    if (!s.is_string()) bad(path + ".skipped", "is " + type_name(s) + ", expected null or a string");
+    r.skipped = s.get<std::string>();
+  }
+  if (r.skipped) {
+    if (!r.samples.empty()) bad(path + ".samples", "a skipped record has no samples");
+    if (r.summary) bad(path + ".summary", "a skipped record has no summary");
+  } else {
+    if (r.samples.empty()) bad(path + ".samples", "is empty: a record that is not skipped has samples");
+    if (!r.summary) bad(path + ".summary", "is null: a record that is not skipped has a summary");
+  }
+  r.extra = obj(at(j, path, "extra"), path + ".extra");
+  r.device = device_from_json_at(at(j, path, "device"), path + ".device");
+  r.host = host_from_json_at(at(j, path, "host"), path + ".host");
+  r.build = build_from_json_at(at(j, path, "build"), path + ".build");
+  r.timestamp = str(j, path, "timestamp");
+  if (const auto it = j.find("environment"); it != j.end() && !it->is_null()) {
+    try {
+      r.environment = environment_from_json(*it);
+    } catch (const std::exception& e) {
+      bad(path + ".environment", e.what());
+    }
+  }
+  return r;
+}
+
+RecordSet record_set_from_json_at(const json& j) {
+  const std::string path = "$";
+  obj(j, path);
+  if (const auto it = j.find("schema"); it == j.end() || *it != kRecordSetSchema)
+    bad(path + ".schema", fmt::format("not a joseki record set (expected schema {})", kRecordSetSchema));
+  only_keys(j, path, {"schema", "command", "created", "records"});
+  RecordSet s;
+  s.command = str(j, path, "command");
+  s.created = str(j, path, "created");
+  const json& recs = at(j, path, "records");
+  if (!recs.is_array()) bad(path + ".records", "is " + type_name(recs) + ", expected an array");
+  for (std::size_t i = 0; i < recs.size(); ++i)
+    s.records.push_back(record_from_json_at(recs[i], fmt::format("{}.records[{}]", path, i)));
+  return s;
+}
+
+}  // namespace
+
+RecordSchemaError::RecordSchemaError(std::string path, const std::string& what)
+    : std::runtime_error(path + ": " + what), m_path(std::move(path)) {}
 
 double DeviceFacts::datasheet_bw_Bps() const {
   if (const KnownPart* k = known_part(name)) return k->bw_Bps;
@@ -103,41 +398,13 @@ json to_json(const DeviceFacts& d) {
   return j;
 }
 
-DeviceFacts device_from_json(const json& j) {
-  DeviceFacts d;
-  d.present = j.at("present").get<bool>();
-  if (!d.present) return d;
-  d.index = j.at("index").get<int>();
-  d.name = j.at("name").get<std::string>();
-  const std::string cc = j.at("compute_capability").get<std::string>();
-  if (std::sscanf(cc.c_str(), "%d.%d", &d.cc_major, &d.cc_minor) != 2)
-    throw std::runtime_error("device.compute_capability '" + cc + "' is not MAJOR.MINOR");
-  d.sm_count = j.at("sm_count").get<int>();
-  d.warp_size = j.at("warp_size").get<int>();
-  d.l2_bytes = j.at("l2_bytes").get<std::int64_t>();
-  d.global_mem_bytes = j.at("global_mem_bytes").get<std::int64_t>();
-  d.smem_per_sm = j.at("smem_per_sm").get<std::int64_t>();
-  d.smem_per_block_optin = j.at("smem_per_block_optin").get<std::int64_t>();
-  d.regs_per_sm = j.at("regs_per_sm").get<int>();
-  d.max_threads_per_sm = j.at("max_threads_per_sm").get<int>();
-  d.sm_clock_khz = j.at("sm_clock_khz").get<int>();
-  d.mem_clock_khz = j.at("mem_clock_khz").get<int>();
-  d.bus_width_bits = j.at("bus_width_bits").get<int>();
-  d.driver_version = j.at("driver_version").get<int>();
-  d.runtime_version = j.at("runtime_version").get<int>();
-  d.pci_bus_id = j.at("pci_bus_id").get<std::string>();
-  if (j.contains("nvml")) d.nvml = nvml_facts_from_json(j.at("nvml"));
-  return d;
-}
+DeviceFacts device_from_json(const json& j) { return device_from_json_at(j, "$"); }
 
 json to_json(const HostFacts& h) {
   return {{"hostname", h.hostname}, {"cpu_model", h.cpu_model}, {"logical_cpus", h.logical_cpus}, {"os", h.os}};
 }
 
-HostFacts host_from_json(const json& j) {
-  return {j.at("hostname").get<std::string>(), j.at("cpu_model").get<std::string>(),
-          j.at("logical_cpus").get<int>(), j.at("os").get<std::string>()};
-}
+HostFacts host_from_json(const json& j) { return host_from_json_at(j, "$"); }
 
 json to_json(const BuildInfo& b) {
   return {{"git_commit", b.git_commit},     {"git_dirty", b.git_dirty},   {"cxx_compiler", b.cxx_compiler},
@@ -146,19 +413,7 @@ json to_json(const BuildInfo& b) {
           {"have_cuda", b.have_cuda}};
 }
 
-BuildInfo build_from_json(const json& j) {
-  BuildInfo b;
-  b.git_commit = j.at("git_commit").get<std::string>();
-  b.git_dirty = j.at("git_dirty").get<bool>();
-  b.cxx_compiler = j.at("cxx_compiler").get<std::string>();
-  b.cuda_compiler = j.at("cuda_compiler").get<std::string>();
-  b.build_type = j.at("build_type").get<std::string>();
-  b.cxx_flags = j.at("cxx_flags").get<std::string>();
-  b.cuda_flags = j.at("cuda_flags").get<std::string>();
-  b.cuda_architectures = j.at("cuda_architectures").get<std::string>();
-  b.have_cuda = j.at("have_cuda").get<bool>();
-  return b;
-}
+BuildInfo build_from_json(const json& j) { return build_from_json_at(j, "$"); }
 
 json to_json(const Stats& s) {
   return {{"n", s.n},       {"min", s.min},         {"median", s.median}, {"max", s.max},
@@ -166,19 +421,7 @@ json to_json(const Stats& s) {
           {"mad", s.mad},   {"rel_mad", s.rel_mad}};
 }
 
-Stats stats_from_json(const json& j) {
-  Stats s;
-  s.n = j.at("n").get<std::size_t>();
-  s.min = j.at("min").get<double>();
-  s.median = j.at("median").get<double>();
-  s.max = j.at("max").get<double>();
-  s.mean = j.at("mean").get<double>();
-  s.stdev = j.at("stdev").get<double>();
-  s.rel_stdev = j.at("rel_stdev").get<double>();
-  s.mad = j.at("mad").get<double>();
-  s.rel_mad = j.at("rel_mad").get<double>();
-  return s;
-}
+Stats stats_from_json(const json& j) { return stats_from_json_at(j, "$"); }
 
 void Record::set_measurement(const Measurement& m) {
   samples = m.samples_s;
@@ -215,42 +458,7 @@ json to_json(const Record& r) {
   return j;
 }
 
-Record record_from_json(const json& j) {
-  try {
-    if (j.at("schema").get<std::string>() != kRecordSchema)
-      throw std::runtime_error("schema is '" + j.at("schema").get<std::string>() + "', expected " + kRecordSchema);
-    Record r;
-    r.experiment = j.at("experiment").get<std::string>();
-    r.variant = j.at("variant").get<std::string>();
-    r.rung = j.at("rung").get<int>();
-    r.technique = j.at("technique").get<std::string>();
-    r.backend = j.at("backend").get<std::string>();
-    for (const auto& [k, v] : j.at("axes").items()) {
-      if (v.is_number_integer()) r.axes.set(k, v.get<std::int64_t>());
-      else if (v.is_number()) r.axes.set(k, v.get<double>());
-      else r.axes.set(k, v.get<std::string>());
-    }
-    r.scope = j.at("scope").get<std::string>();
-    r.mode = j.at("mode").get<std::string>();
-    r.unit = j.at("unit").get<std::string>();
-    r.samples = j.at("samples").get<std::vector<double>>();
-    if (!j.at("summary").is_null()) r.summary = stats_from_json(j.at("summary"));
-    r.stop_reason = j.at("stop_reason").get<std::string>();
-    r.warmup_runs = j.at("warmup_runs").get<int>();
-    if (!j.at("throughput").is_null()) r.throughput = throughput_from_json(j.at("throughput"));
-    r.validation = j.at("validation").get<std::string>();
-    if (!j.at("skipped").is_null()) r.skipped = j.at("skipped").get<std::string>();
-    r.extra = j.at("extra");
-    r.device = device_from_json(j.at("device"));
-    r.host = host_from_json(j.at("host"));
-    r.build = build_from_json(j.at("build"));
-    r.timestamp = j.at("timestamp").get<std::string>();
-    if (j.contains("environment")) r.environment = environment_from_json(j.at("environment"));
-    return r;
-  } catch (const json::exception& e) {
-    throw std::runtime_error(std::string("record: ") + e.what());
-  }
-}
+Record record_from_json(const json& j) { return record_from_json_at(j, "$"); }
 
 json to_json(const RecordSet& s) {
   json recs = json::array();
@@ -258,23 +466,7 @@ json to_json(const RecordSet& s) {
   return {{"schema", kRecordSetSchema}, {"command", s.command}, {"created", s.created}, {"records", recs}};
 }
 
-RecordSet record_set_from_json(const json& j) {
-  if (!j.is_object() || !j.contains("schema") || j.at("schema") != kRecordSetSchema)
-    throw std::runtime_error(std::string("not a joseki record set (expected schema ") + kRecordSetSchema + ")");
-  RecordSet s;
-  s.command = j.at("command").get<std::string>();
-  s.created = j.at("created").get<std::string>();
-  std::size_t i = 0;
-  for (const json& r : j.at("records")) {
-    try {
-      s.records.push_back(record_from_json(r));
-    } catch (const std::exception& e) {
-      throw std::runtime_error(fmt::format("records[{}]: {}", i, e.what()));
-    }
-    ++i;
-  }
-  return s;
-}
+RecordSet record_set_from_json(const json& j) { return record_set_from_json_at(j); }
 
 void write_records(const std::string& path, const RecordSet& s) {
   namespace fs = std::filesystem;
@@ -284,32 +476,58 @@ void write_records(const std::string& path, const RecordSet& s) {
     fs::create_directories(p.parent_path(), ec);
     if (ec) throw RunError(fmt::format("--json: cannot create directory '{}': {}", p.parent_path().string(), ec.message()));
   }
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) throw RunError(fmt::format("--json: cannot write '{}'", tmp));
-    out << to_json(s).dump(1) << '\n';
-    if (!out) throw RunError(fmt::format("--json: write to '{}' failed", tmp));
-  }
   std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) throw RunError(fmt::format("--json: cannot move '{}' to '{}': {}", tmp, path, ec.message()));
+  if (fs::is_directory(p, ec)) throw RunError(fmt::format("--json: '{}' is a folder; give a file path", path));
+  const std::string tmp = path + ".tmp";
+  try {
+    {
+      std::ofstream out(tmp);
+      if (!out) throw RunError(fmt::format("--json: cannot write '{}'", tmp));
+      out << to_json(s).dump(1) << '\n';
+      out.flush();
+      if (!out) throw RunError(fmt::format("--json: write to '{}' failed", tmp));
+    }
+    fs::rename(tmp, path, ec);
+    if (ec) throw RunError(fmt::format("--json: cannot move '{}' to '{}': {}", tmp, path, ec.message()));
+  } catch (...) {
+    fs::remove(tmp, ec);  // never leave PATH.tmp behind
+    throw;
+  }
+}
+
+RecordSet parse_records(std::string_view text, const std::string& name) {
+  if (text.size() >= 3 && static_cast<unsigned char>(text[0]) == 0xEF && static_cast<unsigned char>(text[1]) == 0xBB &&
+      static_cast<unsigned char>(text[2]) == 0xBF)
+    throw InputError(fmt::format("'{}': starts with a byte-order mark (U+FEFF); a records file is plain UTF-8 JSON", name));
+  json j;
+  try {
+    j = json::parse(text);  // strict: anything after the JSON value is an error
+  } catch (const json::exception& e) {
+    throw InputError(fmt::format("'{}' is not JSON (or has something after it): {}", name, e.what()));
+  }
+  try {
+    return record_set_from_json_at(j);
+  } catch (const RecordSchemaError& e) {
+    throw InputError(fmt::format("'{}': breaks docs/records.schema.json at {}", name, e.what()));
+  }
 }
 
 RecordSet read_records(const std::string& path) {
-  std::ifstream in(path);
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec))
+    throw InputError(fmt::format("'{}' is a directory, not a records file", path));
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(fmt::format("cannot open records file '{}'", path));
-  json j;
-  try {
-    in >> j;
-  } catch (const json::exception& e) {
-    throw InputError(fmt::format("'{}' is not JSON: {}", path, e.what()));
+  std::string text;
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxRecordsFileBytes)
+      throw InputError(fmt::format("'{}': larger than {} MiB; not a records file", path, kMaxRecordsFileBytes >> 20));
   }
-  try {
-    return record_set_from_json(j);
-  } catch (const std::exception& e) {
-    throw InputError(fmt::format("'{}': {}", path, e.what()));
-  }
+  if (in.bad()) throw InputError(fmt::format("cannot read records file '{}'", path));
+  return parse_records(text, path);
 }
 
 }  // namespace joseki::measure

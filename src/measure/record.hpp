@@ -5,7 +5,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -95,7 +97,7 @@ BuildInfo build_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const Stats& s);
 Stats stats_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const Record& r);
-Record record_from_json(const nlohmann::json& j);  // throws std::runtime_error naming the bad field
+Record record_from_json(const nlohmann::json& j);  // throws RecordSchemaError naming the JSON path
 
 std::string utc_now_iso8601();
 
@@ -108,6 +110,21 @@ struct RecordSet {
 nlohmann::json to_json(const RecordSet& s);
 RecordSet record_set_from_json(const nlohmann::json& j);
 void write_records(const std::string& path, const RecordSet& s);  // atomic (temp file + rename)
-RecordSet read_records(const std::string& path);                  // throws InputError naming the file
+// The one reader of records (table, compare, report, probes): the file must be plain UTF-8 JSON
+// (no byte-order mark, nothing after the value) that follows docs/records.schema.json; else
+// InputError naming the file and the JSON path of the first violation ("$.records[2].summary.n").
+RecordSet read_records(const std::string& path);
+RecordSet parse_records(std::string_view text, const std::string& name);  // the same, from memory
+inline constexpr std::size_t kMaxRecordsFileBytes = std::size_t{1} << 30;   // 1 GiB
+
+// A violation of the schema at a JSON path; read_records turns it into InputError.
+class RecordSchemaError : public std::runtime_error {
+ public:
+  RecordSchemaError(std::string path, const std::string& what);
+  const std::string& path() const { return m_path; }
+
+ private:
+  std::string m_path;
+};
 
 }  // namespace joseki::measure

@@ -109,3 +109,100 @@ TEST(Abc471gIo, FormatAnswerWritesOneLinePerShift) {
   EXPECT_EQ(format_answer({}), "");
   EXPECT_EQ(format_answer({0, 1, 18446744073709551615ULL, 42}), "0\n1\n18446744073709551615\n42\n");
 }
+
+// ---- the input as a stream (issue 21, item 10) ----
+namespace {
+
+// A source that serves `text` in pieces of `piece` bytes, then (if set) `forever` endlessly; counts
+// what it served.
+struct Source {
+  explicit Source(std::string t, std::string f = "", std::size_t p = 1 << 20)
+      : text(std::move(t)), forever(std::move(f)), piece(p) {}
+  std::string text;
+  std::string forever;
+  std::size_t piece;
+  std::size_t pos = 0;
+  std::uint64_t served = 0;
+  ReadFn fn() {
+    return [this](char* buf, std::size_t cap) -> std::size_t {
+      std::size_t n = 0;
+      while (n < cap && n < piece) {
+        if (pos < text.size()) {
+          buf[n++] = text[pos++];
+        } else if (!forever.empty()) {
+          buf[n++] = forever[(pos++ - text.size()) % forever.size()];
+        } else {
+          break;
+        }
+      }
+      served += n;
+      return n;
+    };
+  }
+};
+
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const joseki::InputError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+}  // namespace
+
+TEST(Abc471gIoStream, SameResultsAndMessagesAsTheTextParserAtEveryChunkSize) {
+  for (const std::size_t chunk : {1, 2, 3, 7, 64, 1 << 20}) {
+    for (const Bad& b : bad_inputs()) {
+      Source src{b.input};
+      const ReadFn read = src.fn();
+      const std::string streamed = message_of([&] { parse_problem_stream(read, chunk); });
+      const std::string text = message_of([&] { parse_problem_text(b.input); });
+      if (std::string(b.name) == "long token is cut") {
+        // A bad token in a stream is read only as far as its message shows.
+        EXPECT_NE(streamed.find("V_2 = 'zzzz"), std::string::npos) << streamed;
+        EXPECT_NE(streamed.find("(at least"), std::string::npos) << streamed;
+        continue;
+      }
+      EXPECT_EQ(streamed, text) << b.name << " at chunk " << chunk;
+    }
+    Source ok{"5\t3\r\n0\r\n5\n0 1 2 0 1\n1 0 0\n"};
+    const Problem p = parse_problem_stream(ok.fn(), chunk);
+    EXPECT_EQ(p.b, (std::vector<std::uint32_t>{0, 1, 2, 0, 1}));
+    EXPECT_EQ(p.v, (std::vector<std::uint8_t>{1, 0, 0}));
+  }
+}
+
+TEST(Abc471gIoStream, JunkAfterAValidHeaderStopsAtOnce) {
+  for (const std::string& junk : {std::string("x"), std::string(1, '\0'), std::string("0\n")}) {
+    Source src{"5 3 0 1\n", junk, 4096};
+    const std::string m = message_of([&] { parse_problem_stream(src.fn(), 4096); });
+    EXPECT_NE(m.find("input:"), std::string::npos) << m;
+    EXPECT_LE(src.served, 3u * 4096) << "read " << src.served << " bytes of endless junk before saying so: " << m;
+  }
+  // `yes 0`: a valid input followed by endless zeros is an extra token, found at once.
+  Source yes{"5 3 0 1\n0\n1 0 0\n", "0\n", 4096};
+  const std::string m = message_of([&] { parse_problem_stream(yes.fn(), 4096); });
+  EXPECT_NE(m.find("extra token '0'"), std::string::npos) << m;
+  EXPECT_LE(yes.served, 2u * 4096);
+}
+
+TEST(Abc471gIoStream, EndlessWhitespaceIsBoundedByTheHeader) {
+  Source src{"5 3 0 1\n0\n1", " ", 1 << 16};
+  const std::string m = message_of([&] { parse_problem_stream(src.fn(), 1 << 16); });
+  EXPECT_NE(m.find("longer than"), std::string::npos) << m;
+  EXPECT_NE(m.find("4 values"), std::string::npos) << m;  // M + K = 1 + 3
+  EXPECT_LE(src.served, (3u << 20)) << "the bound is 1 MiB + 64 bytes per announced value";
+  Source before{"", "\n", 1 << 16};
+  EXPECT_NE(message_of([&] { parse_problem_stream(before.fn(), 1 << 16); }).find("longer than"), std::string::npos);
+}
+
+TEST(Abc471gIo, LineNumbersCountCrOnlyAndCrLfLineEndings) {
+  for (const char* eol : {"\n", "\r", "\r\n"}) {
+    const std::string e = eol;
+    const std::string text = "5 3 0 1" + e + "0" + e + "1 0 7" + e;
+    const std::string m = message_of([&] { parse_problem_text(text); });
+    EXPECT_NE(m.find("line 3"), std::string::npos) << "eol " << (e == "\r" ? "CR" : e == "\n" ? "LF" : "CRLF") << ": " << m;
+  }
+}

@@ -417,6 +417,16 @@ TEST(Abc471gPairsMath, AutoPairsPerThread) {
   EXPECT_LE(gp::auto_pairs_per_thread(1ULL << 50, 1), 1u << 20);
 }
 
+TEST(Abc471gPairsProgress, TimeLeftIsReadableAtAnySize) {
+  EXPECT_EQ(gp::format_duration(4.24), "4.2 s");
+  EXPECT_EQ(gp::format_duration(185), "3 min 05 s");
+  EXPECT_EQ(gp::format_duration(2 * 3600 + 7 * 60), "2 h 07 min");
+  EXPECT_EQ(gp::format_duration(13 * 86400 + 22 * 3600), "13 d 22 h");  // N = 10^15 on 2 cores (issue 21)
+  EXPECT_EQ(gp::progress_line("count", 1, 100000, 12.0, 10).substr(0, 25), "count [..........]   0%  ");
+  EXPECT_NE(gp::progress_line("count", 1, 100000, 12.0, 10).find("13 d 21 h left"), std::string::npos)
+      << gp::progress_line("count", 1, 100000, 12.0, 10);
+}
+
 TEST(Abc471gPairsProgress, LineFormat) {
   EXPECT_EQ(gp::progress_line("count", 0, 10, 0, 10), "count [..........]   0%");
   EXPECT_EQ(gp::progress_line("count", 4, 10, 2.0, 10), "count [####......]  40%  3.0 s left");

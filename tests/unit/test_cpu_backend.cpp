@@ -1,13 +1,18 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <mutex>
 #include <numeric>
+#include <set>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "backend/cpu/cpu_info.hpp"
 #include "backend/cpu/parallel.hpp"
 #include "backend/gpu.hpp"
+#include "measure/errors.hpp"
 
 using namespace joseki::cpu;
 
@@ -28,6 +33,30 @@ TEST(ThreadPool, ExceptionPropagatesAndPoolSurvives) {
   std::atomic<long> sum{0};
   pool.parallel_for(10, [&](std::int64_t i) { sum += i; });
   EXPECT_EQ(sum.load(), 45);
+}
+
+TEST(ThreadPool, RunsOnAsManyThreadsAsAskedAndNestsSafely) {
+  ThreadPool pool(4);
+  std::mutex mu;
+  std::set<std::thread::id> ids;
+  std::atomic<int> inner{0};
+  pool.parallel_for(64, [&](std::int64_t) {
+    {
+      std::lock_guard lk(mu);
+      ids.insert(std::this_thread::get_id());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    pool.parallel_for(3, [&](std::int64_t) { ++inner; });  // nested: runs on the calling thread
+  });
+  EXPECT_LE(ids.size(), 4u);
+  EXPECT_GE(ids.size(), 2u) << "parallel_for ran on one thread only";
+  EXPECT_EQ(inner.load(), 64 * 3);
+}
+
+TEST(ThreadPool, ThreadCountsOutsideTheRangeAreInputErrors) {
+  EXPECT_THROW(ThreadPool{0}, joseki::InputError);
+  EXPECT_THROW(ThreadPool{kMaxThreads + 1}, joseki::InputError);
+  EXPECT_NO_THROW(ThreadPool{kMaxThreads});  // no thread starts before parallel_for
 }
 
 TEST(CpuInfo, SimdLevelNeverExceedsTheCpu) {

@@ -3,6 +3,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
 
 #include "measure/errors.hpp"
 #include "measure/record.hpp"
@@ -143,4 +146,62 @@ TEST(Table, Formats) {
   EXPECT_EQ(format_pct(95.12), "95.1%");
   Table t({"a", "b"});
   EXPECT_THROW(t.add_row({"1"}), std::invalid_argument);
+}
+
+// ---- the one validating reader (issue 21, item 7) ----
+namespace {
+std::string valid_set_text() {
+  RecordSet set;
+  set.command = "joseki reduce";
+  set.created = "2026-12-01T00:00:00Z";
+  set.records = {sample_record(), sample_record()};
+  return to_json(set).dump();
+}
+std::string reject(const std::string& text) {
+  try {
+    parse_records(text, "f.json");
+  } catch (const joseki::InputError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+}  // namespace
+
+TEST(RecordReader, AcceptsWhatItWrites) { EXPECT_EQ(parse_records(valid_set_text(), "f.json").records.size(), 2u); }
+
+TEST(RecordReader, NamesTheFileAndTheJsonPathOfTheFirstViolation) {
+  const std::string good = valid_set_text();
+  auto with = [&](const std::function<void(nlohmann::json&)>& f) {
+    nlohmann::json j = nlohmann::json::parse(good);
+    f(j);
+    return j.dump();
+  };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"\xEF\xBB\xBF" + good, "byte-order mark"},
+      {good + " {}", "not JSON"},
+      {good + "x", "not JSON"},
+      {with([](auto& j) { j["records"] = nullptr; }), "$.records: is null"},
+      {with([](auto& j) { j["records"] = nlohmann::json::object(); }), "$.records: is an object"},
+      {with([](auto& j) { j["records"][1]["summary"]["n"] = -3; }), "$.records[1].summary.n"},
+      {with([](auto& j) { j["records"][0]["rung"] = 1e30; }), "$.records[0].rung"},
+      {with([](auto& j) { j["records"][0]["rung"] = -2; }), "$.records[0].rung"},
+      {with([](auto& j) { j["records"][0]["warmup_runs"] = -1; }), "$.records[0].warmup_runs"},
+      {with([](auto& j) { j["records"][0]["samples"][1] = "x"; }), "$.records[0].samples[1]"},
+      {with([](auto& j) { j["records"][0]["device"]["present"] = 1; }), "$.records[0].device.present"},
+  };
+  for (const auto& [text, needle] : cases) {
+    const std::string m = reject(text);
+    EXPECT_NE(m.find("f.json"), std::string::npos) << m;
+    EXPECT_NE(m.find(needle), std::string::npos) << "'" << m << "' lacks '" << needle << "'";
+  }
+}
+
+TEST(RecordReader, ADirectoryIsBadInputNamingIt) {
+  const auto dir = std::filesystem::temp_directory_path();
+  try {
+    read_records(dir.string());
+    ADD_FAILURE() << "a directory was read as records";
+  } catch (const joseki::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(dir.string()), std::string::npos) << e.what();
+  }
 }

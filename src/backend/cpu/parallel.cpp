@@ -1,89 +1,63 @@
 #include "backend/cpu/parallel.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <cstdlib>
-#include <stdexcept>
+#include <exception>
+#include <mutex>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "backend/cpu/cpu_info.hpp"
+#include "measure/errors.hpp"
 
 namespace joseki::cpu {
 
 ThreadPool::ThreadPool(int threads) : m_threads(threads) {
-  if (threads < 1) throw std::invalid_argument("ThreadPool needs at least one thread");
-  for (int i = 1; i < threads; ++i) m_workers.emplace_back([this] { worker_loop(); });
-}
-
-ThreadPool::~ThreadPool() {
-  {
-    std::lock_guard lk(m_mu);
-    m_stop = true;
-  }
-  m_cv_start.notify_all();
-  for (auto& t : m_workers) t.join();
-}
-
-void ThreadPool::drain() {
-  for (;;) {
-    std::int64_t task;
-    {
-      std::lock_guard lk(m_mu);
-      if (m_next >= m_tasks) return;
-      task = m_next++;
-    }
-    try {
-      (*m_fn)(task);
-    } catch (...) {
-      std::lock_guard lk(m_mu);
-      if (!m_error) m_error = std::current_exception();
-      m_next = m_tasks;  // stop handing out work
-    }
-  }
-}
-
-void ThreadPool::worker_loop() {
-  std::uint64_t seen = 0;
-  for (;;) {
-    {
-      std::unique_lock lk(m_mu);
-      m_cv_start.wait(lk, [&] { return m_stop || m_generation != seen; });
-      if (m_stop) return;
-      seen = m_generation;
-      ++m_active;
-    }
-    drain();
-    {
-      std::lock_guard lk(m_mu);
-      --m_active;
-    }
-    m_cv_done.notify_all();
-  }
+  if (threads < 1 || threads > kMaxThreads)
+    throw InputError(fmt::format("threads: {} is not a thread count in 1..{}", threads, kMaxThreads));
 }
 
 void ThreadPool::parallel_for(std::int64_t tasks, const std::function<void(std::int64_t)>& fn) {
   if (tasks <= 0) return;
-  {
-    std::lock_guard lk(m_mu);
-    m_fn = &fn;
-    m_tasks = tasks;
-    m_next = 0;
-    m_error = nullptr;
-    ++m_generation;
+  const int team = static_cast<int>(std::min<std::int64_t>(tasks, m_threads));
+  if (team == 1) {
+    for (std::int64_t t = 0; t < tasks; ++t) fn(t);
+    return;
   }
-  m_cv_start.notify_all();
-  drain();
-  std::unique_lock lk(m_mu);
-  m_cv_done.wait(lk, [&] { return m_next >= m_tasks && m_active == 0; });
-  m_fn = nullptr;
-  if (m_error) std::rethrow_exception(m_error);
+  std::atomic<std::int64_t> next{0};
+  std::mutex mu;
+  std::exception_ptr error;
+#pragma omp parallel num_threads(team)
+  {
+    for (;;) {
+      const std::int64_t t = next.fetch_add(1, std::memory_order_relaxed);
+      if (t >= tasks) break;
+      try {
+        fn(t);
+      } catch (...) {
+        std::lock_guard lk(mu);
+        if (!error) error = std::current_exception();
+        next.store(tasks, std::memory_order_relaxed);  // stop handing out work
+      }
+    }
+  }
+  if (error) std::rethrow_exception(error);
 }
 
 ThreadPool& ThreadPool::global() {
   static ThreadPool pool([] {
-    if (const char* e = std::getenv("JOSEKI_THREADS")) {
-      const int n = std::atoi(e);
-      if (n >= 1) return n;
+    if (const char* e = std::getenv("JOSEKI_THREADS"); e && *e) {
+      char* end = nullptr;
+      errno = 0;
+      const long n = std::strtol(e, &end, 10);
+      if (*end != '\0' || errno != 0 || n < 1 || n > kMaxThreads)
+        throw InputError(fmt::format("JOSEKI_THREADS={}: not a thread count in 1..{}", e, kMaxThreads));
+      return static_cast<int>(n);
     }
-    return cpu_features().logical_cpus;
+    return std::clamp(cpu_features().logical_cpus, 1, kMaxThreads);
   }());
   return pool;
 }

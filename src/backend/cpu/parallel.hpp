@@ -1,47 +1,36 @@
-// A small persistent thread pool: parallel_for over task indices, blocking until all
-// tasks are done. Workers are created once, so a benchmark sample does not pay for
-// thread creation. Tasks are handed out by an atomic counter (dynamic balance).
+// parallel_for over task indices on OpenMP (gcc's libgomp, linked statically), blocking until
+// all tasks are done. libgomp keeps its threads between parallel regions, so a benchmark sample
+// does not pay for thread creation. Tasks are handed out one at a time (dynamic balance).
+//
+// A thread that cannot be created (address-space or process limit) ends the process with
+// libgomp's message "libgomp: Thread creation failed: ..." and exit code 1: never a hang.
+// (The hand-written pool this replaces deadlocked there: issue 21.)
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
-#include <exception>
 #include <functional>
-#include <mutex>
-#include <thread>
-#include <vector>
 
 namespace joseki::cpu {
 
+inline constexpr int kMaxThreads = 4096;  // --threads and JOSEKI_THREADS accept 1..kMaxThreads
+
 class ThreadPool {
  public:
-  explicit ThreadPool(int threads);  // threads >= 1; the calling thread also works
-  ~ThreadPool();
+  explicit ThreadPool(int threads);  // 1 <= threads <= kMaxThreads; the calling thread also works
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   int size() const { return m_threads; }
-  // Runs fn(task) for task in [0, tasks) on up to size() threads; rethrows the first exception.
+  // Runs fn(task) for task in [0, tasks) on up to size() threads; rethrows the first exception
+  // (the tasks not yet started are then not run).
   void parallel_for(std::int64_t tasks, const std::function<void(std::int64_t)>& fn);
 
-  // One pool per process with one thread per logical CPU (JOSEKI_THREADS overrides).
+  // One pool per process with one thread per logical CPU (JOSEKI_THREADS overrides; a value
+  // that is not an integer in 1..kMaxThreads is an InputError naming it).
   static ThreadPool& global();
 
  private:
-  void worker_loop();
-  void drain();
-
   int m_threads;
-  std::vector<std::thread> m_workers;
-  std::mutex m_mu;
-  std::condition_variable m_cv_start, m_cv_done;
-  const std::function<void(std::int64_t)>* m_fn = nullptr;
-  std::int64_t m_tasks = 0;
-  std::int64_t m_next = 0;
-  int m_active = 0;
-  std::uint64_t m_generation = 0;
-  bool m_stop = false;
-  std::exception_ptr m_error;
 };
 
 }  // namespace joseki::cpu

@@ -103,6 +103,8 @@ BenchCase parse_bench_case(const std::string& text) {
     else throw InputError(fmt::format("--case {}: unknown key '{}' (keys: N, K, M, seed, rng)", text, key));
   }
   if (c.spec.m == 0) c.spec.m = std::min<std::uint64_t>(c.spec.n, 100000);
+  if (const std::string bad = spec_error(c.spec, SpecNames::CaseKeys); !bad.empty())
+    throw InputError(fmt::format("--case {}: {}", text, bad));
   return c;
 }
 

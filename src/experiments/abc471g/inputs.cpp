@@ -7,14 +7,23 @@
 
 namespace joseki::abc471g {
 
-Problem make_problem(const InstanceSpec& s) {
-  if (s.n < 1 || s.n > kMaxN) throw InputError("--n " + std::to_string(s.n) + ": must be in 1.." + std::to_string(kMaxN));
-  if (s.k < 1 || s.k > kMaxK) throw InputError("--k " + std::to_string(s.k) + ": must be in 1.." + std::to_string(kMaxK));
+std::string spec_error(const InstanceSpec& s, SpecNames names) {
+  const bool opt = names == SpecNames::Options;
+  auto field = [&](const char* option, const char* key, const std::string& v) {
+    return opt ? std::string(option) + " " + v : std::string(key) + "=" + v;
+  };
+  if (s.n < 1 || s.n > kMaxN) return field("--n", "N", std::to_string(s.n)) + ": must be in 1.." + std::to_string(kMaxN);
+  if (s.k < 1 || s.k > kMaxK) return field("--k", "K", std::to_string(s.k)) + ": must be in 1.." + std::to_string(kMaxK);
   if (s.m < 1 || s.m > s.n || s.m > kMaxM)
-    throw InputError("--m " + std::to_string(s.m) + ": must be in 1..min(N, " + std::to_string(kMaxM) + ")");
-  if (s.seed > kMaxSeed) throw InputError("--seed " + std::to_string(s.seed) + ": must be at most 2^60-1");
+    return field("--m", "M", std::to_string(s.m)) + ": must be in 1..min(N, " + std::to_string(kMaxM) + ")";
+  if (s.seed > kMaxSeed) return field("--seed", "seed", std::to_string(s.seed)) + ": must be at most 2^60-1";
   if (!(s.vowel_ratio >= 0 && s.vowel_ratio <= 1))
-    throw InputError("--vowels " + std::to_string(s.vowel_ratio) + ": must be in [0, 1]");
+    return field("--vowels", "vowels", std::to_string(s.vowel_ratio)) + ": must be in [0, 1]";
+  return "";
+}
+
+Problem make_problem(const InstanceSpec& s) {
+  if (const std::string bad = spec_error(s); !bad.empty()) throw InputError(bad);
   std::mt19937_64 rng(s.rng);
   Problem p;
   p.n = s.n;

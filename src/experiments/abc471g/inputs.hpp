@@ -18,6 +18,11 @@ struct InstanceSpec {
   double vowel_ratio = 0.5;     // P(V_j = 1)
 };
 
+// What is wrong with a spec, naming the field as gen's options (--n 0) or bench's --case keys
+// (N=0); empty when it is valid.
+enum class SpecNames { Options, CaseKeys };
+std::string spec_error(const InstanceSpec& s, SpecNames names = SpecNames::Options);
+
 Problem make_problem(const InstanceSpec& s);  // throws InputError on an invalid spec (names the field)
 std::string to_text(const Problem& p);        // the official input format
 

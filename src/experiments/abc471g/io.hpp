@@ -10,6 +10,8 @@
 // message names the field, the value and the line.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <istream>
 #include <string>
 #include <string_view>
@@ -18,8 +20,16 @@
 
 namespace joseki::abc471g {
 
-Problem parse_problem(std::istream& in);
+Problem parse_problem(std::istream& in);  // streamed
 Problem parse_problem_text(std::string_view text);
+
+// The input read as a stream, in chunks: memory does not grow with the input, junk is an
+// InputError as soon as its first token is read, and input beyond the bound the header sets
+// (1 MiB + 64 bytes per announced value) as soon as it passes it. read(buf, cap) returns the
+// bytes read, 0 at the end; it may throw. Same results and messages as parse_problem_text.
+using ReadFn = std::function<std::size_t(char* buf, std::size_t cap)>;
+Problem parse_problem_stream(const ReadFn& read, std::size_t chunk = std::size_t{1} << 20);
+Problem parse_problem_fd(int fd, const std::string& what);  // "standard input", "'in.txt'"
 
 // Reads a whole stream (stdin, a file) into memory; throws InputError if it cannot be read.
 std::string read_all(std::istream& in);

@@ -9,6 +9,7 @@
 
 #include "experiments/abc471g/cpu/aligned.hpp"
 #include "experiments/abc471g/cpu/common.hpp"
+#include "experiments/abc471g/gpu_pairs/progress.hpp"
 
 namespace joseki::abc471g::cpu {
 namespace {
@@ -77,7 +78,8 @@ struct TaskOut {
   double gen_s = 0, count_s = 0;
 };
 
-void run_task(const Plan& pl, const Bank& bk, std::uint64_t i0, std::uint64_t i1, TaskOut& out) {
+void run_task(const Plan& pl, const Bank& bk, std::uint64_t i0, std::uint64_t i1, TaskOut& out,
+              ::joseki::abc471g::pairs::ProgressTicker& progress) {
   const Problem& p = pl.p;
   const std::uint32_t vb = pl.ks.vbits / 8, hb = pl.ks.half_vbits / 8;
   const std::size_t vec_state = static_cast<std::size_t>(pl.sw) * vb;
@@ -117,6 +119,7 @@ void run_task(const Plan& pl, const Bank& bk, std::uint64_t i0, std::uint64_t i1
     out.gen_s += secs(t0, t1);
     out.count_s += secs(t1, t2);
     i += n;
+    progress.add(n);
   }
 
   // Flush: state word w >= 1 (levels, then slices) has weight 2^(w-1) in every lane.
@@ -157,11 +160,12 @@ SolveResult solve_direct(const Problem& p, const SolveOptions& opt, joseki::cpu:
       std::max<std::uint64_t>(1, std::min<std::uint64_t>(static_cast<std::uint64_t>(threads) * 4, p.n / 32768));
   std::vector<TaskOut> outs(tasks);
   const auto t1 = Clock::now();
+  ::joseki::abc471g::pairs::ProgressTicker progress("cpu-direct: N = " + std::to_string(p.n), p.n);
   pool.parallel_for(static_cast<std::int64_t>(tasks), [&](std::int64_t t) {
     const auto ut = static_cast<std::uint64_t>(t);
     const std::uint64_t q = p.n / tasks, r = p.n % tasks;
     const std::uint64_t i0 = q * ut + std::min(ut, r), i1 = i0 + q + (ut < r ? 1 : 0);
-    run_task(plan, bank, i0, i1, outs[static_cast<std::size_t>(t)]);
+    run_task(plan, bank, i0, i1, outs[static_cast<std::size_t>(t)], progress);
   });
   const auto t2 = Clock::now();
   SolveResult res;

@@ -13,6 +13,7 @@
 
 #include "experiments/abc471g/cpu/common.hpp"
 #include "experiments/abc471g/cpu/fft_combine.hpp"
+#include "experiments/abc471g/gpu_pairs/progress.hpp"
 #include "measure/errors.hpp"
 
 namespace joseki::abc471g::cpu {
@@ -63,6 +64,7 @@ PairTable count_pairs(const Problem& p, int threads_req, joseki::cpu::SimdLevel 
     return std::pair{lo, lo + q + (j < r ? 1 : 0)};
   };
   // The shared table comes zeroed from mmap; each thread's table too.
+  ::joseki::abc471g::pairs::ProgressTicker progress("cpu-pairs: N = " + std::to_string(p.n), pairs);
   if (pairs > 0) pool.parallel_for(static_cast<std::int64_t>(t), [&](std::int64_t j) {
     const auto [lo, hi] = range(static_cast<std::uint64_t>(j));
     auto& tab = tabs[static_cast<std::size_t>(j)];
@@ -90,6 +92,7 @@ PairTable count_pairs(const Problem& p, int threads_req, joseki::cpu::SimdLevel 
       cnt_s[static_cast<std::size_t>(j)] += secs(a1, a2);
       i += n;
       piece += n;
+      progress.add(n);
       if (piece == PIECE && i < hi) {  // only for N beyond ~4e9 per thread: fold into the shared table
         std::lock_guard lk(merge_mu);
         for (std::uint64_t e = 0; e < kk; ++e)
