@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "backend/cuda/arch.cuh"
 #include "backend/cuda/check.hpp"
 #include "experiments/reduce/rung.hpp"
 
@@ -46,8 +47,19 @@ __device__ __forceinline__ std::uint32_t warp_sum_shfl(std::uint32_t v) {
   return v;
 }
 
-// One instruction (REDUX.SUM, sm_80+): every lane gets the warp's sum.
-__device__ __forceinline__ std::uint32_t warp_sum_redux(std::uint32_t v) { return __reduce_add_sync(FULL_MASK, v); }
+// One instruction (REDUX.SUM, sm_80+): every lane gets the warp's sum. Below sm_80 (no
+// redux.sync) the same result from five butterfly shuffles, so that the rungs after r04b, which
+// use it only for their block sum, still run exactly there; r04b itself, whose point is the
+// instruction, declares Feature::ReduxSync and is skipped below sm_80 (registry.cpp).
+__device__ __forceinline__ std::uint32_t warp_sum_redux(std::uint32_t v) {
+#if JOSEKI_ARCH_AT_LEAST(800)
+  return __reduce_add_sync(FULL_MASK, v);
+#else
+#pragma unroll
+  for (int m = 16; m > 0; m >>= 1) v += __shfl_xor_sync(FULL_MASK, v, m);
+  return v;
+#endif
+}
 
 // Warp sums -> one shared slot per warp -> the first warp sums the slots. One barrier.
 // blockDim.x must be a multiple of 32 (full warps). Returns the block's sum in thread 0.
