@@ -99,6 +99,7 @@ json to_json(const DeviceFacts& d) {
             {"clock_bw_Bps", d.clock_bw_Bps()},
             {"datasheet_bw_Bps", d.datasheet_bw_Bps()},
             {"datasheet_source", d.datasheet_source()}});
+  if (d.code_arch > 0) j.update({{"code_arch", d.code_arch}, {"code", d.code_jit ? "ptx-jit" : "sass"}});
   return j;
 }
 
@@ -125,6 +126,10 @@ DeviceFacts device_from_json(const json& j) {
   d.driver_version = j.at("driver_version").get<int>();
   d.runtime_version = j.at("runtime_version").get<int>();
   d.pci_bus_id = j.at("pci_bus_id").get<std::string>();
+  if (j.contains("code_arch")) {
+    d.code_arch = j.at("code_arch").get<int>();
+    d.code_jit = j.value("code", std::string("sass")) == "ptx-jit";
+  }
   return d;
 }
 

@@ -14,6 +14,7 @@
 #ifdef JOSEKI_HAVE_CUDA
 #include "backend/cuda/check.hpp"
 #include "backend/cuda/int8_gemm.hpp"
+#include "backend/gpu.hpp"
 #include "experiments/abc471g/gpu_pairs/pipeline_cuda.hpp"
 #endif
 
@@ -27,6 +28,12 @@ const char* combiner_name(Combiner c) {
   }
   return "?";
 }
+measure::Needs combiner_needs(Combiner c) {
+  measure::Needs n;
+  if (c != Combiner::Ntt) n.features = {measure::Feature::Int8MmaK32};
+  return n;
+}
+
 const char* counter_name(Counter c) { return c == Counter::Atomic ? "atomic" : "partition"; }
 
 Counter effective_counter(const Problem& p, const PairsConfig& c) {
@@ -61,6 +68,8 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     : m_p(p), m_cfg(c), m_device(device), m_kp(padded_k(p.k)) {
   const std::string why = pairs_precondition(p, c.combiner);
   if (!why.empty()) throw InputError(std::string("gpu-pairs: ") + why);
+  if (auto need = measure::unmet(combiner_needs(c.combiner), gpu::needs_facts(device)))
+    throw GpuUnavailable(std::string("gpu-pairs: the ") + combiner_name(c.combiner) + " combiner " + *need);
   JOSEKI_CUDA_CHECK(cudaSetDevice(device));
   const std::uint64_t total = p.n > 0 ? p.n - 1 : 0;
   m_begin = std::min(begin, total);
@@ -410,12 +419,24 @@ double elapsed(const cuda::Event& a, const cuda::Event& b) {
 
 }  // namespace
 
-SolveResult solve_gpu_pairs(const Problem& p, const SolveOptions& o, const PairsConfig& c) {
+SolveResult solve_gpu_pairs(const Problem& p, const SolveOptions& o, const PairsConfig& config) {
   SolveResult r;
-  r.solver = c.combiner != Combiner::Ntt ? "gpu-pairs" : "gpu-pairs-ntt";
-  const std::string why = pairs_precondition(p, c.combiner);
+  r.solver = config.combiner != Combiner::Ntt ? "gpu-pairs" : "gpu-pairs-ntt";
+  const std::string why = pairs_precondition(p, config.combiner);
   if (!why.empty()) throw InputError("--solver " + r.solver + ": " + why);
   r.phases_s["cuda_init"] = startup::await_context(o.device);
+  // The best combiner that runs here: below sm_80 (or in a compute_75 build) the tensor-core
+  // product has no mma.sync m16n8k32, and the NTT combiner (any GPU, K <= 4096) takes its place.
+  PairsConfig c = config;
+  std::string fallback;
+  if (auto need = measure::unmet(combiner_needs(c.combiner), gpu::needs_facts(o.device))) {
+    if (!pairs_precondition(p, Combiner::Ntt).empty())
+      throw GpuUnavailable("--solver " + r.solver + ": the " + combiner_name(c.combiner) + " combiner " + *need +
+                           ", and the NTT combiner that runs here is limited to K <= " + std::to_string(NTT_MAX_K) +
+                           " (K = " + std::to_string(p.k) + "): use gpu-direct or cpu-direct");
+    fallback = std::string(" (fell back from the ") + combiner_name(c.combiner) + " combiner, which " + *need + ")";
+    c.combiner = Combiner::Ntt;
+  }
   const double t0 = now_s();
   PairsDevice dev(p, c, o.device);
   const double t1 = now_s();
@@ -462,7 +483,7 @@ SolveResult solve_gpu_pairs(const Problem& p, const SolveOptions& o, const Pairs
                              std::to_string(dev.chunk_pairs()) + " pairs and counted in shared memory"
                        : std::string("one L2 atomic per pair")) +
                   (dev.fused() ? "; the histograms wrote the product's planes" : "") + "), combined by " +
-                  dev.combine_description();
+                  dev.combine_description() + fallback;
   return r;
 }
 
