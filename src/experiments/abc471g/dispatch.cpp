@@ -33,6 +33,9 @@ DirectCost direct_cost(joseki::cpu::SimdLevel s) {
   switch (s) {
     case joseki::cpu::SimdLevel::Avx512: return {0.8e-9, 0.57e-9, 512, 0.31e-9};
     case joseki::cpu::SimdLevel::Avx2: return {1.4e-9, 0.31e-9, 256, 0};
+    // NEON: 128 lanes a vector; its cost not measured on an arm64 host (scalar's per-vector figure,
+    // which only ranks it against the GPU solvers and cpu-pairs).
+    case joseki::cpu::SimdLevel::Neon: return {1.6e-9, 0.32e-9, 128, 0};
     case joseki::cpu::SimdLevel::Scalar: break;
   }
   return {1.6e-9, 0.32e-9, 64, 0};

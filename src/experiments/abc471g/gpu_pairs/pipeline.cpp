@@ -28,9 +28,12 @@ const char* combiner_name(Combiner c) {
   }
   return "?";
 }
-measure::Needs combiner_needs(Combiner c) {
+measure::Needs combiner_needs(Combiner c, std::uint32_t k) {
   measure::Needs n;
   if (c != Combiner::Ntt) n.features = {measure::Feature::Int8MmaK32};
+  if (k > 0)
+    n.smem_per_block = static_cast<std::int64_t>(c == Combiner::Ntt ? ntt_accumulate_smem_bytes(k)
+                                                                   : tc_combine_smem_bytes(padded_k(k)));
   return n;
 }
 
@@ -68,7 +71,7 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     : m_p(p), m_cfg(c), m_device(device), m_kp(padded_k(p.k)) {
   const std::string why = pairs_precondition(p, c.combiner);
   if (!why.empty()) throw InputError(std::string("gpu-pairs: ") + why);
-  if (auto need = measure::unmet(combiner_needs(c.combiner), gpu::needs_facts(device)))
+  if (auto need = measure::unmet(combiner_needs(c.combiner, p.k), gpu::needs_facts(device)))
     throw GpuUnavailable(std::string("gpu-pairs: the ") + combiner_name(c.combiner) + " combiner " + *need);
   JOSEKI_CUDA_CHECK(cudaSetDevice(device));
   const std::uint64_t total = p.n > 0 ? p.n - 1 : 0;
@@ -429,11 +432,14 @@ SolveResult solve_gpu_pairs(const Problem& p, const SolveOptions& o, const Pairs
   // product has no mma.sync m16n8k32, and the NTT combiner (any GPU, K <= 4096) takes its place.
   PairsConfig c = config;
   std::string fallback;
-  if (auto need = measure::unmet(combiner_needs(c.combiner), gpu::needs_facts(o.device))) {
-    if (!pairs_precondition(p, Combiner::Ntt).empty())
+  if (auto need = measure::unmet(combiner_needs(c.combiner, p.k), gpu::needs_facts(o.device))) {
+    std::string ntt_why = pairs_precondition(p, Combiner::Ntt);
+    if (ntt_why.empty())
+      if (auto n = measure::unmet(combiner_needs(Combiner::Ntt, p.k), gpu::needs_facts(o.device))) ntt_why = *n;
+    if (c.combiner == Combiner::Ntt || !ntt_why.empty())
       throw GpuUnavailable("--solver " + r.solver + ": the " + combiner_name(c.combiner) + " combiner " + *need +
-                           ", and the NTT combiner that runs here is limited to K <= " + std::to_string(NTT_MAX_K) +
-                           " (K = " + std::to_string(p.k) + "): use gpu-direct or cpu-direct");
+                           (c.combiner == Combiner::Ntt ? std::string() : ", and the NTT combiner " + ntt_why) +
+                           ": use gpu-direct or cpu-direct");
     fallback = std::string(" (fell back from the ") + combiner_name(c.combiner) + " combiner, which " + *need + ")";
     c.combiner = Combiner::Ntt;
   }

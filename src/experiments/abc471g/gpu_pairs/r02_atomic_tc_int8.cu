@@ -81,9 +81,7 @@ __device__ __forceinline__ void mma_u8(int (&c)[4], const std::uint32_t (&a)[4],
 #endif
 }
 
-std::size_t tc_smem_bytes(std::uint32_t kp) {
-  return 4u * tc_bank_words(kp) * sizeof(std::uint32_t) + (2u * kp + 32u);
-}
+std::size_t tc_smem_bytes(std::uint32_t kp) { return tc_combine_smem_bytes(kp); }
 
 // Block tile BM x BN = (WARPS_M * FM * 16) rows a x (WARPS_N * FN * 8) shifts k; each warp owns
 // FM x FN fragments and walks the whole b range in steps of 32.
