@@ -71,8 +71,10 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     : m_p(p), m_cfg(c), m_device(device), m_kp(padded_k(p.k)) {
   const std::string why = pairs_precondition(p, c.combiner);
   if (!why.empty()) throw InputError(std::string("gpu-pairs: ") + why);
+  // A combiner this GPU cannot run is never prepared nor launched: the count still runs (the
+  // tests' count tables), and enqueue_combine() says why the combine cannot.
   if (auto need = measure::unmet(combiner_needs(c.combiner, p.k), gpu::needs_facts(device)))
-    throw GpuUnavailable(std::string("gpu-pairs: the ") + combiner_name(c.combiner) + " combiner " + *need);
+    m_combine_unmet = std::string("gpu-pairs: the ") + combiner_name(c.combiner) + " combiner " + *need;
   JOSEKI_CUDA_CHECK(cudaSetDevice(device));
   const std::uint64_t total = p.n > 0 ? p.n - 1 : 0;
   m_begin = std::min(begin, total);
@@ -116,7 +118,9 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     m_buf = cuda::DeviceBuffer<std::uint16_t>(static_cast<std::size_t>(buckets) * m_cap);
     m_cursor = cuda::DeviceBuffer<std::uint32_t>(buckets);
   }
-  if (c.combiner != Combiner::Ntt) {
+  if (!m_combine_unmet.empty()) {
+    // count only
+  } else if (c.combiner != Combiner::Ntt) {
     m_low_bits = c.combiner == Combiner::Gemm ? GEMM_LOW_BITS : 8;
     m_slices = std::max(1, planes_for(std::max<std::uint64_t>(total, 1), m_low_bits));
     m_planes = cuda::DeviceBuffer<std::uint8_t>(static_cast<std::size_t>(m_slices) * cells);
@@ -283,6 +287,7 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
 }
 
 void PairsDevice::enqueue_combine(cudaStream_t s) {
+  if (!m_combine_unmet.empty()) throw GpuUnavailable(m_combine_unmet);
   auto* d_max = reinterpret_cast<std::uint64_t*>(m_t32.data() + table_entries());
   if (m_cfg.combiner != Combiner::Ntt) {
     if (m_gemm && !m_prep_pending) enqueue_prep(s);  // beside the slicing (not fused, or a second combine)
