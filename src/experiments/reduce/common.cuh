@@ -16,9 +16,20 @@ namespace joseki::reduce::dev {
 
 constexpr unsigned FULL_MASK = 0xffffffffu;
 
-// For kernels launched as "one full wave" (SMs x 2048 threads): at most 32 registers per
-// thread, so 2048 threads fit per SM whatever the block size (<= 1024).
+// For kernels launched as "one full wave" (SMs x the threads an SM holds): few enough registers
+// per thread that a whole SM's worth of threads fits in its 64K registers whatever the block size
+// (<= 1024), on every architecture: 32 where an SM holds 2048 threads (sm_80, sm_90, sm_100),
+// 40 where it holds 1536 (sm_86, sm_87, sm_89, sm_120: there __launch_bounds__(1024, 2) is out of
+// range and ptxas ignored it, giving r06 at unroll 8 58 registers: no full wave), 64 where it
+// holds 1024 (sm_75). The host pass (no __CUDA_ARCH__) sees the first form; only the device
+// passes allocate registers.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define JOSEKI_FULL_WAVE __launch_bounds__(1024, 1)
+#elif defined(__CUDA_ARCH__) && ((__CUDA_ARCH__ >= 860 && __CUDA_ARCH__ < 900) || __CUDA_ARCH__ >= 1200)
+#define JOSEKI_FULL_WAVE __maxnreg__(40)
+#else
 #define JOSEKI_FULL_WAVE __launch_bounds__(1024, 2)
+#endif
 
 __device__ __forceinline__ std::uint32_t sum4(const uint4& v) { return v.x + v.y + v.z + v.w; }
 
