@@ -14,3 +14,5 @@ if [[ ${JOSEKI_FUZZ:-1} != 0 ]]; then
   cmake --build --preset fuzz -j "$(nproc)" --target fuzz_abc471g_parser fuzz_records fuzz_cli
   ctest --preset fuzz -j 2
 fi
+# The CPU paths on arm64 too: cross-compiled, unit and CLI tests under qemu-user (JOSEKI_ARM64=0 skips).
+if [[ ${JOSEKI_ARM64:-1} != 0 ]]; then bash scripts/test_arm64.sh; fi

@@ -6,7 +6,9 @@
 #include "app/context.hpp"
 #include "app/tables.hpp"
 #include "backend/gpu.hpp"
+#include "measure/build_info.hpp"
 #include "measure/errors.hpp"
+#include "measure/needs.hpp"
 #include "measure/program_scope.hpp"
 #include "measure/spawn.hpp"
 #include "measure/table.hpp"
@@ -33,6 +35,7 @@ std::string facts_table(const measure::DeviceFacts& d) {
   t.add_row({"driver / runtime", fmt::format("{}.{} / {}.{}", d.driver_version / 1000, d.driver_version % 1000 / 10,
                                               d.runtime_version / 1000, d.runtime_version % 1000 / 10)});
   t.add_row({"PCI bus", d.pci_bus_id});
+  t.add_row({"device code", measure::running_code_text(d, measure::build_info().cuda_architectures)});
   return t.markdown();
 }
 

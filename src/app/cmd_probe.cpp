@@ -115,8 +115,11 @@ RunResult run_probes(Context& ctx, const std::vector<const ProbeInfo*>& selected
     const ProbeInfo& p = *selected[i];
     ctx.note(fmt::format("[probe {}/{}] {}: {}", i + 1, selected.size(), p.name, p.title));
     std::vector<measure::Record> recs;
+    const std::optional<std::string> unmet = p.needs_gpu && gpu_ok ? measure::unmet(p.needs, facts) : std::nullopt;
     if (p.needs_gpu && !gpu_ok) {
       recs.push_back(probes::skipped_record(p.name, p.name, p.title, "no GPU: " + a.reason));
+    } else if (unmet) {
+      recs.push_back(probes::skipped_record(p.name, p.name, p.title, *unmet));
     } else {
       try {
         recs = p.run(po);

@@ -16,7 +16,8 @@ std::vector<std::string> candidates(const std::string& soname, const char* env_v
   c.push_back(soname);
   std::vector<std::string> patterns = {"/usr/local/cuda/lib64/" + soname, "/usr/local/cuda-*/lib64/" + soname,
                                        "/usr/local/cuda-*/targets/x86_64-linux/lib/" + soname,
-                                       "/usr/lib/x86_64-linux-gnu/" + soname};
+                                       "/usr/local/cuda-*/targets/sbsa-linux/lib/" + soname,  // arm64 servers
+                                       "/usr/lib/x86_64-linux-gnu/" + soname, "/usr/lib/aarch64-linux-gnu/" + soname};
   for (const std::string& sub : wheel_subdirs)
     for (const char* site : {"/opt/*/.venv/lib/python3*/site-packages", "/usr/local/lib/python3*/dist-packages",
                              "/usr/local/lib/python3*/site-packages", "/usr/lib/python3/dist-packages",

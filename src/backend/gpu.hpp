@@ -26,6 +26,11 @@ void require_device(int device);
 // Facts of one device (name, compute capability, SMs, L2, clocks, ...). Throws like require_device.
 measure::DeviceFacts device_facts(int device);
 
+// The facts measure::unmet() reads (present, compute capability, the architecture of the code this
+// binary runs there, shared memory per block), cheap and cached per device: for solvers that check
+// their needs on every call. Throws like require_device.
+const measure::DeviceFacts& needs_facts(int device);
+
 struct CeilingOptions {
   measure::StoppingRule rule;
   bool include_context_creation = true;  // spawns child processes

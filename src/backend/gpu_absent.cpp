@@ -12,6 +12,7 @@ constexpr const char* kWhy =
 Availability availability() { return {false, 0, kWhy}; }
 void require_device(int) { throw GpuUnavailable(kWhy); }
 measure::DeviceFacts device_facts(int) { throw GpuUnavailable(kWhy); }
+const measure::DeviceFacts& needs_facts(int) { throw GpuUnavailable(kWhy); }
 std::vector<measure::Record> measure_ceilings(int, const CeilingOptions&) { throw GpuUnavailable(kWhy); }
 CheckReport run_check(int) { throw GpuUnavailable(kWhy); }
 void create_context_only(int) { throw GpuUnavailable(kWhy); }

@@ -15,9 +15,11 @@ namespace joseki::measure {
 // Hardware features a kernel may use, each with the lowest compute capability that has it.
 enum class Feature : std::uint8_t {
   Int8Mma,               // mma.sync int8 (m8n8k16): sm_75
+  Int8MmaK32,            // mma.sync int8 m16n8k32 (the Ampere shape gpu-pairs uses): sm_80
   CpAsync,               // cp.async (Ampere async copy to shared memory): sm_80
   ReduxSync,             // redux.sync (warp reduce in one instruction): sm_80
   L2Persistence,         // cudaAccessPolicyWindow / persisting L2 set-aside: sm_80
+  L2CacheHint,           // createpolicy + ld .L2::cache_hint (L2 eviction-priority loads): sm_80
   BulkCopy,              // cp.async.bulk + mbarrier transaction counts (TMA bulk copies): sm_90
   TensorMapCopy,         // cp.async.bulk.tensor (TMA with a tensor map): sm_90
   Clusters,              // thread-block clusters and distributed shared memory: sm_90
@@ -41,6 +43,21 @@ struct Needs {
 // Why `needs` cannot run on `device`, or nullopt when it can. Examples:
 //   "needs sm_90: cp.async.bulk"  "needs sm_80 (this GPU is sm_75)"  "no GPU"
 //   "needs 200 KiB of shared memory per block (this GPU allows 99 KiB)"
+//   "needs sm_90: cp.async.bulk (this GPU is sm_90, but runs this build's compute_80 PTX)"
+// The compute capability that counts is the lower of the GPU's and that of the code that runs on
+// it (device.code_arch: a build with only compute_80 PTX runs sm_80 code on an H200, where the
+// guarded sm_90 kernels are traps: backend/cuda/arch.cuh).
 std::optional<std::string> unmet(const Needs& needs, const DeviceFacts& device);
+
+// Whether a build for `cuda_architectures` (CMake's list, space or ;-separated: "75-real 80-real
+// 120", "80-virtual", "90") carries SASS that runs natively on a GPU of compute capability
+// major.minor: a real architecture of the same major and a minor no higher (CUDA's binary
+// compatibility; "90a" counts for 9.0 only). Otherwise the driver compiles the build's PTX.
+bool has_sass_for(const std::string& cuda_architectures, int major, int minor);
+
+// One line for `joseki device`: whether the device code that runs is native SASS or PTX compiled by
+// the driver, e.g. "native SASS for sm_90 (this binary: 75-real ... 120)" or "compute_80 PTX,
+// compiled by the driver for sm_90 (this binary: 80-virtual): rungs that need sm_90 are skipped".
+std::string running_code_text(const DeviceFacts& device, const std::string& cuda_architectures);
 
 }  // namespace joseki::measure

@@ -185,6 +185,10 @@ DeviceFacts device_from_json_at(const json& j, const std::string& path) {
   number(j, path, "clock_bw_Bps");
   number(j, path, "datasheet_bw_Bps");
   one_of(j, path, "datasheet_source", {"vendor datasheet", "memory clock x bus width"});
+  if (j.contains("code_arch")) {
+    d.code_arch = int32(j, path, "code_arch", 10);
+    d.code_jit = one_of(j, path, "code", {"sass", "ptx-jit"}) == "ptx-jit";
+  }
   if (const auto it = j.find("nvml"); it != j.end() && !it->is_null()) {
     try {
       d.nvml = nvml_facts_from_json(*it);
@@ -395,6 +399,7 @@ json to_json(const DeviceFacts& d) {
             {"datasheet_bw_Bps", d.datasheet_bw_Bps()},
             {"datasheet_source", d.datasheet_source()}});
   if (d.nvml) j["nvml"] = to_json(*d.nvml);
+  if (d.code_arch > 0) j.update({{"code_arch", d.code_arch}, {"code", d.code_jit ? "ptx-jit" : "sass"}});
   return j;
 }
 

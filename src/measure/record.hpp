@@ -45,6 +45,11 @@ struct DeviceFacts {
   int runtime_version = 0;
   std::string pci_bus_id;
   std::optional<NvmlFacts> nvml;  // persistence / ECC mode, power limit, other processes (when NVML was asked)
+  // The device code that runs on this GPU: the virtual architecture it was compiled for
+  // (major*10+minor, cudaFuncAttributes::ptxVersion of a kernel; 0 unknown) and whether it is
+  // PTX compiled by the driver at load time (no SASS for this GPU in the binary) or native SASS.
+  int code_arch = 0;
+  bool code_jit = false;
   // Peak DRAM bandwidth from memory clock x bus width (x2 for double data rate).
   double clock_bw_Bps() const;
   // The vendor's published bandwidth where we know the part (H200: 4.8 TB/s); else clock_bw_Bps().

@@ -11,13 +11,25 @@
 #include "experiments/abc471g/gpu_pairs/reference.hpp"
 #include "experiments/abc471g/gpu_pairs/startup.hpp"
 #include "experiments/abc471g/gpu_pairs/test_support.hpp"
+#include "backend/gpu.hpp"
 #include "gpu_test.hpp"
+#include "measure/needs.hpp"
 #include "measure/errors.hpp"
 
 #ifdef JOSEKI_HAVE_CUDA
 #include "backend/cuda/buffer.hpp"
 #include "experiments/abc471g/gpu_pairs/pipeline_cuda.hpp"
 #endif
+
+// Skips, with the reason, a test that combines on the tensor cores where this GPU (or the code this
+// build runs on it: a compute_75 PTX build) has no mma.sync m16n8k32.
+#define JOSEKI_REQUIRE_TENSOR_CORES()                                                                   \
+  do {                                                                                                  \
+    if (auto why_ = joseki::measure::unmet(joseki::abc471g::pairs::combiner_needs(                     \
+                                               joseki::abc471g::pairs::Combiner::TensorCore, 2300),     \
+                                           joseki::gpu::needs_facts(0)))                                \
+      GTEST_SKIP() << *why_;                                                                            \
+  } while (0)
 
 namespace {
 
@@ -135,6 +147,7 @@ TEST(Abc471gPairsGpu, SmallPartitionRunsOfManyTiles) {
 // Above the partition's limit (Kp > 4096) the atomic count runs, and the answers stay exact.
 TEST(Abc471gPairsGpu, SmallPartitionFallsBackAboveItsK) {
   JOSEKI_REQUIRE_GPU();
+  JOSEKI_REQUIRE_TENSOR_CORES();
   const ab::Problem p = random_problem(30'011, 4200, 11, 4200, 9);
   ASSERT_EQ(gp::effective_counter(p, gp::PairsConfig{}), gp::Counter::Atomic);
   ASSERT_EQ(gpu_table(p, gp::PairsConfig{}), gp::cpu_pair_table(p, gp::padded_k(p.k)));
@@ -143,6 +156,7 @@ TEST(Abc471gPairsGpu, SmallPartitionFallsBackAboveItsK) {
 
 TEST(Abc471gPairsGpu, SmallBothCombinersExact) {
   JOSEKI_REQUIRE_GPU();
+  JOSEKI_REQUIRE_TENSOR_CORES();
   for (const Shape& sh : SMALL) {
     const ab::Problem p = random_problem(sh.n, sh.k, sh.m, sh.n * 17 + sh.k, sh.k);
     const ab::Answer want = reference(p);
@@ -173,6 +187,7 @@ TEST(Abc471gPairsGpu, SmallBothCombinersExact) {
 // zeroed for the others by the prep kernel); and cuBLASLt really runs (else: skipped, saying why).
 TEST(Abc471gPairsGpu, SmallGemmRepeatedSolvesStayExact) {
   JOSEKI_REQUIRE_GPU();
+  JOSEKI_REQUIRE_TENSOR_CORES();
 #ifdef JOSEKI_HAVE_CUDA
   const ab::Problem problems[] = {random_problem(2, 37, 1, 3, 4), random_problem(4'099, 37, 17, 5, 6), random_problem(100'003, 37, 5'000, 7, 8),
                                   random_problem(300'007, 300, 100'000, 9, 10),
@@ -204,6 +219,7 @@ TEST(Abc471gPairsGpu, SmallGemmRepeatedSolvesStayExact) {
 // A short run for racecheck: both combiners' shared-memory phases on two sizes.
 TEST(Abc471gPairsGpu, SmallRaceShapes) {
   JOSEKI_REQUIRE_GPU();
+  JOSEKI_REQUIRE_TENSOR_CORES();
   for (const Shape& sh : {Shape{4099, 37, 17}, Shape{20001, 129, 1}}) {
     const ab::Problem p = random_problem(sh.n, sh.k, sh.m, 77, sh.k);
     const ab::Answer want = reference(p);
@@ -246,17 +262,20 @@ void heavy(std::uint64_t n) {
 
 TEST(Abc471gPairsGpu, SmallHeavyCellThreePlanes) {
   JOSEKI_REQUIRE_GPU();
+  JOSEKI_REQUIRE_TENSOR_CORES();
   heavy(70'000);
 }
 
 TEST(Abc471gPairsGpu, HeavyCellFourPlanes) {
   JOSEKI_REQUIRE_GPU();
+  JOSEKI_REQUIRE_TENSOR_CORES();
   heavy(20'000'000);
 }
 
 // Rounds of a few thousand pairs force the 64-bit path (flush after each round) on a small N.
 TEST(Abc471gPairsGpu, SmallWideRoundsMatch) {
   JOSEKI_REQUIRE_GPU();
+  JOSEKI_REQUIRE_TENSOR_CORES();
   const ab::Problem p = random_problem(250'001, 41, 777, 5, 6);
   for (std::uint64_t rp : {1ULL, 4'096ULL, 100'000ULL}) {
     gp::PairsConfig c;
@@ -277,6 +296,7 @@ TEST(Abc471gPairsGpu, SmallWideRoundsMatch) {
 
 TEST(Abc471gPairsGpu, MaxCaseBothCombinersExact) {
   JOSEKI_REQUIRE_GPU();
+  JOSEKI_REQUIRE_TENSOR_CORES();
   const ab::Problem p = random_problem(7'000'000, 2300, 100'000, 20261129, 1);
   const std::uint32_t kp = gp::padded_k(p.k);
   const auto table = gp::cpu_pair_table(p, kp);
@@ -297,6 +317,7 @@ TEST(Abc471gPairsGpu, MaxCaseBothCombinersExact) {
 
 TEST(Abc471gPairsGpu, SmallSharedVectors) {
   JOSEKI_REQUIRE_GPU();
+  JOSEKI_REQUIRE_TENSOR_CORES();
   const auto vectors = gp::testing::load_vectors();
   if (vectors.empty()) GTEST_SKIP() << "test vectors not found (../shared/testdata/abc471g; set JOSEKI_TESTDATA)";
   for (const auto& v : vectors)
@@ -306,6 +327,7 @@ TEST(Abc471gPairsGpu, SmallSharedVectors) {
 
 TEST(Abc471gPairsGpu, SmallRegistrySolverReportsScopes) {
   JOSEKI_REQUIRE_GPU();
+  JOSEKI_REQUIRE_TENSOR_CORES();
   const ab::Problem p = random_problem(123'457, 300, 1000, 42, 42);
   const ab::SolveResult r = ab::find_solver("gpu-pairs").solve(p, {});
   EXPECT_EQ(r.answer, ab::find_solver("brute").solve(p, {}).answer);
@@ -340,11 +362,13 @@ void multi_agree(const std::vector<Shape>& shapes) {
 
 TEST(Abc471gPairsGpu, SmallMultiRanksAgree) {
   JOSEKI_REQUIRE_GPU();
+  JOSEKI_REQUIRE_TENSOR_CORES();
   multi_agree({Shape{3, 5, 1}, Shape{8, 5, 2}, Shape{100'003, 37, 500}});
 }
 
 TEST(Abc471gPairsGpu, MultiRanksAgreeK2300) {
   JOSEKI_REQUIRE_GPU();
+  JOSEKI_REQUIRE_TENSOR_CORES();
   multi_agree({Shape{1'000'001, 2300, 1000}});
 }
 

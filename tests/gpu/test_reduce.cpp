@@ -4,8 +4,12 @@
 #include "gpu_test.hpp"
 
 #include <algorithm>
+#include <iostream>
 #include <map>
 #include <set>
+
+#include "backend/gpu.hpp"
+#include "measure/needs.hpp"
 
 #include "experiments/reduce/harness.hpp"
 #include "measure/errors.hpp"
@@ -15,11 +19,25 @@ using namespace joseki::reduce;
 
 namespace {
 
+// The rungs this GPU (and the code this build runs on it) can run; the others are named with the
+// reason (a Hopper-only rung on an A100 or in a compute_80 PTX build). Call after JOSEKI_REQUIRE_GPU.
+std::vector<const Rung*> runnable(const std::vector<const Rung*>& rs) {
+  const measure::DeviceFacts d = gpu::device_facts(0);
+  std::vector<const Rung*> v;
+  for (const Rung* r : rs) {
+    if (auto why = measure::unmet(r->needs, d))
+      std::cout << "[ SKIPPED  ] rung " << r->slug << ": " << *why << "\n";
+    else
+      v.push_back(r);
+  }
+  return v;
+}
+
 std::vector<const Rung*> gpu_rungs() {
   std::vector<const Rung*> v;
   for (const Rung& r : rungs())
     if (r.is_gpu()) v.push_back(&r);
-  return v;
+  return runnable(v);
 }
 
 measure::StoppingRule one_sample() {
@@ -97,7 +115,7 @@ TEST(ReduceGpu, StatefulRungsStayExactOverAnyNumberOfLaunches) {
   o.sizes = {(1u << 20) + 3};
   o.offsets = {0, 3};
   o.modes = {measure::Mode::Cold, measure::Mode::Hot};
-  o.rungs = select_rungs({"r00_cub,r06,r09,r10,r11"});
+  o.rungs = runnable(select_rungs({"r00_cub,r06,r09,r10,r11"}));
   o.rule = one_sample();
   o.rule.max_samples = 3;
   o.rule.min_samples = 3;
@@ -127,7 +145,7 @@ TEST(ReduceGpu, TimedLadderHasRatiosCeilingAndExactResults) {
   RunOptions o;
   o.sizes = {1u << 20};
   o.modes = {measure::Mode::Cold, measure::Mode::Hot};
-  o.rungs = select_rungs({"r00_cub,r01_atomic,r05_vector_loads,r06_single_pass,r08_bulk_copy"});
+  o.rungs = runnable(select_rungs({"r00_cub,r01_atomic,r05_vector_loads,r06_single_pass,r08_bulk_copy"}));
   o.rule = one_sample();
   o.rule.max_samples = 5;
   o.rule.min_samples = 3;
@@ -163,7 +181,36 @@ TEST(ReduceGpu, TimedLadderHasRatiosCeilingAndExactResults) {
     }
   }
   EXPECT_EQ(ceilings, 2);
-  EXPECT_EQ(rows, 5 * 2);
+  EXPECT_EQ(rows, static_cast<int>(o.rungs.size()) * 2);
+}
+
+// Every GPU rung in one run: those this GPU cannot run come back as skips that name the need
+// (never launched, so never "no kernel image" or a trap), the others exact.
+TEST(ReduceGpu, UnmetNeedsAreSkipsWithTheReason) {
+  JOSEKI_REQUIRE_GPU();
+  const measure::DeviceFacts d = gpu::device_facts(0);
+  RunOptions o;
+  o.sizes = {4099};
+  o.offsets = {0, 1};
+  for (const Rung& r : rungs())
+    if (r.is_gpu()) o.rungs.push_back(&r);
+  o.validate_only = true;
+  o.seed = 777;
+  const RunResult res = run(o);
+  for (const auto& f : res.failures) ADD_FAILURE() << f;
+  std::map<std::string, int> exact, skipped;
+  for (const auto& v : res.validations) {
+    EXPECT_TRUE(v.ok) << v.message;
+    if (v.message.empty()) ++exact[v.variant];
+    else if (v.message.rfind("skipped: needs sm_", 0) == 0) ++skipped[v.variant];
+    else ADD_FAILURE() << v.variant << ": " << v.message;
+  }
+  for (const Rung* r : o.rungs) {
+    const auto why = measure::unmet(r->needs, d);
+    EXPECT_EQ(exact[r->slug], why ? 0 : 2) << r->slug;
+    EXPECT_EQ(skipped[r->slug], why ? 2 : 0) << r->slug;
+    if (why) std::cout << "[ SKIPPED  ] rung " << r->slug << ": " << *why << "\n";
+  }
 }
 
 TEST(ReduceGpu, SizesBeyondMemoryAreBadInputNamingTheSize) {

@@ -127,8 +127,13 @@ TEST(Abc471gGenerator, SimdGenerationKernelsMatchTheDefinition) {
   namespace c = joseki::abc471g::cpu;
   std::vector<const c::KernelSet*> sets{&c::kernels_scalar()};
   const auto& f = joseki::cpu::cpu_features();
+#if defined(__x86_64__)
   if (f.avx2) sets.push_back(&c::kernels_avx2());
   if (f.best() == joseki::cpu::SimdLevel::Avx512) sets.push_back(&c::kernels_avx512());
+#endif
+#if defined(__aarch64__)
+  if (f.neon) sets.push_back(&c::kernels_neon());
+#endif
   std::mt19937_64 rng(5);
   for (const auto* ks : sets)
     for (const std::uint32_t k : {2u, 3u, 7u, 64u, 2300u, 65535u, 65536u})

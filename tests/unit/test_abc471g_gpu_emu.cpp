@@ -14,6 +14,7 @@
 #include "experiments/abc471g/gpu_direct/cases.hpp"
 #include "experiments/abc471g/inputs.hpp"
 #include "experiments/abc471g/problem.hpp"
+#include "gpu_facts.hpp"
 #include "measure/record.hpp"
 
 // Everything above is ordinary host code; from here on the rungs' .cu files are compiled as host
@@ -248,6 +249,31 @@ TEST(Abc471gGpuEmu, OneWaveGridAtAnySizeOfMachine) {
     for (int sms : {1, 2, 5, 64, 500}) {
       emu::options().sm_count = sms;
       EXPECT_EQ(emu_check(r, x, r.defaults), "") << id << " on " << sms << " SMs";
+    }
+  }
+}
+
+// Every rung at the max case's K (2300) on the facts of six real GPUs (gpu_facts.hpp): their
+// shared memory per block (a T4's 64 KiB .. an H200's 227 KiB) and SM counts (30 .. 148). Every
+// launch must fit there (the emulator refuses more shared memory than the GPU allows) and be exact.
+TEST(Abc471gGpuEmu, EveryRungFitsTheSixGpusAtTheMaxK) {
+  abc471g::InstanceSpec spec;
+  spec.n = 3001;  // shared memory depends on K, not N; off every tile and chunk
+  spec.m = 700;
+  spec.k = 2300;
+  const Prepared x = prepare(C::Case{"max-k", abc471g::make_problem(spec), std::nullopt});
+  EmuOptionsGuard guard;
+  for (const joseki::test::Gpu& g : joseki::test::gpus()) {
+    emu::options().sm_count = g.sms;
+    emu::options().smem_optin = static_cast<std::size_t>(g.smem_optin);
+    for (const auto& r : L::rungs()) {
+      std::string got;
+      try {
+        got = emu_check(r, x, r.defaults);
+      } catch (const std::exception& e) {
+        got = e.what();
+      }
+      EXPECT_TRUE(got.empty() || got == "skip") << g.name << " " << r.id << ": " << got;
     }
   }
 }

@@ -65,9 +65,8 @@ std::vector<fs::path> inputs_in(const std::string& dir) {
 
 std::vector<SimdLevel> levels() {
   std::vector<SimdLevel> l{SimdLevel::Scalar};
-  const SimdLevel best = joseki::cpu::cpu_features().best();
-  if (best >= SimdLevel::Avx2) l.push_back(SimdLevel::Avx2);
-  if (best >= SimdLevel::Avx512) l.push_back(SimdLevel::Avx512);
+  for (SimdLevel s : {SimdLevel::Avx2, SimdLevel::Avx512, SimdLevel::Neon})
+    if (joseki::cpu::cpu_features().has(s)) l.push_back(s);
   return l;
 }
 

@@ -62,7 +62,14 @@ TEST(ThreadPool, ThreadCountsOutsideTheRangeAreInputErrors) {
 TEST(CpuInfo, SimdLevelNeverExceedsTheCpu) {
   const auto& f = cpu_features();
   EXPECT_GE(f.logical_cpus, 1);
-  EXPECT_LE(static_cast<int>(simd_level()), static_cast<int>(f.best()));
+  EXPECT_TRUE(f.has(simd_level())) << to_string(simd_level());
+  EXPECT_TRUE(f.has(f.best()));
+#if defined(__aarch64__)
+  EXPECT_EQ(f.best(), SimdLevel::Neon);  // NEON is part of AArch64; the AVX levels are not there
+  EXPECT_FALSE(f.has(SimdLevel::Avx2));
+#else
+  EXPECT_FALSE(f.has(SimdLevel::Neon));
+#endif
 }
 
 TEST(GpuBackend, AvailabilityNeverThrowsAndExplainsItself) {

@@ -50,8 +50,8 @@ TEST(ReduceReference, WrapsModulo2To32) {
 TEST(ReduceCpu, EveryRungAtEveryLevelMatchesTheReference) {
   const std::vector<std::uint32_t> w = random_words((1u << 20) + 3 + 3, 42);
   std::vector<cpu::SimdLevel> levels = {cpu::SimdLevel::Scalar};
-  if (cpu::cpu_features().best() >= cpu::SimdLevel::Avx2) levels.push_back(cpu::SimdLevel::Avx2);
-  if (cpu::cpu_features().best() >= cpu::SimdLevel::Avx512) levels.push_back(cpu::SimdLevel::Avx512);
+  for (cpu::SimdLevel s : {cpu::SimdLevel::Avx2, cpu::SimdLevel::Avx512, cpu::SimdLevel::Neon})
+    if (cpu::cpu_features().has(s)) levels.push_back(s);
   for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{15}, std::size_t{31}, std::size_t{255},
                         std::size_t{100003}, (std::size_t{1} << 20) + 3})
     for (std::size_t off = 0; off < 4; ++off) {

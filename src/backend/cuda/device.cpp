@@ -2,14 +2,19 @@
 #include <cuda_runtime.h>
 
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "backend/cuda/buffer.hpp"
 #include "backend/cuda/check.hpp"
+#include "backend/cuda/kernels.hpp"
 #include "backend/gpu.hpp"
 #include "backend/nvml.hpp"
+#include "measure/build_info.hpp"
+#include "measure/needs.hpp"
 
 namespace joseki::cuda {
 
@@ -110,7 +115,33 @@ measure::DeviceFacts device_facts(int device) {
   JOSEKI_CUDA_CHECK(cudaDeviceGetPCIBusId(bus, sizeof bus, device));
   d.pci_bus_id = bus;
   d.nvml = nvml::device_facts(d.pci_bus_id);  // persistence / ECC mode, power limit, other processes
+  // Which of this binary's device code runs here (require_device made `device` current): loads the
+  // module for it (the driver compiles PTX now when the binary has no SASS for this GPU).
+  d.code_arch = cuda::code_version().ptx;
+  d.code_jit = !measure::has_sass_for(measure::build_info().cuda_architectures, p.major, p.minor);
   return d;
+}
+
+const measure::DeviceFacts& needs_facts(int device) {
+  static std::mutex mu;
+  static std::map<int, measure::DeviceFacts> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  if (auto it = cache.find(device); it != cache.end()) return it->second;
+  require_device(device);
+  auto attr = [&](cudaDeviceAttr a) {
+    int v = 0;
+    JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&v, a, device));
+    return v;
+  };
+  measure::DeviceFacts d;
+  d.present = true;
+  d.index = device;
+  d.cc_major = attr(cudaDevAttrComputeCapabilityMajor);
+  d.cc_minor = attr(cudaDevAttrComputeCapabilityMinor);
+  d.smem_per_block_optin = attr(cudaDevAttrMaxSharedMemoryPerBlockOptin);
+  d.code_arch = cuda::code_version().ptx;
+  d.code_jit = !measure::has_sass_for(measure::build_info().cuda_architectures, d.cc_major, d.cc_minor);
+  return cache.emplace(device, d).first->second;
 }
 
 void create_context_only(int device) {

@@ -41,6 +41,12 @@ void launch_empty(cudaStream_t s) {
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 
+CodeVersion code_version() {
+  cudaFuncAttributes a{};
+  JOSEKI_CUDA_CHECK(cudaFuncGetAttributes(&a, empty_kernel));
+  return {a.ptxVersion, a.binaryVersion};
+}
+
 void launch_check_kernel(const std::uint32_t* x, std::uint32_t* y, std::size_t n, cudaStream_t s) {
   const int block = 256;
   check_kernel<<<static_cast<unsigned>((n + block - 1) / block), block, 0, s>>>(x, y, n);

@@ -12,6 +12,7 @@
 #include "backend/cpu/parallel.hpp"
 #include "experiments/abc471g/cpu/pairs.hpp"
 #include "experiments/abc471g/gpu_pairs/costs.hpp"
+#include "measure/errors.hpp"
 
 namespace joseki::abc471g {
 namespace {
@@ -32,6 +33,9 @@ DirectCost direct_cost(joseki::cpu::SimdLevel s) {
   switch (s) {
     case joseki::cpu::SimdLevel::Avx512: return {0.8e-9, 0.57e-9, 512, 0.31e-9};
     case joseki::cpu::SimdLevel::Avx2: return {1.4e-9, 0.31e-9, 256, 0};
+    // NEON: 128 lanes a vector; its cost not measured on an arm64 host (scalar's per-vector figure,
+    // which only ranks it against the GPU solvers and cpu-pairs).
+    case joseki::cpu::SimdLevel::Neon: return {1.6e-9, 0.32e-9, 128, 0};
     case joseki::cpu::SimdLevel::Scalar: break;
   }
   return {1.6e-9, 0.32e-9, 64, 0};
@@ -122,10 +126,24 @@ Choice choose_solver(const ProblemShape& shape, const MachineShape& machine) {
 
 namespace {
 
+// The cheapest candidate that runs: a GPU solver that finds this GPU lacks what it needs (e.g.
+// gpu-pairs above K = 4096 on a GPU without mma.sync m16n8k32, where its NTT fallback cannot take
+// K) says so with GpuUnavailable, and the next candidate runs; the explanation names the skip.
 SolveResult solve_auto(const Problem& p, const SolveOptions& opt) {
   const Choice c = choose_solver({p.n, p.k, p.m()}, machine_shape(opt));
-  SolveResult r = find_solver(c.solver).solve(p, opt);
-  r.explanation = c.explanation + "\n" + r.explanation;
+  std::string skipped;
+  for (const CostEstimate& e : c.candidates) {
+    if (e.infeasible) break;  // infeasible ones sort last
+    try {
+      SolveResult r = find_solver(e.solver).solve(p, opt);
+      r.explanation = c.explanation + skipped + "\n" + r.explanation;
+      return r;
+    } catch (const GpuUnavailable& err) {
+      skipped += fmt::format("\n  {} could not run here: {}; next candidate", e.solver, err.what());
+    }
+  }
+  SolveResult r = find_solver("cpu-direct").solve(p, opt);
+  r.explanation = c.explanation + skipped + "\n" + r.explanation;
   return r;
 }
 

@@ -37,7 +37,8 @@ std::vector<Record> run_atomics(const ProbeOptions& o) {
   const char* tech[ATOM_MODES] = {
       "atomicAdd(&sum, x): one address nvcc proves uniform (warp-aggregated: one atomic per warp)",
       "atomicAdd(&sum[slot[i]], x), slot[i] == 0: one address, 32 atomics per warp",
-      "atomicAdd(&out[i], x): distinct addresses", "__reduce_add_sync, then one lane's atomicAdd per warp",
+      "atomicAdd(&out[i], x): distinct addresses",
+      "__reduce_add_sync (butterfly shuffles below sm_80), then one lane's atomicAdd per warp",
       "block sum (shuffles + shared), then one atomicAdd per block"};
   std::vector<Record> recs;
   double t[ATOM_MODES] = {};

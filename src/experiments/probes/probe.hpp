@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "experiments/probes/analysis.hpp"
+#include "measure/needs.hpp"
 #include "measure/record.hpp"
 #include "measure/stopping.hpp"
 
@@ -38,6 +39,7 @@ struct ProbeInfo {
   int order = 0;
   double est_seconds = 5;  // on the GPU host, full run
   ProbeFn run;
+  measure::Needs needs{};  // what it needs of the GPU beyond one being there (unmet: skipped with the reason)
 };
 
 struct ProbeRegistry {

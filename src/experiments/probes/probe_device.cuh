@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "backend/cuda/arch.cuh"
 #include "experiments/probes/device_common.hpp"
 
 namespace joseki::probes::dev {
@@ -93,7 +94,14 @@ __device__ __forceinline__ void atomic_body(const u32* __restrict__ in, const u3
   } else if constexpr (MODE == ATOM_DISTINCT) {
     if (i < n) atomicAdd(out + i, v);
   } else if constexpr (MODE == ATOM_WARP) {
-    const u32 s = __reduce_add_sync(0xffffffffu, v);  // explicit warp sum, one lane's atomic
+    // explicit warp sum (redux.sync from sm_80, five butterfly shuffles before), one lane's atomic
+#if JOSEKI_ARCH_AT_LEAST(800)
+    const u32 s = __reduce_add_sync(0xffffffffu, v);
+#else
+    u32 s = v;
+#pragma unroll
+    for (int m = 16; m > 0; m >>= 1) s += __shfl_xor_sync(0xffffffffu, s, m);
+#endif
     if ((threadIdx.x & 31) == 0) atomicAdd(out + slot[i < n ? i : 0], s);
   } else {
     const u32 s = block_sum(v);  // hierarchy: block sum, then one atomic per block

@@ -15,6 +15,8 @@ namespace joseki::reduce::bulk {
 constexpr int MAX_STAGES = 16;
 constexpr unsigned RING_OFFSET = 128;  // the mbarriers (8 bytes each) sit before the ring
 
+#if JOSEKI_ARCH_AT_LEAST(900)  // cp.async.bulk, mbarrier tx counts, cluster-scope fences: sm_90+
+
 __device__ __forceinline__ unsigned smem_addr(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
@@ -90,6 +92,7 @@ __device__ __forceinline__ std::uint32_t sum_through_ring(unsigned char* smem, u
   }
   return sum;
 }
+#endif  // JOSEKI_ARCH_AT_LEAST(900)
 
 // Host: lets `kernel` use up to the device's opt-in shared memory per block (minus its static
 // shared memory) and returns that limit. Once per kernel (the caller keeps the result).

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "backend/cuda/arch.cuh"
 #include "backend/cuda/check.hpp"
 #include "experiments/reduce/rung.hpp"
 
@@ -15,9 +16,20 @@ namespace joseki::reduce::dev {
 
 constexpr unsigned FULL_MASK = 0xffffffffu;
 
-// For kernels launched as "one full wave" (SMs x 2048 threads): at most 32 registers per
-// thread, so 2048 threads fit per SM whatever the block size (<= 1024).
+// For kernels launched as "one full wave" (SMs x the threads an SM holds): few enough registers
+// per thread that a whole SM's worth of threads fits in its 64K registers whatever the block size
+// (<= 1024), on every architecture: 32 where an SM holds 2048 threads (sm_80, sm_90, sm_100),
+// 40 where it holds 1536 (sm_86, sm_87, sm_89, sm_120: there __launch_bounds__(1024, 2) is out of
+// range and ptxas ignored it, giving r06 at unroll 8 58 registers: no full wave), 64 where it
+// holds 1024 (sm_75). The host pass (no __CUDA_ARCH__) sees the first form; only the device
+// passes allocate registers.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define JOSEKI_FULL_WAVE __launch_bounds__(1024, 1)
+#elif defined(__CUDA_ARCH__) && ((__CUDA_ARCH__ >= 860 && __CUDA_ARCH__ < 900) || __CUDA_ARCH__ >= 1200)
+#define JOSEKI_FULL_WAVE __maxnreg__(40)
+#else
 #define JOSEKI_FULL_WAVE __launch_bounds__(1024, 2)
+#endif
 
 __device__ __forceinline__ std::uint32_t sum4(const uint4& v) { return v.x + v.y + v.z + v.w; }
 
@@ -46,8 +58,19 @@ __device__ __forceinline__ std::uint32_t warp_sum_shfl(std::uint32_t v) {
   return v;
 }
 
-// One instruction (REDUX.SUM, sm_80+): every lane gets the warp's sum.
-__device__ __forceinline__ std::uint32_t warp_sum_redux(std::uint32_t v) { return __reduce_add_sync(FULL_MASK, v); }
+// One instruction (REDUX.SUM, sm_80+): every lane gets the warp's sum. Below sm_80 (no
+// redux.sync) the same result from five butterfly shuffles, so that the rungs after r04b, which
+// use it only for their block sum, still run exactly there; r04b itself, whose point is the
+// instruction, declares Feature::ReduxSync and is skipped below sm_80 (registry.cpp).
+__device__ __forceinline__ std::uint32_t warp_sum_redux(std::uint32_t v) {
+#if JOSEKI_ARCH_AT_LEAST(800)
+  return __reduce_add_sync(FULL_MASK, v);
+#else
+#pragma unroll
+  for (int m = 16; m > 0; m >>= 1) v += __shfl_xor_sync(FULL_MASK, v, m);
+  return v;
+#endif
+}
 
 // Warp sums -> one shared slot per warp -> the first warp sums the slots. One barrier.
 // blockDim.x must be a multiple of 32 (full warps). Returns the block's sum in thread 0.

@@ -12,10 +12,14 @@ namespace joseki::reduce {
 
 namespace {
 __global__ void JOSEKI_FULL_WAVE r04b_warp_redux_kernel(const std::uint32_t* __restrict__ in, std::size_t n, std::uint32_t* out) {
+#if JOSEKI_ARCH_AT_LEAST(800)  // redux.sync: the rung's point (Needs: Feature::ReduxSync)
   std::uint32_t sum = 0;
   for (std::size_t i = dev::global_thread(); i < n; i += dev::grid_threads()) sum += in[i];
   sum = dev::block_sum_warps<true>(sum);
   if (threadIdx.x == 0) atomicAdd(out, sum);
+#else
+  JOSEKI_ARCH_UNSUPPORTED();
+#endif
 }
 }  // namespace
 

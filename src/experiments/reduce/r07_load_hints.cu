@@ -27,6 +27,7 @@
 namespace joseki::reduce {
 
 namespace {
+#if JOSEKI_ARCH_AT_LEAST(800)
 template <int HINT>
 struct HintedLoad {
   unsigned long long policy = 0;  // HINT 2: an L2 eviction policy (createpolicy), made once per thread
@@ -52,16 +53,21 @@ struct HintedLoad {
     return r;
   }
 };
+#endif
 
 template <int UNROLL, int HINT>
 __global__ void JOSEKI_FULL_WAVE r07_load_hints_kernel(const std::uint32_t* __restrict__ in, std::size_t n,
                                                        std::uint32_t* out, SinglePassState* st) {
+#if JOSEKI_ARCH_AT_LEAST(800)  // createpolicy, .L2::cache_hint (Needs: Feature::L2CacheHint)
   const VecSplit sp = vec_split(reinterpret_cast<std::uintptr_t>(in), n);
   const uint4* body = reinterpret_cast<const uint4*>(in + sp.head);
   std::uint32_t sum = dev::sum_tiles<UNROLL>(body, sp.nvec, HintedLoad<HINT>());
   sum += dev::sum_head_tail(in, n, sp);
   sum = dev::block_sum_warps<true>(sum);
   dev::single_pass_finish(sum, st, out);
+#else
+  JOSEKI_ARCH_UNSUPPORTED();
+#endif
 }
 
 template <int UNROLL, int HINT>

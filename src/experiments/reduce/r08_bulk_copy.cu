@@ -30,6 +30,7 @@ namespace {
 __global__ void JOSEKI_FULL_WAVE r08_bulk_copy_kernel(const std::uint32_t* __restrict__ in, std::size_t n,
                                                       std::uint32_t* out, SinglePassState* st, unsigned chunk_bytes,
                                                       unsigned stages) {
+#if JOSEKI_ARCH_AT_LEAST(900)  // cp.async.bulk, mbarrier tx counts (Needs: Feature::BulkCopy)
   extern __shared__ __align__(128) unsigned char smem[];
   const VecSplit sp = vec_split(reinterpret_cast<std::uintptr_t>(in), n);
   const auto* body = reinterpret_cast<const unsigned char*>(in + sp.head);
@@ -45,6 +46,9 @@ __global__ void JOSEKI_FULL_WAVE r08_bulk_copy_kernel(const std::uint32_t* __res
   sum += dev::sum_head_tail(in, n, sp);
   sum = dev::block_sum_warps<true>(sum);
   dev::single_pass_finish(sum, st, out);
+#else
+  JOSEKI_ARCH_UNSUPPORTED();
+#endif
 }
 
 }  // namespace

@@ -29,6 +29,7 @@ namespace {
 __global__ void JOSEKI_FULL_WAVE r11_bulk_slab_kernel(const std::uint32_t* __restrict__ in, std::size_t n,
                                                       std::uint32_t* out, SinglePassState* st, unsigned chunk_bytes,
                                                       unsigned stages) {
+#if JOSEKI_ARCH_AT_LEAST(900)  // cp.async.bulk, mbarrier tx counts (Needs: Feature::BulkCopy)
   extern __shared__ __align__(128) unsigned char smem[];
   const VecSplit sp = vec_split(reinterpret_cast<std::uintptr_t>(in), n);
   const Slab slab = slab_of_block(sp.nvec, gridDim.x, blockIdx.x);
@@ -41,6 +42,9 @@ __global__ void JOSEKI_FULL_WAVE r11_bulk_slab_kernel(const std::uint32_t* __res
   sum += dev::sum_head_tail(in, n, sp);
   sum = dev::block_sum_warps<true>(sum);
   dev::packed_ticket_finish(sum, st, out);
+#else
+  JOSEKI_ARCH_UNSUPPORTED();
+#endif
 }
 
 }  // namespace

@@ -101,6 +101,7 @@ std::vector<Rung> make_rungs() {
                       "r04_warp_shuffle", GridPolicy::Wave, {256, 0}, "block a multiple of 32; sm_80+",
                       JOSEKI_GPU_FN(launch_r04b_warp_redux));
     r.config_from = "r03_coarsen";
+    r.needs.features = {measure::Feature::ReduxSync};
     v.push_back(r);
   }
   const std::string vec_pre = "input 4-byte aligned (any 16-byte phase); block a multiple of 32; unroll 1, 2, 4 or 8";
@@ -134,6 +135,7 @@ std::vector<Rung> make_rungs() {
                       vec_pre + "; hint 0, 1 or 2; sm_80+", JOSEKI_GPU_FN(launch_r07_load_hints));
     r.workspace = JOSEKI_GPU_FN(single_pass_workspace);
     r.hinted = true;
+    r.needs.features = {measure::Feature::L2CacheHint};
     r.swept = true;
     r.space.hint = {0, 1, 2};
     r.space.unroll = {4};
@@ -149,6 +151,7 @@ std::vector<Rung> make_rungs() {
                       "cp.async.bulk into a shared-memory ring + mbarriers, one launch", "r06_single_pass",
                       GridPolicy::WaveBulk, {256, 2, 1, 4, 16}, bulk_pre, JOSEKI_GPU_FN(launch_r08_bulk_copy));
     r.workspace = JOSEKI_GPU_FN(single_pass_workspace);
+    r.needs.features = {measure::Feature::BulkCopy};
     r.swept = true;
     r.space.block = {256};
     r.space.blocks_per_sm = {1, 2, 4};
@@ -180,6 +183,7 @@ std::vector<Rung> make_rungs() {
                       "r08's ring over one contiguous, balanced slab per block + r09's finish", "r08_bulk_copy",
                       GridPolicy::WaveBulk, {256, 4, 1, 2, 16}, bulk_pre, JOSEKI_GPU_FN(launch_r11_bulk_slab));
     r.workspace = JOSEKI_GPU_FN(single_pass_workspace);
+    r.needs.features = {measure::Feature::BulkCopy};
     r.swept = true;
     r.space.block = {256, 512};
     r.space.blocks_per_sm = {1, 2, 4};

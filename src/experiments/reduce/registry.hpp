@@ -12,6 +12,7 @@
 
 #include "backend/cpu/cpu_info.hpp"
 #include "experiments/reduce/rung.hpp"
+#include "measure/needs.hpp"
 #include "measure/sweep.hpp"
 
 namespace joseki::reduce {
@@ -62,6 +63,7 @@ struct Rung {
   std::string predecessor;  // slug of the rung "x previous" compares with; "" none
   Backend backend = Backend::Cuda;
   std::string preconditions;
+  measure::Needs needs;     // what it needs of the GPU: unmet (measure::unmet) = skipped with the reason
   GridPolicy grid = GridPolicy::None;
   Knobs defaults;
   bool tree = false;            // the block sum is the shared tree: block must be a power of two >= 64

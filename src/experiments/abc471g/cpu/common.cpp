@@ -4,11 +4,16 @@ namespace joseki::abc471g::cpu {
 
 const KernelSet& kernel_set(joseki::cpu::SimdLevel level) {
   const auto best = joseki::cpu::cpu_features().best();
-  if (static_cast<int>(level) > static_cast<int>(best)) level = best;
+  if (!joseki::cpu::cpu_features().has(level)) level = best;
   switch (level) {
+#if defined(__x86_64__)
     case joseki::cpu::SimdLevel::Avx512: return kernels_avx512();
     case joseki::cpu::SimdLevel::Avx2: return kernels_avx2();
-    case joseki::cpu::SimdLevel::Scalar: break;
+#endif
+#if defined(__aarch64__)
+    case joseki::cpu::SimdLevel::Neon: return kernels_neon();
+#endif
+    default: break;  // scalar, or a level this architecture does not have (best() never names one)
   }
   return kernels_scalar();
 }

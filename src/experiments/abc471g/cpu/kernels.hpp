@@ -1,5 +1,5 @@
 // The CPU kernels behind cpu-direct and cpu-pairs, one set per SIMD level (scalar u64, AVX2,
-// AVX-512), each set compiled in its own translation unit with its own target flags and chosen
+// AVX-512 on x86-64; NEON on aarch64), each set compiled in its own translation unit with its own target flags and chosen
 // at run time (backend/cpu simd_level()). Plain types only: the SIMD files include nothing
 // else, so no inline function compiled for AVX-512 can leak into code that runs elsewhere.
 #pragma once
@@ -44,7 +44,12 @@ struct KernelSet {
 };
 
 const KernelSet& kernels_scalar();
+#if defined(__x86_64__)  // the AVX sets are compiled on x86-64 only, the NEON set on aarch64 only
 const KernelSet& kernels_avx2();    // only call when the CPU has AVX2
 const KernelSet& kernels_avx512();  // only call when the CPU has AVX-512 F+BW+VL
+#endif
+#if defined(__aarch64__)
+const KernelSet& kernels_neon();    // every AArch64 CPU has NEON
+#endif
 
 }  // namespace joseki::abc471g::cpu

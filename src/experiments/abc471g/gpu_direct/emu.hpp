@@ -57,6 +57,9 @@ struct Options {
   int blocks_per_sm = 1;      // what the occupancy query answers
   Order order = Order::Forward;
   std::size_t stack_bytes = 256 * 1024;
+  // The GPU's shared memory per block (opt-in): a launch or a cudaFuncSetAttribute above it fails,
+  // as on the GPU (tests set a T4's 64 KiB .. an H200's 227 KiB).
+  std::size_t smem_optin = 227 * 1024;
 };
 
 inline Options& options() {
@@ -204,7 +207,9 @@ inline void launch(dim3 grid, dim3 block, std::size_t smem_bytes, const std::fun
                                 " threads (1..1024 allowed)");
   if (grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.y > 65535 || grid.z > 65535)
     throw std::invalid_argument("emu: bad grid " + dims(grid));
-  if (smem_bytes > 227 * 1024) throw std::invalid_argument("emu: dynamic shared memory above 227 KiB");
+  if (smem_bytes > options().smem_optin)
+    throw std::invalid_argument("emu: " + std::to_string(smem_bytes) + " bytes of dynamic shared memory, above the " +
+                                std::to_string(options().smem_optin) + " this GPU allows per block");
   r.grid = grid;
   r.block = block;
   r.body = &body;
@@ -289,7 +294,7 @@ inline cudaError_t cudaMemsetAsync(void* p, int value, std::size_t bytes, cudaSt
 }
 template <class F>
 inline cudaError_t cudaFuncSetAttribute(F, cudaFuncAttribute, int value) {
-  return value >= 0 && value <= 227 * 1024 ? cudaSuccess : 1;
+  return value >= 0 && static_cast<std::size_t>(value) <= ::joseki::abc471g::emu::options().smem_optin ? cudaSuccess : 1;
 }
 template <class F>
 inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, F) {

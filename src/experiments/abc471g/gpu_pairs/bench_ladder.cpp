@@ -116,6 +116,11 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
       ladder.push_back(bench::skipped_record(r, "no GPU: " + av.reason));
       continue;
     }
+    if (auto why = measure::unmet(combiner_needs(*rung.combiner, p.k), gpu::needs_facts(o.device))) {
+      ladder.push_back(bench::skipped_record(r, *why));
+      o.say(fmt::format("  {:<20} skipped: {}", rung.slug, *why));
+      continue;
+    }
     cuda::GpuTimer timer(o.device);
     PairsConfig cfg;
     cfg.combiner = *rung.combiner;
@@ -130,7 +135,9 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
   set_ratios(ladder);
 
 #ifdef JOSEKI_HAVE_CUDA
-  if (av.ok && pairs_precondition(p, Combiner::TensorCore).empty()) {
+  // The phases of the count and the tensor-core combine: where that combiner runs.
+  if (av.ok && pairs_precondition(p, Combiner::TensorCore).empty() &&
+      !measure::unmet(combiner_needs(Combiner::TensorCore, p.k), gpu::needs_facts(o.device))) {
     cuda::GpuTimer timer(o.device);
     const cudaStream_t s = timer.stream();
     PairsConfig cfg;
@@ -248,7 +255,8 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
         r.set_measurement(timer.measure([&](cudaStream_t st) { dev.enqueue_combine(st); }, measure::Mode::Cold, o.rule));
       extra.push_back(r);
     }
-    if (pairs_precondition(p, Combiner::Ntt).empty()) {
+    if (pairs_precondition(p, Combiner::Ntt).empty() &&
+        !measure::unmet(combiner_needs(Combiner::Ntt, p.k), gpu::needs_facts(o.device))) {
       PairsConfig nc;
       nc.combiner = Combiner::Ntt;
       PairsDevice nd(p, nc, o.device);

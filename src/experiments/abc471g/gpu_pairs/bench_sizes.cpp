@@ -71,9 +71,10 @@ std::vector<Record> bench_sizes(const SizesOptions& so, const BenchOptions& o) {
         {"pairs.r04_partition_gemm", 4, Counter::Partition, Combiner::Gemm,
          "gpu-pairs, partition count + cuBLASLt GEMM combine (fused when one chunk), one process, events"},
     };
-    std::string cross = "not run (K above the NTT limit)";
+    std::string cross = "not run (K above the NTT limit, or the NTT combiner does not run on this GPU)";
     std::optional<Answer> ntt;
-    if (pairs_precondition(p, Combiner::Ntt).empty()) {
+    if (pairs_precondition(p, Combiner::Ntt).empty() &&
+        !measure::unmet(combiner_needs(Combiner::Ntt, p.k), gpu::needs_facts(o.device))) {
       PairsConfig nc;
       nc.progress = false;
       nc.combiner = Combiner::Ntt;
@@ -90,6 +91,10 @@ std::vector<Record> bench_sizes(const SizesOptions& so, const BenchOptions& o) {
       cfg.counter = rg.counter;
       cfg.combiner = rg.combiner;
       if (effective_counter(p, cfg) != rg.counter) continue;
+      if (auto why = measure::unmet(combiner_needs(rg.combiner, p.k), gpu::needs_facts(o.device))) {
+        o.say(fmt::format("  {}: skipped: {}", rg.variant, *why));
+        continue;
+      }
       r = base_record(rg.variant, rg.technique, "cuda", "GPU_COMPUTE", "cold");
       r.rung = rg.rung;
       r.axes = axes;

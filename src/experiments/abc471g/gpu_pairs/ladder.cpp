@@ -36,6 +36,7 @@ const std::vector<PairsRung>& pairs_ladder() {
     r2.technique = "same count; G = C circ(V) on mma.sync m16n8k32 u8 (byte planes), masked epilogue";
     r2.predecessor = "r01_atomic_ntt";
     r2.combiner = Combiner::TensorCore;
+    r2.needs = combiner_needs(Combiner::TensorCore);
     r2.precondition = [](const Problem& p) { return pairs_precondition(p, Combiner::TensorCore); };
     v.push_back(r2);
     PairsRung r3;
@@ -45,6 +46,7 @@ const std::vector<PairsRung>& pairs_ladder() {
     r3.technique = "no global atomics: pairs partitioned by table slice (shared-memory sort), shared-memory histograms; r02's combine";
     r3.predecessor = "r02_atomic_tc_int8";
     r3.combiner = Combiner::TensorCore;
+    r3.needs = combiner_needs(Combiner::TensorCore);
     r3.counter = Counter::Partition;
     r3.precondition = [](const Problem& p) -> std::string {
       if (std::string why = pairs_precondition(p, Combiner::TensorCore); !why.empty()) return why;
@@ -62,6 +64,7 @@ const std::vector<PairsRung>& pairs_ladder() {
                    "one chunk: the histograms write the planes (no table, no slicing pass)";
     r4.predecessor = "r03_partition_tc";
     r4.combiner = Combiner::Gemm;
+    r4.needs = combiner_needs(Combiner::Gemm);  // PDL (sm_90) only where it exists: plain stream order below
     r4.counter = Counter::Partition;
     r4.precondition = r3.precondition;
     v.push_back(r4);

@@ -29,6 +29,7 @@ struct PairsRung {
   Counter counter = Counter::Atomic;  // GPU rungs: how pairs are counted
   std::string cpu_solver;   // the baseline's registry solver
   std::function<std::string(const Problem&)> precondition;  // "" when the rung can run
+  measure::Needs needs;     // what it needs of the GPU (unmet: skipped with the reason)
 };
 
 const std::vector<PairsRung>& pairs_ladder();

@@ -5,6 +5,7 @@
 // index math the kernels use. Std headers only: nvcc compiles this (no fmt, no json).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #if defined(__CUDACC__)
@@ -206,6 +207,15 @@ JOSEKI_HD std::uint32_t tc_bank_words(std::uint32_t kp) {
   std::uint32_t w = kp / 2 + 8;  // covers byte offsets up to 2*Kp + 31
   while (w % 32 != 8) ++w;
   return w;
+}
+// Dynamic shared memory per block of the tensor-core combine (r02's kernel: the V bank and V twice)
+// and of the NTT accumulation (two transforms of length ntt_length(k), 64-bit): what the combiners
+// need of the GPU (combiner_needs), e.g. 160 KiB at Kp = 16384, more than an RTX 4090's 99 KiB.
+JOSEKI_HD std::size_t tc_combine_smem_bytes(std::uint32_t kp) {
+  return 4u * static_cast<std::size_t>(tc_bank_words(kp)) * sizeof(std::uint32_t) + (2u * kp + 32u);
+}
+JOSEKI_HD std::size_t ntt_accumulate_smem_bytes(std::uint32_t k) {
+  return 2u * static_cast<std::size_t>(ntt_length(k)) * sizeof(std::uint64_t);
 }
 JOSEKI_HD std::uint32_t tc_b_word(std::uint32_t bank_words, int lane, std::uint32_t b0, std::uint32_t col,
                                   int reg) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "backend/cuda/arch.cuh"
 #include "experiments/abc471g/gpu_pairs/kernels.hpp"
 
 namespace joseki::abc471g::pairs {
@@ -14,8 +15,14 @@ inline constexpr int HIST_THREADS = 512;
 
 // Programmatic dependent launch (sm_90): a kernel launched with
 // cudaLaunchAttributeProgrammaticStreamSerialization may start while the previous kernel of its
-// stream finishes; it waits here before it reads anything that kernel wrote.
-__device__ __forceinline__ void wait_for_previous_grid() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
+// stream finishes; it waits here before it reads anything that kernel wrote. Below sm_90 there is
+// no such launch (the host launches in plain stream order there: r04_partition_gemm.cu,
+// launch_dependent), so the previous kernel has finished and there is nothing to wait for.
+__device__ __forceinline__ void wait_for_previous_grid() {
+#if JOSEKI_ARCH_AT_LEAST(900)
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
 
 // s_hist4 (a.slice counters, 16-byte aligned) receives the counts of bucket b; the bucket's
 // cursor is reset for the next chunk. Returns the cursor as it was: more than a.cap when some of

@@ -14,6 +14,7 @@
 #ifdef JOSEKI_HAVE_CUDA
 #include "backend/cuda/check.hpp"
 #include "backend/cuda/int8_gemm.hpp"
+#include "backend/gpu.hpp"
 #include "experiments/abc471g/gpu_pairs/pipeline_cuda.hpp"
 #endif
 
@@ -27,6 +28,15 @@ const char* combiner_name(Combiner c) {
   }
   return "?";
 }
+measure::Needs combiner_needs(Combiner c, std::uint32_t k) {
+  measure::Needs n;
+  if (c != Combiner::Ntt) n.features = {measure::Feature::Int8MmaK32};
+  if (k > 0)
+    n.smem_per_block = static_cast<std::int64_t>(c == Combiner::Ntt ? ntt_accumulate_smem_bytes(k)
+                                                                   : tc_combine_smem_bytes(padded_k(k)));
+  return n;
+}
+
 const char* counter_name(Counter c) { return c == Counter::Atomic ? "atomic" : "partition"; }
 
 Counter effective_counter(const Problem& p, const PairsConfig& c) {
@@ -61,6 +71,10 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     : m_p(p), m_cfg(c), m_device(device), m_kp(padded_k(p.k)) {
   const std::string why = pairs_precondition(p, c.combiner);
   if (!why.empty()) throw InputError(std::string("gpu-pairs: ") + why);
+  // A combiner this GPU cannot run is never prepared nor launched: the count still runs (the
+  // tests' count tables), and enqueue_combine() says why the combine cannot.
+  if (auto need = measure::unmet(combiner_needs(c.combiner, p.k), gpu::needs_facts(device)))
+    m_combine_unmet = std::string("gpu-pairs: the ") + combiner_name(c.combiner) + " combiner " + *need;
   JOSEKI_CUDA_CHECK(cudaSetDevice(device));
   const std::uint64_t total = p.n > 0 ? p.n - 1 : 0;
   m_begin = std::min(begin, total);
@@ -104,7 +118,9 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     m_buf = cuda::DeviceBuffer<std::uint16_t>(static_cast<std::size_t>(buckets) * m_cap);
     m_cursor = cuda::DeviceBuffer<std::uint32_t>(buckets);
   }
-  if (c.combiner != Combiner::Ntt) {
+  if (!m_combine_unmet.empty()) {
+    // count only
+  } else if (c.combiner != Combiner::Ntt) {
     m_low_bits = c.combiner == Combiner::Gemm ? GEMM_LOW_BITS : 8;
     m_slices = std::max(1, planes_for(std::max<std::uint64_t>(total, 1), m_low_bits));
     m_planes = cuda::DeviceBuffer<std::uint8_t>(static_cast<std::size_t>(m_slices) * cells);
@@ -271,6 +287,7 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
 }
 
 void PairsDevice::enqueue_combine(cudaStream_t s) {
+  if (!m_combine_unmet.empty()) throw GpuUnavailable(m_combine_unmet);
   auto* d_max = reinterpret_cast<std::uint64_t*>(m_t32.data() + table_entries());
   if (m_cfg.combiner != Combiner::Ntt) {
     if (m_gemm && !m_prep_pending) enqueue_prep(s);  // beside the slicing (not fused, or a second combine)
@@ -410,12 +427,27 @@ double elapsed(const cuda::Event& a, const cuda::Event& b) {
 
 }  // namespace
 
-SolveResult solve_gpu_pairs(const Problem& p, const SolveOptions& o, const PairsConfig& c) {
+SolveResult solve_gpu_pairs(const Problem& p, const SolveOptions& o, const PairsConfig& config) {
   SolveResult r;
-  r.solver = c.combiner != Combiner::Ntt ? "gpu-pairs" : "gpu-pairs-ntt";
-  const std::string why = pairs_precondition(p, c.combiner);
+  r.solver = config.combiner != Combiner::Ntt ? "gpu-pairs" : "gpu-pairs-ntt";
+  const std::string why = pairs_precondition(p, config.combiner);
   if (!why.empty()) throw InputError("--solver " + r.solver + ": " + why);
   r.phases_s["cuda_init"] = startup::await_context(o.device);
+  // The best combiner that runs here: below sm_80 (or in a compute_75 build) the tensor-core
+  // product has no mma.sync m16n8k32, and the NTT combiner (any GPU, K <= 4096) takes its place.
+  PairsConfig c = config;
+  std::string fallback;
+  if (auto need = measure::unmet(combiner_needs(c.combiner, p.k), gpu::needs_facts(o.device))) {
+    std::string ntt_why = pairs_precondition(p, Combiner::Ntt);
+    if (ntt_why.empty())
+      if (auto n = measure::unmet(combiner_needs(Combiner::Ntt, p.k), gpu::needs_facts(o.device))) ntt_why = *n;
+    if (c.combiner == Combiner::Ntt || !ntt_why.empty())
+      throw GpuUnavailable("--solver " + r.solver + ": the " + combiner_name(c.combiner) + " combiner " + *need +
+                           (c.combiner == Combiner::Ntt ? std::string() : ", and the NTT combiner " + ntt_why) +
+                           ": use gpu-direct or cpu-direct");
+    fallback = std::string(" (fell back from the ") + combiner_name(c.combiner) + " combiner, which " + *need + ")";
+    c.combiner = Combiner::Ntt;
+  }
   const double t0 = now_s();
   PairsDevice dev(p, c, o.device);
   const double t1 = now_s();
@@ -462,7 +494,7 @@ SolveResult solve_gpu_pairs(const Problem& p, const SolveOptions& o, const Pairs
                              std::to_string(dev.chunk_pairs()) + " pairs and counted in shared memory"
                        : std::string("one L2 atomic per pair")) +
                   (dev.fused() ? "; the histograms wrote the product's planes" : "") + "), combined by " +
-                  dev.combine_description();
+                  dev.combine_description() + fallback;
   return r;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "experiments/abc471g/problem.hpp"
+#include "measure/needs.hpp"
 
 namespace joseki::abc471g::pairs {
 
@@ -68,6 +69,11 @@ Counter effective_counter(const Problem& p, const PairsConfig& c);
 
 // Why this problem cannot be solved with this combiner, or "" when it can.
 std::string pairs_precondition(const Problem& p, Combiner c);
+// What a combiner needs of the GPU for K: mma.sync m16n8k32 (sm_80) for TensorCore and Gemm (their
+// upper planes run on it) and the shared memory per block of its kernel at K (k = 0: the features
+// alone). Where it is unmet, the gpu-pairs solvers fall back to the NTT combiner where that one runs
+// and say so; a PairsDevice refuses it (never launches a guarded kernel or an impossible launch).
+measure::Needs combiner_needs(Combiner c, std::uint32_t k = 0);
 
 // Solves on GPU o.device. Throws GpuUnavailable (no GPU / CPU-only build), InputError (K above
 // the combiner's limit), CudaError, ValidationError never (the harness validates).

@@ -109,6 +109,7 @@ class PairsDevice {
   // GEMM combiner (r04)
   std::unique_ptr<cuda::Int8Gemm> m_gemm;
   std::string m_gemm_why;  // why cuBLASLt is not used
+  std::string m_combine_unmet;  // why this GPU cannot run the combiner ("" when it can): count only
   cuda::DeviceBuffer<std::int8_t> m_circ;    // circ(V), kp x kp
   cuda::DeviceBuffer<std::int32_t> m_g;      // G of plane 0, kp x kp
   cuda::DeviceBuffer<std::uint8_t> m_u2;     // 1 - V[i mod K], i < 2 kp

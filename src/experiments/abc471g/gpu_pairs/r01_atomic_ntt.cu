@@ -99,7 +99,7 @@ __global__ void __launch_bounds__(FINISH_THREADS) ntt_finish_kernel(NttArgs a) {
   }
 }
 
-std::size_t acc_smem(std::uint32_t l) { return 2u * l * sizeof(std::uint64_t); }
+std::size_t acc_smem(std::uint32_t l) { return 2u * l * sizeof(std::uint64_t); }  // = ntt_accumulate_smem_bytes(k)
 std::size_t finish_smem(std::uint32_t l) { return static_cast<std::size_t>(l) * sizeof(std::uint64_t); }
 
 }  // namespace

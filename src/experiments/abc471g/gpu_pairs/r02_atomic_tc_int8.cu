@@ -22,6 +22,7 @@
 // Goal 0.08 ms not met: the count alone is 80.29 us.
 #include <cuda_runtime.h>
 
+#include "backend/cuda/arch.cuh"
 #include "backend/cuda/check.hpp"
 #include "experiments/abc471g/gpu_pairs/kernels.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
@@ -70,15 +71,17 @@ __global__ void slice_table_kernel(SliceArgs a) {
 
 // ---- the product ----------------------------------------------------------------------------
 __device__ __forceinline__ void mma_u8(int (&c)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2]) {
+#if JOSEKI_ARCH_AT_LEAST(800)
   asm volatile(
       "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
       : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#else
+  JOSEKI_ARCH_UNSUPPORTED();
+#endif
 }
 
-std::size_t tc_smem_bytes(std::uint32_t kp) {
-  return 4u * tc_bank_words(kp) * sizeof(std::uint32_t) + (2u * kp + 32u);
-}
+std::size_t tc_smem_bytes(std::uint32_t kp) { return tc_combine_smem_bytes(kp); }
 
 // Block tile BM x BN = (WARPS_M * FM * 16) rows a x (WARPS_N * FN * 8) shifts k; each warp owns
 // FM x FN fragments and walks the whole b range in steps of 32.
@@ -86,6 +89,9 @@ template <int WARPS_M, int WARPS_N, int FM, int FN>
 __global__ void __launch_bounds__(WARPS_M * WARPS_N * 32) tc_combine_kernel(TcArgs a) {
   constexpr int THREADS = WARPS_M * WARPS_N * 32;
   constexpr int BM = WARPS_M * FM * 16, BN = WARPS_N * FN * 8;
+#if !JOSEKI_ARCH_AT_LEAST(800)
+  JOSEKI_ARCH_UNSUPPORTED();  // mma.sync m16n8k32 is sm_80+ (Needs: Feature::Int8MmaK32)
+#else
   const int slice = blockIdx.z + a.first_plane;
   if (slice >= planes_for(*a.d_max, a.low_bits)) return;  // uniform over the block: this plane is all zeros
 
@@ -175,6 +181,7 @@ __global__ void __launch_bounds__(WARPS_M * WARPS_N * 32) tc_combine_kernel(TcAr
                     static_cast<unsigned long long>(static_cast<unsigned>(s)) << plane_shift(slice, a.low_bits));
       }
   }
+#endif
 }
 
 template <int WARPS_M, int WARPS_N, int FM, int FN>

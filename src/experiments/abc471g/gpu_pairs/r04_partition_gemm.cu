@@ -28,6 +28,8 @@
 // the ~0.09 ms it saves (auto failed at 10^9 with it); `--solver gpu-pairs-gemm`.
 #include <cuda_runtime.h>
 
+#include <atomic>
+
 #include "backend/cuda/check.hpp"
 #include "experiments/abc471g/gpu_pairs/kernels.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
@@ -127,7 +129,11 @@ __global__ void __launch_bounds__(HIST_THREADS) fused_hist_kernel(PartitionArgs 
     m = max(m, max(max(h.x, h.y), max(h.z, h.w)));
     plane0[i] = pack_bytes(h, 0, LOW_MAX - 1);
   }
+#if JOSEKI_ARCH_AT_LEAST(800)
   m = __reduce_max_sync(0xFFFFFFFFu, m);
+#else  // no redux.sync: the same maximum from five butterfly shuffles
+  for (int off = 16; off > 0; off >>= 1) m = max(m, __shfl_xor_sync(0xFFFFFFFFu, m, off));
+#endif
   if ((threadIdx.x & 31) == 0) atomicMax(&s_max, m);
   __syncthreads();
   const std::uint32_t bmax = s_max;
@@ -204,7 +210,24 @@ __global__ void __launch_bounds__(256) product_reduce_kernel(ProductReduceArgs a
 
 // kernel<<<grid, block, smem, s>>>(args...) with cudaLaunchAttributeProgrammaticStreamSerialization:
 // the kernel may begin before the previous one in s ends and must call wait_for_previous_grid()
-// before it reads that kernel's output.
+// before it reads that kernel's output. Programmatic dependent launch is sm_90+: on an older GPU
+// the launch is in plain stream order (wait_for_previous_grid() compiles to nothing there).
+// An attribute of the current device, cached per device (launches ask every time).
+template <cudaDeviceAttr ATTR>
+int current_device_attribute() {
+  static std::atomic<int> cached[64] = {};
+  int dev = 0;
+  JOSEKI_CUDA_CHECK(cudaGetDevice(&dev));
+  if (dev < 0 || dev >= 64) dev = 0;
+  int v = cached[dev].load(std::memory_order_relaxed);
+  if (v == 0) {
+    JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&v, ATTR, dev));
+    cached[dev].store(v, std::memory_order_relaxed);
+  }
+  return v;
+}
+int current_cc_major() { return current_device_attribute<cudaDevAttrComputeCapabilityMajor>(); }
+
 template <class... K, class... A>
 void launch_dependent(void (*kernel)(K...), dim3 grid, dim3 block, std::size_t smem, cudaStream_t s, A... args) {
   cudaLaunchConfig_t cfg{};
@@ -216,7 +239,7 @@ void launch_dependent(void (*kernel)(K...), dim3 grid, dim3 block, std::size_t s
   attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr[0].val.programmaticStreamSerializationAllowed = 1;
   cfg.attrs = attr;
-  cfg.numAttrs = 1;
+  cfg.numAttrs = current_cc_major() >= 9 ? 1 : 0;
   JOSEKI_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, static_cast<K>(args)...));
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
@@ -239,7 +262,9 @@ void launch_product_prep(const ProductPrepArgs& a, cudaStream_t s) {
   const std::uint32_t words = a.d_circ ? a.kp * (a.kp / 16) : 0;
   std::uint32_t blocks = (words + 255) / 256;
   blocks = blocks < (a.k + 255) / 256 ? (a.k + 255) / 256 : blocks;
-  blocks = blocks > 528 ? 528 : blocks;  // ~4 per SM: each block fills its copy of V once
+  // ~4 per SM: each block fills its copy of V once (528 on the H200's 132 SMs).
+  const std::uint32_t cap = 4u * static_cast<std::uint32_t>(current_device_attribute<cudaDevAttrMultiProcessorCount>());
+  blocks = blocks > cap ? cap : blocks;
   product_prep_kernel<<<blocks ? blocks : 1, 256, 0, s>>>(a);
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
