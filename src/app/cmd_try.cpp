@@ -320,7 +320,13 @@ void run_parent(Context& ctx, const TryOpts& o, const trykernel::TryFile& f) {
     json e = history_entry(o, f, status, r.exit_code, doc->value("message", ""), wall);
     keep(ctx, o, e);
     if (status == "compile-error") throw InputError("your kernel did not compile (NVRTC's log above)");
-    throw RunError("the try failed (the child's message is above)");
+    const std::string m = doc->value("message", std::string());
+    const bool fault = m.find("illegal") != std::string::npos || m.find("misaligned") != std::string::npos ||
+                       m.find("unusable") != std::string::npos || m.find("out of bounds") != std::string::npos;
+    throw RunError(fault ? fmt::format("your kernel faulted (the message above); `joseki try {} --sanitize` names the "
+                                       "access, its thread and its line",
+                                       o.file)
+                         : std::string("the try failed (the child's message is above)"));
   }
   const std::vector<measure::Record> recs = trykernel::check_result_document(*doc);
   json e = history_entry(o, f, status, r.exit_code, "", wall);

@@ -299,3 +299,31 @@ TEST(TrySanitizer, LogsParse) {
   EXPECT_TRUE(clean.summary_seen);
   EXPECT_EQ(clean.errors, 0);
 }
+
+TEST(TryDiagnosis, SymptomRowsCompareYoursWithTheBestRung) {
+  auto row = [](const std::string& kernel, const std::string& metric, double v) {
+    probes::NcuRow r;
+    r.kernel = kernel;
+    r.metric = metric;
+    r.value = v;
+    return r;
+  };
+  const std::string mine = "joseki_reduce", theirs = "void joseki::reduce::r10_two_slot_kernel<4>(...)";
+  const std::vector<probes::NcuRow> rows = {
+      row(mine, "lts__t_sectors_op_red.sum", 524288), row(mine, "lts__t_sectors_op_red.sum", 524288),
+      row(theirs, "lts__t_sectors_op_red.sum", 1056),
+      row(mine, "dram__throughput.avg.pct_of_peak_sustained_elapsed", 20),
+      row(theirs, "dram__throughput.avg.pct_of_peak_sustained_elapsed", 90),
+      row(mine, "sm__warps_active.avg.pct_of_peak_sustained_active", 85),
+      row(theirs, "sm__warps_active.avg.pct_of_peak_sustained_active", 90),
+      row(mine, "gpu__time_duration.sum", 400000), row(theirs, "gpu__time_duration.sum", 19000)};
+  const nlohmann::json d = symptom_rows(rows, "try_naive", "r10_two_slot");
+  EXPECT_EQ(d["against"], "r10_two_slot");
+  std::map<std::string, bool> match;
+  for (const auto& r : d["rows"]) match[r["symptom"]] = r["matches"];
+  EXPECT_TRUE(match.at("atomic bottleneck"));
+  EXPECT_TRUE(match.at("low DRAM throughput"));
+  EXPECT_FALSE(match.at("low occupancy"));
+  EXPECT_EQ(match.count("shared-load stalls"), 0u);  // no rows for it: no row in the table
+  EXPECT_EQ(match.count("(kernel time under ncu, ns)"), 1u);
+}

@@ -277,6 +277,7 @@ nlohmann::json run_reduce_try(const TryFile& f, const RunOptions& o) {
   for (const auto& s : rr.failures) out["failures"].push_back(s);
   out["compile"]["total_seconds"] = user.compile_s;
   out["status"] = rr.failures.empty() ? "exact" : "wrong";
+  user.modules.clear();  // unloaded while the runtime is certainly alive
   return out;
 }
 

@@ -166,19 +166,11 @@ const std::vector<DiagSymptom>& diag_symptoms() {
 
 }  // namespace
 
-nlohmann::json ncu_diagnosis(const std::vector<std::string>& child_argv, const std::string& user_variant,
-                             const std::string& best_rung, int device) {
-  const std::string ncu = probes::find_ncu();
-  if (ncu.empty()) return {{"skipped", "ncu not found (PATH, /usr/local/cuda/bin, /opt/nvidia/nsight-compute; JOSEKI_NCU)"}};
-  std::vector<std::string> metrics = {"gpu__time_duration.sum"};
-  for (const auto& s : diag_symptoms()) metrics.insert(metrics.end(), s.metrics.begin(), s.metrics.end());
-  const std::set<std::string> known = probes::query_ncu_metrics(ncu, device, 60);
-  const probes::NcuRun run = probes::run_ncu_with_fallbacks(ncu, metrics, {"gpu__time_duration.sum"}, known,
-                                                            std::string(REDUCE_ENTRY) + "|" + best_rung, child_argv, 120);
-  if (!run.ok || run.rows.empty()) return {{"skipped", run.error.empty() ? "ncu gave no rows" : run.error}};
+nlohmann::json symptom_rows(const std::vector<probes::NcuRow>& rows, const std::string& user_variant,
+                            const std::string& best_rung) {
   // Mean per kernel of each metric over its launches.
   std::map<std::string, std::map<std::string, std::pair<double, int>>> acc;  // side -> metric -> (sum, count)
-  for (const auto& r : run.rows) {
+  for (const auto& r : rows) {
     if (!r.value) continue;
     const std::string side = r.kernel.find(REDUCE_ENTRY) != std::string::npos ? "yours" : "theirs";
     auto& a = acc[side][r.metric];
@@ -197,8 +189,7 @@ nlohmann::json ncu_diagnosis(const std::vector<std::string>& child_argv, const s
     }
     return any ? std::optional<double>(v) : std::nullopt;
   };
-  nlohmann::json out = {{"against", best_rung}, {"yours", user_variant}, {"ncu", ncu}, {"rows", nlohmann::json::array()}};
-  if (!run.warning.empty()) out["warning"] = run.warning;
+  nlohmann::json out = {{"against", best_rung}, {"yours", user_variant}, {"rows", nlohmann::json::array()}};
   auto fmtv = [](double v) { return std::fabs(v) >= 1e4 ? fmt::format("{:.3g}", v) : fmt::format("{:.1f}", v); };
   for (const auto& s : diag_symptoms()) {
     const auto y = value("yours", s.metrics), t = value("theirs", s.metrics);
@@ -211,6 +202,22 @@ nlohmann::json ncu_diagnosis(const std::vector<std::string>& child_argv, const s
   if (const auto y = value("yours", {"gpu__time_duration.sum"}), t = value("theirs", {"gpu__time_duration.sum"}); y && t)
     out["rows"].push_back({{"symptom", "(kernel time under ncu, ns)"}, {"metric", "gpu__time_duration.sum"},
                            {"yours", fmtv(*y)}, {"theirs", fmtv(*t)}, {"matches", false}});
+  return out;
+}
+
+nlohmann::json ncu_diagnosis(const std::vector<std::string>& child_argv, const std::string& user_variant,
+                             const std::string& best_rung, int device) {
+  const std::string ncu = probes::find_ncu();
+  if (ncu.empty()) return {{"skipped", "ncu not found (PATH, /usr/local/cuda/bin, /opt/nvidia/nsight-compute; JOSEKI_NCU)"}};
+  std::vector<std::string> metrics = {"gpu__time_duration.sum"};
+  for (const auto& s : diag_symptoms()) metrics.insert(metrics.end(), s.metrics.begin(), s.metrics.end());
+  const std::set<std::string> known = probes::query_ncu_metrics(ncu, device, 60);
+  const probes::NcuRun run = probes::run_ncu_with_fallbacks(ncu, metrics, {"gpu__time_duration.sum"}, known,
+                                                            std::string(REDUCE_ENTRY) + "|" + best_rung, child_argv, 120);
+  if (!run.ok || run.rows.empty()) return {{"skipped", run.error.empty() ? "ncu gave no rows" : run.error}};
+  nlohmann::json out = symptom_rows(run.rows, user_variant, best_rung);
+  out["ncu"] = ncu;
+  if (!run.warning.empty()) out["warning"] = run.warning;
   return out;
 }
 

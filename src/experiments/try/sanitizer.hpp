@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "experiments/probes/ncu.hpp"
+
 namespace joseki::trykernel {
 
 // compute-sanitizer: $JOSEKI_SANITIZER, PATH, /usr/local/cuda/bin. Empty when there is none.
@@ -36,6 +38,10 @@ SanitizeReport run_sanitizers(const std::vector<std::string>& child_argv, const 
 // ncu over child_argv, a validate-only child that launches the user's kernel and `best_rung` (at
 // the timed size alone); the symptom rows (metric, yours, theirs, matches). {"skipped": why}
 // without ncu or when ncu gave nothing.
+// The symptom rows from ncu's rows: per metric, the mean over each side's launches (yours: the kernel
+// named joseki_reduce; theirs: the rest), and whether yours is worse by the row's factor. Pure.
+nlohmann::json symptom_rows(const std::vector<probes::NcuRow>& rows, const std::string& user_variant,
+                            const std::string& best_rung);
 nlohmann::json ncu_diagnosis(const std::vector<std::string>& child_argv, const std::string& user_variant,
                              const std::string& best_rung, int device);
 
