@@ -320,6 +320,7 @@ void run_parent(Context& ctx, const TryOpts& o, const trykernel::TryFile& f) {
     json e = history_entry(o, f, status, r.exit_code, doc->value("message", ""), wall);
     keep(ctx, o, e);
     if (status == "compile-error") throw InputError("your kernel did not compile (NVRTC's log above)");
+    if (r.exit_code == kExitBadInput) throw InputError("the file is not a kernel this ladder can run (the message above)");
     const std::string m = doc->value("message", std::string());
     const bool fault = m.find("illegal") != std::string::npos || m.find("misaligned") != std::string::npos ||
                        m.find("unusable") != std::string::npos || m.find("out of bounds") != std::string::npos;

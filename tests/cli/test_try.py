@@ -152,6 +152,13 @@ def wrong_kernel_names_the_first_failing_case(s):
 
 
 @suite.test
+def wrong_signature_is_bad_input_naming_the_signature(s):
+    need_gpu(s)
+    p = s.run("try", f"{EX}/wrong_signature.cu", "--ladder", "reduce", "--history-dir", hist_dir(s, "gpu"))
+    expect_exit(p, 2, "takes 3 parameter(s)", "5 parameters of 8, 8, 8, 4, 8 bytes")
+
+
+@suite.test
 def hung_kernel_is_killed_with_a_clear_message(s):
     need_gpu(s)
     p = s.run("try", f"{EX}/hang.cu", "--ladder", "reduce", "--kill-after", "8", "--history-dir", hist_dir(s, "gpu"),

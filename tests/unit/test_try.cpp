@@ -102,7 +102,8 @@ TEST(TrySpec, BadReduceValuesAreInputErrors) {
 }
 
 TEST(TrySpec, EveryExampleFileIsWellFormed) {
-  for (const char* name : {"naive.cu", "warp.cu", "good.cu", "wrong_oob.cu", "wrong_race.cu", "hang.cu", "broken.cu"}) {
+  for (const char* name : {"naive.cu", "warp.cu", "good.cu", "wrong_oob.cu", "wrong_race.cu", "hang.cu", "broken.cu",
+                           "wrong_signature.cu"}) {
     const TryFile f = read_try_file(example(name));
     const TryLadder& l = find_ladder(f.get("ladder", "reduce"));
     EXPECT_NO_THROW(require_known_keys(f, l.settings, l.sweepable, l.name)) << name;

@@ -49,6 +49,8 @@ try_part wrong_oob 60 "$W/try_wrong_oob.log" "$J" try "$EXR/wrong_oob.cu" --ladd
 grep -E 'wrong|failing' "$W/try_wrong_oob.log" | head -n 4
 try_part hang 40 "$W/try_hang.log" "$J" try "$EXR/hang.cu" --ladder reduce --kill-after 10 --history-dir "$TH"
 grep -E 'did not finish' "$W/try_hang.log"
+try_part signature 20 "$W/try_signature.log" "$J" try "$EXR/wrong_signature.cu" --ladder reduce --history-dir "$TH"
+grep -E 'parameter' "$W/try_signature.log" | head -n 2
 try_part broken 20 "$W/try_broken.log" "$J" try "$EXR/broken.cu" --ladder reduce
 grep -E 'error' "$W/try_broken.log" | head -n 3
 try_part sanitize_oob 90 "$W/try_sanitize_oob.log" "$J" try "$EXR/wrong_oob.cu" --ladder reduce --sanitize \
@@ -96,6 +98,7 @@ def has(f, *needles):
     return all(n in t for n in needles)
 print(f"| wrong_oob caught naming the excess words | {has('try_wrong_oob.log', 'your kernel is wrong', 'reads past the end')} | |")
 print(f"| hang killed with a clear message | {has('try_hang.log', 'did not finish', 'killed after 10 s')} | |")
+print(f"| wrong_signature: exit 2 naming the signature | {has('try_signature.log', '5 parameters of 8, 8, 8, 4, 8 bytes')} | |")
 print(f"| broken: exit 2 + NVRTC log with file and line | {has('try_broken.log', 'broken.cu(9): error')} | |")
 print(f"| --sanitize wrong_oob: memcheck out-of-bounds with file:line | {has('try_sanitize_oob.log', 'Invalid __global__ read', 'wrong_oob.cu:')} | |")
 print(f"| --sanitize wrong_race: racecheck hazard | {has('try_sanitize_race.log', 'racecheck:', 'hazard')} | |")

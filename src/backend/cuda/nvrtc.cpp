@@ -223,6 +223,17 @@ Module::Attributes Module::attributes() const {
   return r;
 }
 
+std::vector<std::size_t> Module::param_sizes() const {
+  std::vector<std::size_t> sizes;
+  for (std::size_t i = 0; i < 64; ++i) {
+    std::size_t offset = 0, size = 0;
+    if (cudaFuncGetParamInfo(m_kernel, i, &offset, &size) != cudaSuccess) break;
+    sizes.push_back(size);
+  }
+  (void)cudaGetLastError();  // the call past the last parameter fails by design; not a sticky error
+  return sizes;
+}
+
 int Module::blocks_per_sm(int block, std::size_t dynamic_smem) const {
   int b = 0;
   JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, m_kernel, block, dynamic_smem));

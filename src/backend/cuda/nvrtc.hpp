@@ -75,6 +75,9 @@ class Module {
     int max_threads_per_block = 0, binary_version = 0, ptx_version = 0;
   };
   Attributes attributes() const;
+  // The sizes of the kernel's parameters in order (cudaFuncGetParamInfo): an extern "C" name carries
+  // no types, so this is how a launcher checks the signature before it passes arguments.
+  std::vector<std::size_t> param_sizes() const;
   // Resident blocks per SM for this block size and dynamic shared memory.
   int blocks_per_sm(int block, std::size_t dynamic_smem) const;
 

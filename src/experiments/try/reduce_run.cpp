@@ -183,6 +183,18 @@ nlohmann::json run_reduce_try(const TryFile& f, const RunOptions& o) {
   const reduce::Knobs def = reduce::resolve_knobs(rung.defaults, shape);
   const Module& m0 = user.get(def.block, def.unroll);
   const CompileReport first = user.reports.begin()->second;
+  {
+    const std::vector<std::size_t> want = {sizeof(void*), 8, sizeof(void*), 4, sizeof(void*)};
+    const std::vector<std::size_t> got = m0.param_sizes();
+    if (!got.empty() && got != want) {
+      std::string g;
+      for (std::size_t v : got) g += (g.empty() ? "" : ", ") + std::to_string(v);
+      throw InputError(fmt::format("{}: {} takes {} parameter(s) of {} bytes; the reduce ladder's signature is "
+                                   "(const unsigned int* in, unsigned long long n, unsigned int* out, unsigned int "
+                                   "slot, void* work): 5 parameters of 8, 8, 8, 4, 8 bytes (joseki try --list)",
+                                   f.path, REDUCE_ENTRY, got.size(), g));
+    }
+  }
   if (rung.swept) {
     const std::vector<std::int64_t> blocks = rung.space.block.empty() ? std::vector<std::int64_t>{def.block} : rung.space.block;
     const std::vector<std::int64_t> unrolls = rung.space.unroll.empty() ? std::vector<std::int64_t>{def.unroll} : rung.space.unroll;
