@@ -126,7 +126,11 @@ def good_kernel_is_exact_and_ranked_beside_the_ladder(s):
     p = s.run("--json", rec, "try", f"{EX}/good.cu", "--ladder", "reduce", "--history-dir", h, *QUICK)
     expect_exit(p, 0, "**try_good** (yours)", "r10_two_slot", "r00_cub", "(limit) stream_read", "x best rung",
                 "yours: rank", "validated: exact", "registers", "occupancy", "file to ranked table")
-    doc = validate_records(rec)
+    try:
+        doc = validate_records(rec)  # the schema check where python3-jsonschema is installed
+    except Skip:
+        with open(rec) as f:
+            doc = json.load(f)
     mine = [r for r in doc["records"] if r["variant"] == "try_good"]
     expect(mine and mine[0]["validation"] == "exact", "the try's record is exact")
     expect(any(r["variant"] == "r10_two_slot" for r in doc["records"]), "the ladder's rungs are in the records")
