@@ -288,7 +288,16 @@ nlohmann::json run_reduce_try(const TryFile& f, const RunOptions& o) {
   for (const auto& r : rr.records) out["records"].push_back(measure::to_json(r));
   for (const auto& s : rr.failures) out["failures"].push_back(s);
   out["compile"]["total_seconds"] = user.compile_s;
-  out["status"] = rr.failures.empty() ? "exact" : "wrong";
+  // Wrong only when yours failed (at a sweep point, or after the timed launches: state kept across
+  // launches); a ladder rung's failure is reported apart (the parent exits 1 for it too).
+  const std::string mine = rung.slug + " ";
+  out["status"] = "exact";
+  for (const auto& msg : rr.failures)
+    if (msg.rfind(mine, 0) == 0) {
+      out["status"] = "wrong";
+      out["first_failure"] = {{"n", n}, {"offset", 0}, {"config", ""}, {"message", msg}, {"explanation", msg}};
+      break;
+    }
   user.modules.clear();  // unloaded while the runtime is certainly alive
   return out;
 }
@@ -296,7 +305,8 @@ nlohmann::json run_reduce_try(const TryFile& f, const RunOptions& o) {
 #else
 
 nlohmann::json run_reduce_try(const TryFile&, const RunOptions&) {
-  throw GpuUnavailable("running a kernel needs a GPU, and this joseki was built without CUDA");
+  throw GpuUnavailable("running a kernel needs a GPU, and this joseki was built without CUDA (--compile-only needs "
+                       "NVRTC, which a CUDA build loads at run time)");
 }
 
 #endif
