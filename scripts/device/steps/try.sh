@@ -95,13 +95,14 @@ else:
 def has(f, *needles):
     p = os.path.join(W, f)
     t = open(p).read() if os.path.exists(p) else ""
-    return all(n in t for n in needles)
-print(f"| wrong_oob caught naming the excess words | {has('try_wrong_oob.log', 'your kernel is wrong', 'reads past the end')} | |")
-print(f"| hang killed with a clear message | {has('try_hang.log', 'did not finish', 'killed after 10 s')} | |")
-print(f"| wrong_signature: exit 2 naming the signature | {has('try_signature.log', '5 parameters of 8, 8, 8, 4, 8 bytes')} | |")
-print(f"| broken: exit 2 + NVRTC log with file and line | {has('try_broken.log', 'broken.cu(9): error')} | |")
-print(f"| --sanitize wrong_oob: memcheck out-of-bounds with file:line | {has('try_sanitize_oob.log', 'Invalid __global__ read', 'wrong_oob.cu:')} | |")
-print(f"| --sanitize wrong_race: racecheck hazard | {has('try_sanitize_race.log', 'racecheck:', 'hazard')} | |")
+    ok = all(n in t for n in needles)
+    return f"{f}: " + ("found" if ok else "missing") + f" | {'yes' if ok else 'NO'}"
+print(f"| wrong_oob caught naming the excess words | {has('try_wrong_oob.log', 'your kernel is wrong', 'reads past the end')} |")
+print(f"| hang killed with a clear message | {has('try_hang.log', 'did not finish', 'killed after 10 s')} |")
+print(f"| wrong_signature: exit 2 naming the signature | {has('try_signature.log', '5 parameters of 8, 8, 8, 4, 8 bytes')} |")
+print(f"| broken: exit 2 + NVRTC log with file and line | {has('try_broken.log', 'broken.cu(9): error')} |")
+print(f"| --sanitize wrong_oob: memcheck out-of-bounds with file:line | {has('try_sanitize_oob.log', 'Invalid __global__ read', 'wrong_oob.cu:')} |")
+print(f"| --sanitize wrong_race: racecheck hazard | {has('try_sanitize_race.log', 'racecheck:', 'hazard')} |")
 PY
 echo
 echo "| try part | exit | seconds |"
