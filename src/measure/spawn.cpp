@@ -101,8 +101,15 @@ ExternalResult run_external_here(const SpawnOptions& opts) {
   ExternalResult r;
   pid_t pid = 0;
   const long long t0 = monotonic_ns();
-  const int rc = posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), envp.data());
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  if (opts.own_group) {
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
+  }
+  const int rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
   if (rc != 0) throw RunError(fmt::format("cannot start '{}': {}", opts.argv[0], std::strerror(rc)));
 
   // Watchdog: kill the child if it outlives the timeout.
@@ -114,7 +121,7 @@ ExternalResult run_external_here(const SpawnOptions& opts) {
     std::unique_lock lk(mu);
     if (!cv.wait_for(lk, std::chrono::duration<double>(opts.timeout_s), [&] { return done; })) {
       killed = true;
-      kill(pid, SIGKILL);
+      kill(opts.own_group ? -pid : pid, SIGKILL);
     }
   });
   int status = 0;

@@ -23,6 +23,8 @@ struct SpawnOptions {
   std::vector<std::pair<std::string, std::string>> env;  // added to (or replacing in) our environment
   double timeout_s = 600;         // the child is killed (SIGKILL) after this long
   bool want_report = true;        // set JOSEKI_SCOPE_REPORT to a fresh temp file and read it back
+  bool own_group = false;         // start the child in its own process group and kill the whole group
+                                  // at the timeout (a wrapper such as compute-sanitizer and its target)
 };
 
 struct ExternalResult {

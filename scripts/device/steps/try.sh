@@ -1,0 +1,110 @@
+# Device step `try` (issue 18; sourced by scripts/device/session.sh on the GPU host; budget 3 minutes,
+# expected about 2). Uses $B $J $W $SAN and step/run from session.sh. Each part has a time limit and
+# runs whatever the others did. History of every try: $W/try_history/reduce/*.json.
+#   1. the CLI tests of `joseki try` with the GPU (good/naive/warp exact and ranked; wrong_oob caught
+#      naming the excess words; hang killed; --sanitize memcheck names wrong_oob.cu:LINE; history)
+#   2. each example with the default rule beside every rung, CUB and the ceiling -> $W/try_<name>.{md,json};
+#      good.cu is r10's code: goal within 2 % of r10 in the same run; file-to-ranked-table time at 2^24
+#      (goal < 5 s; compile time reported apart)
+#   3. the wrong examples: wrong_oob (mismatch message), hang (--kill-after 10), broken (exit 2 + NVRTC
+#      log), --sanitize on wrong_oob (memcheck) and wrong_race (racecheck)
+#   4. the history table and a compact summary with the goals
+
+try_status=()   # "name|exit code|seconds"
+try_part() {    # try_part NAME LIMIT_S OUT_FILE CMD...
+  local name=$1 limit=$2 out=$3
+  shift 3
+  local t0 rc
+  t0=$(date +%s.%N)
+  echo "\$ $* > ${out#$W/}"
+  timeout "$limit" "$@" >"$out" 2>&1
+  rc=$?
+  try_status+=("$name|$rc|$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')")
+  echo "[exit $rc]"
+  return 0
+}
+TH=$W/try_history
+EXR=examples/try/reduce
+export JOSEKI_SANITIZER=$(command -v "$SAN" || echo /usr/local/cuda/bin/compute-sanitizer)
+
+step "try: CLI tests with the GPU"
+try_part cli_tests 150 "$W/try_cli_tests.log" python3 tests/cli/test_try.py "$J"
+grep -E '^(PASS|FAIL|SKIP)|passed' "$W/try_cli_tests.log" | tail -n 22
+
+step "try: each example beside the whole ladder (default rule, 2^24 cold)"
+for ex in good naive warp; do
+  ncu_flag=()
+  [[ $ex == good ]] && ncu_flag=(--no-ncu)  # the timing goal; naive and warp get the ncu diagnosis
+  try_part "$ex" 60 "$W/try_$ex.md" "$J" --json "$W/try_$ex.json" try "$EXR/$ex.cu" --ladder reduce \
+    --history-dir "$TH" "${ncu_flag[@]}"
+  grep -E '\*\*try_|^yours:|^file to ranked|^compiled|^loaded|^registers|\*\*yes\*\*|skipped' "$W/try_$ex.md"
+done
+# The same good kernel in hot mode (the 2 % goal, second view).
+try_part good_hot 40 "$W/try_good_hot.md" "$J" --json "$W/try_good_hot.json" try "$EXR/good.cu" --ladder reduce \
+  --mode hot --rungs r10,r05,cub --history-dir "$TH" --no-ncu
+grep -E '^yours:' "$W/try_good_hot.md"
+
+step "try: wrong kernels"
+try_part wrong_oob 60 "$W/try_wrong_oob.log" "$J" try "$EXR/wrong_oob.cu" --ladder reduce --history-dir "$TH"
+grep -E 'wrong|failing' "$W/try_wrong_oob.log" | head -n 4
+try_part hang 40 "$W/try_hang.log" "$J" try "$EXR/hang.cu" --ladder reduce --kill-after 10 --history-dir "$TH"
+grep -E 'did not finish' "$W/try_hang.log"
+try_part signature 20 "$W/try_signature.log" "$J" try "$EXR/wrong_signature.cu" --ladder reduce --history-dir "$TH"
+grep -E 'parameter' "$W/try_signature.log" | head -n 2
+try_part broken 20 "$W/try_broken.log" "$J" try "$EXR/broken.cu" --ladder reduce
+grep -E 'error' "$W/try_broken.log" | head -n 3
+try_part sanitize_oob 90 "$W/try_sanitize_oob.log" "$J" try "$EXR/wrong_oob.cu" --ladder reduce --sanitize \
+  --history-dir "$TH"
+cat "$W/try_sanitize_oob.log" | tail -n 12
+try_part sanitize_race 90 "$W/try_sanitize_race.log" "$J" try "$EXR/wrong_race.cu" --ladder reduce --sanitize \
+  --history-dir "$TH"
+cat "$W/try_sanitize_race.log" | tail -n 12
+
+step "try: history"
+try_part history 20 "$W/try_history.md" "$J" try --history --ladder reduce --history-dir "$TH"
+cat "$W/try_history.md"
+
+step "try: summary"
+python3 - "$W" <<'PY' || echo "(summary failed; see $W/try_*.md)"
+import json, os, re, sys
+W = sys.argv[1]
+def recs(tag):
+    try:
+        return json.load(open(os.path.join(W, f"try_{tag}.json")))["records"]
+    except Exception as e:
+        print(f"({tag}: {e})"); return []
+def med(rs, v, mode):
+    m = [r for r in rs if r["variant"] == v and r["mode"] == mode and r.get("summary") and "sweep" not in r["extra"]]
+    return m[0]["summary"]["median"] if m else None
+print("| goal | figure | met |")
+print("|---|---|---|")
+for tag, mode in (("good", "cold"), ("good_hot", "hot")):
+    rs = recs(tag)
+    a, b = med(rs, "try_good", mode), med(rs, "r10_two_slot", mode)
+    if a and b:
+        d = a / b - 1
+        print(f"| good.cu within 2 % of r10, same run ({mode}) | {a*1e6:.2f} us vs {b*1e6:.2f} us: {d*100:+.2f} % | {'yes' if abs(d) <= 0.02 else 'NO'} |")
+    else:
+        print(f"| good.cu within 2 % of r10 ({mode}) | no records | NO |")
+md = open(os.path.join(W, "try_good.md")).read() if os.path.exists(os.path.join(W, "try_good.md")) else ""
+m = re.search(r"file to ranked table: ([0-9.]+) s \(compiling: ([0-9.]+) s", md)
+if m:
+    print(f"| file to ranked table < 5 s at 2^24 | {m.group(1)} s (compile {m.group(2)} s) | {'yes' if float(m.group(1)) < 5 else 'NO'} |")
+else:
+    print("| file to ranked table < 5 s | not found | NO |")
+def has(f, *needles):
+    p = os.path.join(W, f)
+    t = open(p).read() if os.path.exists(p) else ""
+    ok = all(n in t for n in needles)
+    return f"{f}: " + ("found" if ok else "missing") + f" | {'yes' if ok else 'NO'}"
+print(f"| wrong_oob caught naming the excess words | {has('try_wrong_oob.log', 'your kernel is wrong', 'reads past the end')} |")
+print(f"| hang killed with a clear message | {has('try_hang.log', 'did not finish', 'killed after 10 s')} |")
+print(f"| wrong_signature: exit 2 naming the signature | {has('try_signature.log', '5 parameters of 8, 8, 8, 4, 8 bytes')} |")
+print(f"| broken: exit 2 + NVRTC log with file and line | {has('try_broken.log', 'broken.cu(9): error')} |")
+print(f"| --sanitize wrong_oob: memcheck out-of-bounds with file:line | {has('try_sanitize_oob.log', 'Invalid __global__ read', 'wrong_oob.cu:')} |")
+print(f"| --sanitize wrong_race: racecheck hazard | {has('try_sanitize_race.log', 'racecheck:', 'hazard')} |")
+PY
+echo
+echo "| try part | exit | seconds |"
+echo "|---|---|---|"
+for s in "${try_status[@]}"; do IFS='|' read -r a b c <<<"$s"; echo "| $a | $b | $c |"; done

@@ -1,0 +1,314 @@
+// `joseki try --ladder reduce`, the child's work: compile the user's kernel with NVRTC for this
+// device, check it like a rung at odd and unaligned sizes, then time it in the reduce ladder's own
+// harness beside the rungs, CUB and the stream-read ceiling. The user's kernel is one more
+// reduce::Rung whose launcher calls the NVRTC-compiled kernel (this process holds one user kernel:
+// the child process exists for it, so a hung or faulting kernel cannot touch the parent's records).
+#include <algorithm>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "experiments/reduce/cpu_sum.hpp"
+#include "experiments/reduce/harness.hpp"
+#include "experiments/try/ladders.hpp"
+#include "experiments/try/reduce_spec.hpp"
+#include "experiments/try/result.hpp"
+#include "measure/errors.hpp"
+
+#ifdef JOSEKI_HAVE_CUDA
+#include <cuda_runtime.h>
+
+#include "backend/cuda/check.hpp"
+#include "backend/cuda/nvrtc.hpp"
+#include "backend/gpu.hpp"
+#endif
+
+namespace joseki::trykernel {
+
+// The validation sizes: tiny, odd (not a multiple of the block or the vector width), one past a
+// power of two, and the timed size; each at offsets 0..3 (three of which are not 16-byte aligned).
+std::vector<std::size_t> reduce_validation_sizes(std::size_t n) {
+  std::vector<std::size_t> s = {1, 3, 31, 255, 4097, (std::size_t{1} << 20) + 3};
+  if (n) s.push_back(n);
+  std::sort(s.begin(), s.end());
+  s.erase(std::unique(s.begin(), s.end()), s.end());
+  return s;
+}
+
+std::string explain_reduce_mismatch(const std::uint32_t* in, std::size_t n, std::size_t room_after, std::uint32_t got,
+                                    std::uint32_t expected) {
+  std::string s = fmt::format("out[0] = {:#010x}, expected {:#010x}", got, expected);
+  if (got == 0xA5A5A5A5u) return s + ": the poison, so nothing was written to out[0]";
+  const std::uint32_t missing = expected - got;  // mod 2^32
+  std::uint32_t acc = 0;
+  for (std::size_t k = 1; k <= std::min<std::size_t>(n - 1, 8); ++k) {
+    acc += in[n - k];
+    if (acc == missing)
+      return s + fmt::format(": the difference is in[{}..{}], the last {} element{}: the tail is not read", n - k, n - 1,
+                             k, k > 1 ? "s" : "");
+  }
+  acc = 0;
+  for (std::size_t k = 1; k <= std::min<std::size_t>(n - 1, 8); ++k) {
+    acc += in[k - 1];
+    if (acc == missing)
+      return s + fmt::format(": the difference is in[0..{}], the first {} element{}: the head (before the first "
+                             "16-byte boundary) is not read",
+                             k - 1, k, k > 1 ? "s" : "");
+  }
+  const std::uint32_t extra = got - expected;
+  acc = 0;
+  for (std::size_t k = 1; k <= std::min<std::size_t>(room_after, 8); ++k) {
+    acc += in[n + k - 1];
+    if (acc == extra)
+      return s + fmt::format(": the excess is the {} word{} after in[n - 1] (in[{}..{}]): reads past the end", k,
+                             k > 1 ? "s" : "", n, n + k - 1);
+  }
+  if (got == 0) return s + ": zero (nothing was added, or out[0] was overwritten with 0)";
+  if (got == 2 * expected) return s + ": twice the sum (every element counted twice)";
+  return s;
+}
+
+#ifdef JOSEKI_HAVE_CUDA
+
+namespace {
+
+using cuda::nvrtc::Module;
+
+struct UserKernel {
+  const TryFile* file = nullptr;
+  ReduceSpec spec;
+  std::string arch;
+  std::vector<std::string> extra;  // -lineinfo under the sanitizer
+  std::map<std::string, std::unique_ptr<Module>> modules;  // by defines
+  std::map<std::string, CompileReport> reports;
+  double compile_s = 0;
+
+  const Module& get(int block, int unroll) {
+    const std::vector<std::string> defs = reduce_defines(spec, block, unroll);
+    std::string key;
+    for (const auto& d : defs) key += d + " ";
+    if (const auto it = modules.find(key); it != modules.end()) return *it->second;
+    cuda::nvrtc::CompileRequest req;
+    req.source = file->source;
+    req.file_name = file->path;
+    req.arch = arch;
+    req.options = defs;
+    req.options.insert(req.options.end(), extra.begin(), extra.end());
+    const cuda::nvrtc::CompileResult res = cuda::nvrtc::compile(req);
+    compile_s += res.seconds;
+    CompileReport c;
+    c.ok = res.ok;
+    c.arch = arch;
+    c.command = res.command;
+    c.log = res.log;
+    c.nvrtc = fmt::format("{} ({}.{})", res.lib.path, res.lib.major, res.lib.minor);
+    c.defines = defs;
+    c.seconds = res.seconds;
+    c.cubin_bytes = res.cubin.size();
+    if (const auto p = cuda::nvrtc::parse_ptxas_info(res.log, REDUCE_ENTRY)) {
+      c.has_ptxas = true;
+      c.registers = p->registers;
+      c.smem_bytes = p->smem_bytes;
+      c.stack_frame_bytes = p->stack_frame_bytes;
+      c.spill_store_bytes = p->spill_store_bytes;
+      c.spill_load_bytes = p->spill_load_bytes;
+    }
+    reports[key] = c;
+    if (!res.ok) throw CompileError(file->path, res.log, defs);
+    modules[key] = std::make_unique<Module>(res, REDUCE_ENTRY);
+    return *modules[key];
+  }
+};
+
+UserKernel* g_user = nullptr;
+
+void launch_user(const reduce::GpuArgs& a, CUstream_st* s) {
+  const Module& m = g_user->get(a.plan.block, a.plan.unroll);
+  if (g_user->spec.zero_before) JOSEKI_CUDA_CHECK(cudaMemsetAsync(a.d_out, 0, sizeof(std::uint32_t), s));
+  const unsigned int* in = a.d_in;
+  unsigned long long n = a.n;
+  unsigned int* out = a.d_out;
+  unsigned int slot = a.slot & 1u;
+  void* work = a.d_work;
+  void* args[] = {&in, &n, &out, &slot, &work};
+  JOSEKI_CUDA_CHECK(cudaLaunchKernel(m.func(), dim3(static_cast<unsigned>(a.plan.grid)),
+                                     dim3(static_cast<unsigned>(a.plan.block)), args, a.plan.dynamic_smem, s));
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+std::size_t user_workspace(std::size_t) { return g_user->spec.workspace_bytes; }
+
+nlohmann::json validation_json(const reduce::ValidationRow& v) {
+  return {{"variant", v.variant}, {"n", v.n},   {"offset", v.offset},   {"config", v.config},
+          {"got", v.got},         {"expected", v.expected}, {"ok", v.ok}, {"message", v.message}};
+}
+
+}  // namespace
+
+nlohmann::json run_reduce_try(const TryFile& f, const RunOptions& o) {
+  const gpu::Availability av = gpu::availability();
+  if (!av.ok)
+    throw GpuUnavailable("running a kernel needs a GPU: " + av.reason +
+                         " (--compile-only compiles and reports registers and spills without one)");
+  const measure::DeviceFacts facts = gpu::device_facts(o.device);
+  JOSEKI_CUDA_CHECK(cudaSetDevice(o.device));
+  auto note = [&o](const std::string& s) {
+    if (o.progress) o.progress(s);
+  };
+
+  static UserKernel user;  // one user kernel per (child) process
+  user = UserKernel{};
+  user.file = &f;
+  user.spec = reduce_spec(f);
+  user.arch = fmt::format("sm_{}{}", facts.cc_major, facts.cc_minor);
+  if (o.lineinfo) user.extra.push_back("-lineinfo");
+  g_user = &user;
+  reduce::Rung& rung = user.spec.rung;
+  rung.launch = &launch_user;
+  if (user.spec.workspace_bytes) rung.workspace = &user_workspace;
+
+  nlohmann::json out;
+  out["ladder"] = "reduce";
+  out["variant"] = rung.slug;
+  out["file"] = f.path;
+  out["device"] = measure::to_json(facts);
+  const std::size_t n = o.n ? o.n : (std::size_t{1} << 24);
+  out["n"] = n;
+
+  // Compile every configuration first (the default and the sweep's), so that a compile error is
+  // an answer before anything runs and the compile time stays out of the run.
+  note(fmt::format("try: compiling {} for {} with NVRTC", f.path, user.arch));
+  const reduce::DeviceShape shape{facts.sm_count, facts.max_threads_per_sm, facts.smem_per_sm,
+                                  facts.smem_per_block_optin};
+  const reduce::Knobs def = reduce::resolve_knobs(rung.defaults, shape);
+  const Module& m0 = user.get(def.block, def.unroll);
+  const CompileReport first = user.reports.begin()->second;
+  {
+    const std::vector<std::size_t> want = {sizeof(void*), 8, sizeof(void*), 4, sizeof(void*)};
+    const std::vector<std::size_t> got = m0.param_sizes();
+    if (!got.empty() && got != want) {
+      std::string g;
+      for (std::size_t v : got) g += (g.empty() ? "" : ", ") + std::to_string(v);
+      throw InputError(fmt::format("{}: {} takes {} parameter(s) of {} bytes; the reduce ladder's signature is "
+                                   "(const unsigned int* in, unsigned long long n, unsigned int* out, unsigned int "
+                                   "slot, void* work): 5 parameters of 8, 8, 8, 4, 8 bytes (joseki try --list)",
+                                   f.path, REDUCE_ENTRY, got.size(), g));
+    }
+  }
+  if (rung.swept) {
+    const std::vector<std::int64_t> blocks = rung.space.block.empty() ? std::vector<std::int64_t>{def.block} : rung.space.block;
+    const std::vector<std::int64_t> unrolls = rung.space.unroll.empty() ? std::vector<std::int64_t>{def.unroll} : rung.space.unroll;
+    for (std::int64_t b : blocks)
+      for (std::int64_t u : unrolls) (void)user.get(static_cast<int>(b), static_cast<int>(u));
+  }
+  out["compile"] = to_json(first);
+  out["compile"]["configurations"] = user.modules.size();
+  out["compile"]["total_seconds"] = user.compile_s;
+  {
+    const Module::Attributes a = m0.attributes();
+    const reduce::LaunchPlan plan = reduce::plan_launch(rung, def, n, shape);
+    const int bps = m0.blocks_per_sm(plan.block, plan.dynamic_smem);
+    out["kernel"] = {{"registers", a.registers},
+                     {"static_smem_bytes", a.static_smem},
+                     {"local_bytes", a.local_bytes},
+                     {"binary_version", a.binary_version},
+                     {"block", plan.block},
+                     {"grid", plan.grid},
+                     {"unroll", plan.unroll},
+                     {"resident_blocks_per_sm", bps},
+                     {"occupancy_pct", facts.max_threads_per_sm
+                                           ? 100.0 * bps * plan.block / facts.max_threads_per_sm
+                                           : 0.0},
+                     {"blocks_per_sm_asked", def.blocks_per_sm},
+                     {"grid_policy", user.spec.grid_name},
+                     {"output", user.spec.output_name}};
+  }
+
+  // Validation: poisoned output, fresh random inputs, odd sizes at offsets 0..3, two runs each.
+  reduce::RunOptions vo;
+  vo.sizes = o.only_n ? std::vector<std::size_t>{n} : reduce_validation_sizes(o.validate_only && !o.n ? 0 : n);
+  vo.offsets = o.only_n ? std::vector<std::size_t>{0} : std::vector<std::size_t>{0, 1, 2, 3};
+  if (o.validate_only)  // the ladder's rungs asked for (ncu's comparison) are validated beside yours
+    for (const reduce::Rung* r : o.rungs.empty() ? std::vector<const reduce::Rung*>{} : reduce::select_rungs(o.rungs))
+      if (r->is_gpu()) vo.rungs.push_back(r);
+  vo.rungs.push_back(&rung);
+  vo.validate_only = true;
+  vo.device = o.device;
+  vo.seed = o.seed;
+  vo.progress = [&note](const std::string& s) { note("try: validate: " + s); };
+  note(fmt::format("try: validating {} at n = 1 ... {}, offsets 0..3, output poisoned, two runs each", rung.slug,
+                   vo.sizes.back()));
+  const reduce::RunResult vr = reduce::run(vo);
+  out["validations"] = nlohmann::json::array();
+  for (const auto& v : vr.validations) out["validations"].push_back(validation_json(v));
+  out["failures"] = vr.failures;
+  out["seed"] = o.seed;
+  if (!vr.failures.empty()) {
+    for (const auto& v : vr.validations)
+      if (!v.ok) {
+        // The same data the harness used (its seed rule), to say which elements the difference is.
+        const reduce::HostData data = reduce::generate(v.n + 3, o.seed ^ (v.n * 0x9E3779B97F4A7C15ull));
+        out["first_failure"] = {{"n", v.n},
+                                {"offset", v.offset},
+                                {"config", v.config},
+                                {"got", v.got},
+                                {"expected", v.expected},
+                                {"message", v.message},
+                                {"explanation", v.got == v.expected ? v.message
+                                                                    : explain_reduce_mismatch(data.data() + v.offset, v.n,
+                                                                                              3 - v.offset, v.got,
+                                                                                              v.expected)}};
+        break;
+      }
+    out["status"] = "wrong";
+    return out;
+  }
+  if (o.validate_only) {
+    out["status"] = "exact";
+    return out;
+  }
+
+  // The ladder: its GPU rungs, CUB, the ceiling, and the user's kernel, timed in the same run.
+  reduce::RunOptions ro;
+  ro.sizes = {n};
+  ro.modes = o.modes;
+  for (const reduce::Rung* r : reduce::select_rungs(o.rungs))
+    if (r->is_gpu()) ro.rungs.push_back(r);
+  ro.rungs.push_back(&rung);
+  ro.sweep = rung.swept;
+  if (rung.swept) ro.sweep_rungs = {rung.slug};
+  ro.rule = o.rule;
+  ro.device = o.device;
+  ro.seed = o.seed;
+  ro.progress = [&note](const std::string& s) { note("try: " + s); };
+  note(fmt::format("try: timing {} beside {} ladder rungs, CUB and the stream-read ceiling at n = {}", rung.slug,
+                   ro.rungs.size() - 1, reduce::size_label(n)));
+  const reduce::RunResult rr = reduce::run(ro);
+  out["records"] = nlohmann::json::array();
+  for (const auto& r : rr.records) out["records"].push_back(measure::to_json(r));
+  for (const auto& s : rr.failures) out["failures"].push_back(s);
+  out["compile"]["total_seconds"] = user.compile_s;
+  // Wrong only when yours failed (at a sweep point, or after the timed launches: state kept across
+  // launches); a ladder rung's failure is reported apart (the parent exits 1 for it too).
+  const std::string mine = rung.slug + " ";
+  out["status"] = "exact";
+  for (const auto& msg : rr.failures)
+    if (msg.rfind(mine, 0) == 0) {
+      out["status"] = "wrong";
+      out["first_failure"] = {{"n", n}, {"offset", 0}, {"config", ""}, {"message", msg}, {"explanation", msg}};
+      break;
+    }
+  user.modules.clear();  // unloaded while the runtime is certainly alive
+  return out;
+}
+
+#else
+
+nlohmann::json run_reduce_try(const TryFile&, const RunOptions&) {
+  throw GpuUnavailable("running a kernel needs a GPU, and this joseki was built without CUDA (--compile-only needs "
+                       "NVRTC, which a CUDA build loads at run time)");
+}
+
+#endif
+
+}  // namespace joseki::trykernel
