@@ -15,10 +15,12 @@ namespace {
 
 using u32 = std::uint32_t;
 
+#if JOSEKI_SM90_CODE
 __device__ __forceinline__ u32 chase(const u32* p, u32 x, int n) {
   for (int i = 0; i < n; ++i) x = p[x];  // each load's address is the previous load's value
   return x;
 }
+#endif
 
 __global__ void dsmem_chase_kernel(const u32* __restrict__ next, u32 words, int target, u32 start, int warm, int steps,
                                    long long* cycles, u32* end) {

@@ -14,6 +14,7 @@ namespace {
 
 using u32 = std::uint32_t;
 
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
 __device__ __forceinline__ u32 pack_s8(int v) {
   const u32 b = static_cast<u32>(v) & 0xFFu;
   return b | (b << 8) | (b << 16) | (b << 24);
@@ -24,6 +25,7 @@ __device__ __forceinline__ u32 pack_bf16(float a, float b) {
 }
 __device__ __forceinline__ int dev_ga(int r) { return (r % 8) - 3; }
 __device__ __forceinline__ int dev_fb(int c) { return ((c % 8) * 3) % 8 - 4; }
+#endif
 
 template <bool INT8>
 __global__ void __launch_bounds__(256) mma_sync_kernel(int mode, int iters, u32 seed, u32* out) {
