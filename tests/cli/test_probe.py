@@ -6,7 +6,7 @@ from harness import Skip, Suite, expect, expect_exit, validate_records
 
 suite = Suite()
 PROBES = ["exec", "divergence", "coalescing", "banks", "caches", "atomics", "fences", "barriers", "occupancy",
-          "launch", "startup", "profile", "diagnose"]
+          "launch", "startup", "profile", "diagnose", "dsmem", "tma", "mma"]
 
 
 @suite.test

@@ -2,7 +2,9 @@
 // validated, measured (or skipped with a reason), and with its verdicts. Skipped without a GPU.
 #include "gpu_test.hpp"
 
+#include "backend/gpu.hpp"
 #include "experiments/probes/probe.hpp"
+#include "experiments/probes/references.hpp"
 
 using namespace joseki;
 using namespace joseki::probes;
@@ -81,4 +83,52 @@ TEST(ProbeRunsDiagnose, TimesEveryBadKernelAndItsFix) {
   int timed = 0;
   for (const auto& r : recs) timed += r.scope == "GPU_COMPUTE" && r.summary.has_value();
   EXPECT_EQ(timed, 10);  // 5 symptoms x (bad, fix)
+}
+
+// Issue 19's Hopper probes: on sm_90 every part measures, validates and carries its verdicts (with
+// the published reference beside joseki's figure); below sm_90 each is one record skipped with the
+// reason (measure::Needs), never a CUDA error.
+class HopperProbeRuns : public ::testing::TestWithParam<std::pair<const char*, int>> {};
+
+TEST_P(HopperProbeRuns, MeasureOnHopperOrSkipWithTheReason) {
+  JOSEKI_REQUIRE_GPU();
+  const auto [name, verdicts] = GetParam();
+  const ProbeInfo* p = ProbeRegistry::find(name);
+  ASSERT_NE(p, nullptr);
+  const auto recs = p->run(quick_options());
+  const auto facts = gpu::device_facts(0);
+  if (facts.cc_major < 9) {
+    ASSERT_FALSE(recs.empty());
+    for (const auto& r : recs) {
+      ASSERT_TRUE(r.skipped) << r.variant;
+      EXPECT_NE(r.skipped->find("needs sm_"), std::string::npos) << *r.skipped;
+    }
+    return;
+  }
+  expect_sane(name, recs, verdicts);
+  int referenced = 0;
+  for (const auto& r : recs)
+    if (r.extra.contains("reference")) {
+      ++referenced;
+      EXPECT_GT(r.extra.at("reference").at("value").get<double>(), 0) << r.variant;
+      EXPECT_FALSE(r.extra.at("comparison").get<std::string>().empty()) << r.variant;
+    }
+  EXPECT_GE(referenced, 1) << name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Hopper, HopperProbeRuns,
+                         ::testing::Values(std::pair{"dsmem", 2}, std::pair{"tma", 1}, std::pair{"mma", 3}),
+                         [](const auto& info) { return std::string(info.param.first); });
+
+TEST(ProbeReferences, WithinFifteenPercentOrTheReason) {
+  EXPECT_EQ(comparison_text(190, 180, "x").rfind("within 15 %", 0), 0u);
+  EXPECT_EQ(comparison_text(153, 180, "x").rfind("within 15 %", 0), 0u);  // -15.0 %
+  const std::string far = comparison_text(300, 180, "a different part");
+  EXPECT_NE(far.find("66.7 % above"), std::string::npos) << far;
+  EXPECT_NE(far.find("a different part"), std::string::npos) << far;
+  EXPECT_NE(comparison_text(0, 180, "x").find("not comparable"), std::string::npos);
+  auto r = verdict_record("dsmem", "latency", "rule", Verdict::Holds, "fig", 200, "cycles");
+  add_reference(r, Published{"q", 180, "cycles", LUO_2024}, 200, "why");
+  EXPECT_DOUBLE_EQ(r.extra.at("ratio").get<double>(), 200.0 / 180);
+  EXPECT_EQ(r.extra.at("reference").at("unit"), "cycles");
 }

@@ -13,7 +13,7 @@ using namespace joseki::probes;
 TEST(ProbeRegistry, EveryProbeOfTheIssueIsRegisteredOnceInOrder) {
   const std::vector<std::string> want = {"exec",     "divergence", "coalescing", "banks",  "caches",
                                          "atomics",  "fences",     "barriers",   "occupancy", "launch",
-                                         "startup",  "profile",    "diagnose"};
+                                         "startup",  "profile",    "diagnose", "dsmem",  "tma",       "mma"};
   EXPECT_EQ(ProbeRegistry::names(), want);
   std::set<int> orders;
   for (const auto& p : ProbeRegistry::all()) {

@@ -1,20 +1,28 @@
 // Probe "launch": what it costs to start work on the GPU from the host: an empty kernel's
 // GPU interval (back to back), host enqueue time and launch + synchronize round trip; and
 // host<->device copies, pageable and pinned, both ways, over sizes from 4 KiB to 256 MiB.
+// Issue 19: the same chain of tiny kernels (each folds its index into one word, so the order is
+// checked, and records %globaltimer) launched three ways -- stream launches, one CUDA graph, and
+// programmatic dependent launches (sm_90: measure::Needs) -- with the GPU-side interval per kernel
+// from the kernels' own timestamps and from events, beside the host's enqueue time per kernel.
 #include <chrono>
 #include <cstring>
 #include <map>
+#include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "experiments/probes/probe.hpp"
 #include "measure/errors.hpp"
+#include "measure/needs.hpp"
 #include "measure/table.hpp"
 
 #ifdef JOSEKI_HAVE_CUDA
 #include "backend/cuda/kernels.hpp"
 #include "experiments/probes/device_common.hpp"
 #include "experiments/probes/gpu_util.hpp"
+#include "experiments/probes/launch_kernels.hpp"
 #endif
 
 namespace joseki::probes {
@@ -26,6 +34,104 @@ using measure::Record;
 double host_s() {
   using namespace std::chrono;
   return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+// The chains (issue 19): stream / graph / PDL, GPU-side interval per kernel, host enqueue per kernel.
+void chain_records(GpuContext& g, const ProbeOptions& o, std::vector<Record>& recs) {
+  const cudaStream_t s = g.stream();
+  const int n = o.quick ? 200 : 2000;
+  cuda::DeviceBuffer<std::uint32_t> state(1);
+  cuda::DeviceBuffer<unsigned long long> t_entry(static_cast<std::size_t>(n)), t_ready(static_cast<std::size_t>(n));
+  std::uint32_t want = 1;
+  for (int i = 0; i < n; ++i) want = want * 31u + static_cast<std::uint32_t>(i);
+  const measure::StoppingRule lr = light_rule(o.rule, o.quick);
+  const std::optional<std::string> no_pdl =
+      measure::unmet(measure::Needs{0, {measure::Feature::ProgrammaticLaunch}, 0}, g.facts());
+  std::unique_ptr<ChainGraph> graph;
+  std::map<std::string, double> gpu_ns, host_ns;
+  cuda::EventPair ev;
+  for (const char* kind : {"stream", "graph", "pdl"}) {
+    const std::string k = kind;
+    Record r = make_record("launch", "chain_" + k,
+                           k == "stream" ? "tiny kernels back to back, ordinary launches; GPU interval per kernel from %globaltimer (ready to ready)"
+                           : k == "graph" ? "the same chain as one CUDA graph (captured once, cudaGraphLaunch)"
+                                          : "the same chain with programmatic dependent launch (griddepcontrol)",
+                           "GPU_COMPUTE", "hot");
+    r.axes.set("kernels", std::int64_t{n});
+    if (k == "pdl" && no_pdl) {
+      r.skipped = *no_pdl;
+      r.validation = "not-applicable";
+      recs.push_back(r);
+      continue;
+    }
+    if (k == "graph" && !graph) graph = std::make_unique<ChainGraph>(state.data(), t_entry.data(), t_ready.data(), n, s);
+    auto enqueue = [&] {
+      if (k == "stream") launch_chain_stream(state.data(), t_entry.data(), t_ready.data(), n, s);
+      else if (k == "graph") graph->launch(s);
+      else launch_chain_pdl(state.data(), t_entry.data(), t_ready.data(), n, s);
+    };
+    std::vector<double> host_samples, event_samples, entry_samples;
+    Checker chk("chain");
+    auto one = [&] {
+      const std::uint32_t one_word = 1;
+      state.copy_from_host(&one_word, 1, s);
+      t_entry.poison(s, 0xFF);
+      t_ready.poison(s, 0xFF);
+      g.sync();
+      ev.start(s);
+      const double h0 = host_s();
+      enqueue();
+      const double h1 = host_s();
+      ev.stop(s);
+      const double ev_s = ev.seconds();
+      host_samples.push_back((h1 - h0) / n);
+      event_samples.push_back(ev_s / n);
+      const auto st = to_host(state, 1, s);
+      const auto te = to_host(t_entry, static_cast<std::size_t>(n), s);
+      const auto tr = to_host(t_ready, static_cast<std::size_t>(n), s);
+      if (chk.ok()) {
+        chk.expect(st[0], want, "state after the chain (order of the kernels)");
+        for (int i = 1; i < n && chk.ok(); ++i) chk.expect(tr[i] >= tr[i - 1], true, fmt::format("t_ready[{}] in order", i));
+        chk.expect(te[n - 1] != ~0ull, true, "last kernel's timestamp written");
+      }
+      entry_samples.push_back(static_cast<double>(te[n - 1] - te[0]) * 1e-9 / (n - 1));
+      // ready to ready: when each kernel may start its dependent work (after griddepcontrol.wait for PDL)
+      return static_cast<double>(tr[n - 1] - tr[0]) * 1e-9 / (n - 1);
+    };
+    const auto m = measure_values(one, lr);
+    r.validation = chk.text();
+    if (!chk.ok()) {
+      r.skipped = "validation failed";
+      recs.push_back(r);
+      continue;
+    }
+    r.unit = "s";
+    r.set_measurement(m);
+    gpu_ns[k] = m.stats.median * 1e9;
+    host_ns[k] = measure::median_of(host_samples) * 1e9;
+    r.extra["gpu_interval_globaltimer_s"] = m.stats.median;
+    r.extra["gpu_interval_events_s"] = measure::median_of(event_samples);
+    r.extra["gpu_interval_entry_s"] = measure::median_of(entry_samples);  // kernel entry to entry (PDL: before the wait)
+    r.extra["host_enqueue_per_kernel_s"] = host_ns[k] * 1e-9;
+    r.extra["display"] = fmt::format("GPU {:.2f} us per kernel (events {:.2f} us); host enqueue {:.2f} us per kernel",
+                                     gpu_ns[k] / 1e3, measure::median_of(event_samples) * 1e6, host_ns[k] / 1e3);
+    recs.push_back(r);
+  }
+  if (gpu_ns.count("stream") && gpu_ns.count("graph")) {
+    std::string fig = fmt::format("GPU interval per kernel ({} tiny kernels, %globaltimer): stream {:.2f} us, graph {:.2f} us",
+                                  n, gpu_ns["stream"] / 1e3, gpu_ns["graph"] / 1e3);
+    if (gpu_ns.count("pdl")) fig += fmt::format(", PDL {:.2f} us", gpu_ns["pdl"] / 1e3);
+    fig += fmt::format("; host enqueue per kernel: stream {:.2f} us, graph {:.3f} us", host_ns["stream"] / 1e3,
+                       host_ns["graph"] / 1e3);
+    if (host_ns.count("pdl")) fig += fmt::format(", PDL {:.2f} us", host_ns["pdl"] / 1e3);
+    const double best = std::min(gpu_ns["graph"], gpu_ns.count("pdl") ? gpu_ns["pdl"] : gpu_ns["graph"]);
+    recs.push_back(verdict_record("launch", "graphs",
+                                  "a CUDA graph or a programmatic dependent launch shortens the GPU-side gap between "
+                                  "dependent kernels",
+                                  best < 0.85 * gpu_ns["stream"] ? Verdict::Holds
+                                  : best > 0.97 * gpu_ns["stream"] ? Verdict::DoesNotHold : Verdict::Depends,
+                                  fig, best * 1e-9, "s (best GPU interval per kernel)"));
+  }
 }
 
 std::vector<Record> run_launch(const ProbeOptions& o) {
@@ -78,6 +184,8 @@ std::vector<Record> run_launch(const ProbeOptions& o) {
     }
     if (std::string(l.variant) == "launch_roundtrip") roundtrip = m.stats.median;
   }
+
+  chain_records(g, o, recs);
 
   // Copies: the host data are random, checked after the round trip H2D -> D2H.
   const std::vector<std::size_t> sizes = o.quick ? std::vector<std::size_t>{4096, 1 << 20, 64 << 20}
