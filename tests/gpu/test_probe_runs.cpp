@@ -99,8 +99,11 @@ TEST_P(HopperProbeRuns, MeasureOnHopperOrSkipWithTheReason) {
   const auto facts = gpu::device_facts(0);
   if (std::string(name) == "mma" && facts.cc_major == 8) {  // mma.sync measured, wgmma skipped with the reason
     expect_sane(name, recs, 3);
-    for (const auto& r : recs)
-      if (r.variant.rfind("wgmma", 0) == 0) EXPECT_TRUE(r.skipped) << r.variant;
+    for (const auto& r : recs) {
+      if (r.variant.rfind("wgmma", 0) == 0) {
+        EXPECT_TRUE(r.skipped) << r.variant;
+      }
+    }
     return;
   }
   if (facts.cc_major < 9) {

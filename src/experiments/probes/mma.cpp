@@ -31,7 +31,7 @@ namespace {
 
 using measure::Record;
 
-const measure::Needs MMA_SYNC_NEEDS{0, {measure::Feature::Int8Mma}, 0};
+const measure::Needs MMA_SYNC_NEEDS{0, {measure::Feature::Int8MmaK32}, 0};  // m16n8k32 int8 (and bf16 m16n8k16): sm_80
 const measure::Needs WGMMA_NEEDS{0, {measure::Feature::Wgmma}, 0};
 constexpr double DATASHEET_CLOCK_HZ = 1830e6;  // the clock the datasheet's dense peaks assume (132 SMs)
 constexpr double OPS_PER_CLK_SM_INT8 = 8192, OPS_PER_CLK_SM_BF16 = 4096;
@@ -44,9 +44,8 @@ std::vector<Record> run_mma(const ProbeOptions& o) {
   const cudaStream_t s = g.stream();
   const measure::DeviceFacts& d = g.facts();
   std::vector<Record> recs;
-  if (auto why = measure::unmet(MMA_SYNC_NEEDS, d); why || d.cc_major * 10 + d.cc_minor < 80) {
-    recs.push_back(skipped_record("mma", "mma", "tensor-core throughput",
-                                  why ? *why : std::string("needs sm_80: mma.sync m16n8k32 int8 / m16n8k16 bf16")));
+  if (auto why = measure::unmet(MMA_SYNC_NEEDS, d)) {
+    recs.push_back(skipped_record("mma", "mma", "tensor-core throughput", *why));
     return recs;
   }
   std::optional<std::string> no_wgmma = measure::unmet(WGMMA_NEEDS, d);
@@ -205,6 +204,6 @@ std::vector<Record> run_mma(const ProbeOptions&) { throw GpuUnavailable(NO_CUDA)
 }  // namespace
 
 JOSEKI_REGISTER_PROBE(mma, ProbeInfo{"mma", "tensor cores: mma.sync vs wgmma throughput, int8 and bf16, % of peak",
-                                     "only wgmma reaches Hopper's tensor-core peak", true, 122, 6, run_mma});
+                                     "only wgmma reaches Hopper's tensor-core peak", true, 122, 6, run_mma, MMA_SYNC_NEEDS});
 
 }  // namespace joseki::probes
