@@ -23,7 +23,7 @@ HOP_T0=$(date +%s)
 
 step "hopper: GPU tests of the Hopper probes"
 hop_part gpu_tests 60 "$W/hopper_gpu_tests.log" "$B/joseki_gpu_tests" \
-  --gtest_filter='Hopper/HopperProbeRuns.*:All/ProbeRuns.launch:ProbeReferences.*' --gtest_brief=1
+  --gtest_filter='Hopper/HopperProbeRuns.*:All/ProbeRuns.*/launch:ProbeReferences.*' --gtest_brief=1
 grep -E '^\[  (FAILED|PASSED|SKIPPED)|Failure|Expected|Actual|Which is' "$W/hopper_gpu_tests.log" | head -12
 
 for p in dsmem tma mma launch; do
