@@ -33,7 +33,7 @@ for p in dsmem tma mma launch; do
   rc=$?
   hop_status+=("probe $p|$rc|-")
   echo "[exit $rc]"
-  grep -E '^\| verdict|failed|FAILED|error' "$W/hopper_$p.md" "$W/hopper_$p.err" | cut -c1-300 | head -6
+  grep -E '\| (holds|does not hold|depends) \||failed|FAILED|error' "$W/hopper_$p.md" "$W/hopper_$p.err" | cut -c1-300 | head -6
 done
 
 step "hopper: SASS of the tensor-core and bulk-copy kernels (wgmma must show as IGMMA/HGMMA)"
