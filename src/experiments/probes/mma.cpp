@@ -178,21 +178,24 @@ std::vector<Record> run_mma(const ProbeOptions& o) {
     }
     recs.push_back(v);
     if (int8) {
+      const bool below = CUBLASLT_TOPS * 1e12 > ms.ops_per_s;  // cuBLASLt faster than any mma.sync kernel can be
       std::string f2 = fmt::format(
           "joseki's mma.sync combine ~{:.0f} TOPS is {:.0f} % of the mma.sync ceiling measured here ({:.0f} TOPS); "
-          "cuBLASLt's ~{:.0f} TOPS is {} the mma.sync ceiling",
+          "cuBLASLt's ~{:.0f} TOPS is {} that ceiling",
           JOSEKI_COMBINE_TOPS, 100 * JOSEKI_COMBINE_TOPS / ms.ops_per_s * 1e12, ms.ops_per_s / 1e12, CUBLASLT_TOPS,
-          CUBLASLT_TOPS * 1e12 > ms.ops_per_s ? "above" : "below");
+          below ? "above" : "below");
       if (wg.ops_per_s > 0)
-        f2 += fmt::format(" and {:.0f} % of the wgmma ceiling ({:.0f} TOPS): no mma.sync kernel can reach it; the rest of "
-                          "the combine's gap is its own loads and layout ({:.0f} % of its instruction's ceiling)",
-                          100 * CUBLASLT_TOPS * 1e12 / wg.ops_per_s, wg.ops_per_s / 1e12,
-                          100 * JOSEKI_COMBINE_TOPS * 1e12 / ms.ops_per_s);
+        f2 += fmt::format(" ({:.0f} % of the wgmma ceiling, {:.0f} TOPS)", 100 * CUBLASLT_TOPS * 1e12 / wg.ops_per_s,
+                          wg.ops_per_s / 1e12);
+      f2 += below ? ": no mma.sync kernel can reach it; the instruction is the limit"
+                  : ": an mma.sync kernel could reach cuBLASLt's rate, so the instruction is not what holds the combine "
+                    "back; its gap is its own loads, fragment layout and occupancy (it runs at a small fraction of its "
+                    "instruction's ceiling); wgmma would raise the ceiling again";
       recs.push_back(verdict_record("mma", "combine",
                                     "the combine's mma.sync cannot reach cuBLASLt's int8 rate: the instruction's own "
                                     "ceiling is below it",
-                                    CUBLASLT_TOPS * 1e12 > ms.ops_per_s ? Verdict::Holds : Verdict::DoesNotHold, f2,
-                                    ms.ops_per_s / 1e12, "TOPS (mma.sync ceiling)"));
+                                    below ? Verdict::Holds : Verdict::DoesNotHold, f2, ms.ops_per_s / 1e12,
+                                    "TOPS (mma.sync ceiling)"));
     }
   }
   return recs;
