@@ -97,6 +97,15 @@ TEST_P(HopperProbeRuns, MeasureOnHopperOrSkipWithTheReason) {
   ASSERT_NE(p, nullptr);
   const auto recs = p->run(quick_options());
   const auto facts = gpu::device_facts(0);
+  if (std::string(name) == "mma" && facts.cc_major == 8) {  // mma.sync measured, wgmma skipped with the reason
+    expect_sane(name, recs, 3);
+    for (const auto& r : recs) {
+      if (r.variant.rfind("wgmma", 0) == 0) {
+        EXPECT_TRUE(r.skipped) << r.variant;
+      }
+    }
+    return;
+  }
   if (facts.cc_major < 9) {
     ASSERT_FALSE(recs.empty());
     for (const auto& r : recs) {
@@ -122,7 +131,8 @@ INSTANTIATE_TEST_SUITE_P(Hopper, HopperProbeRuns,
 
 TEST(ProbeReferences, WithinFifteenPercentOrTheReason) {
   EXPECT_EQ(comparison_text(190, 180, "x").rfind("within 15 %", 0), 0u);
-  EXPECT_EQ(comparison_text(153, 180, "x").rfind("within 15 %", 0), 0u);  // -15.0 %
+  EXPECT_EQ(comparison_text(154, 180, "x").rfind("within 15 %", 0), 0u);  // -14.4 %
+  EXPECT_EQ(comparison_text(150, 180, "x").rfind("joseki 16.7 % below", 0), 0u);
   const std::string far = comparison_text(300, 180, "a different part");
   EXPECT_NE(far.find("66.7 % above"), std::string::npos) << far;
   EXPECT_NE(far.find("a different part"), std::string::npos) << far;

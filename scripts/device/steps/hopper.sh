@@ -23,7 +23,7 @@ HOP_T0=$(date +%s)
 
 step "hopper: GPU tests of the Hopper probes"
 hop_part gpu_tests 60 "$W/hopper_gpu_tests.log" "$B/joseki_gpu_tests" \
-  --gtest_filter='Hopper/HopperProbeRuns.*:All/ProbeRuns.launch:ProbeReferences.*' --gtest_brief=1
+  --gtest_filter='Hopper/HopperProbeRuns.*:All/ProbeRuns.*/launch:ProbeReferences.*' --gtest_brief=1
 grep -E '^\[  (FAILED|PASSED|SKIPPED)|Failure|Expected|Actual|Which is' "$W/hopper_gpu_tests.log" | head -12
 
 for p in dsmem tma mma launch; do
@@ -33,8 +33,20 @@ for p in dsmem tma mma launch; do
   rc=$?
   hop_status+=("probe $p|$rc|-")
   echo "[exit $rc]"
-  grep -E '^\| verdict|failed|FAILED|error' "$W/hopper_$p.md" "$W/hopper_$p.err" | cut -c1-300 | head -6
+  grep -E '\| (holds|does not hold|depends) \||failed|FAILED|error' "$W/hopper_$p.md" "$W/hopper_$p.err" | cut -c1-300 | head -6
 done
+
+step "hopper: SASS of the tensor-core and bulk-copy kernels (wgmma must show as IGMMA/HGMMA)"
+HOP_OBJDUMP=$(command -v cuobjdump || ls /usr/local/cuda/bin/cuobjdump 2>/dev/null)
+if [[ -n $HOP_OBJDUMP ]]; then
+  timeout 30 "$HOP_OBJDUMP" --dump-sass "$J" 2>/dev/null | awk '/Function : .*(wgmma_kernel|mma_sync_kernel|tma_stream_kernel|dsmem_read_kernel)/{f=$0} f && /[IHQ]GMMA|IMMA|HMMA|UBLKCP|SYNCS|WARPGROUP/{print f; print; f=""}' \
+    > "$W/hopper_sass.txt"
+  for k in wgmma_kernel mma_sync_kernel tma_stream_kernel; do
+    echo "$k: $(grep -A1 "$k" "$W/hopper_sass.txt" | grep -oE '[IHQ]GMMA|IMMA|HMMA|UBLKCP|SYNCS' | sort -u | tr '\n' ' ')"
+  done
+else
+  echo "no cuobjdump on this host"
+fi
 
 step "hopper: compute-sanitizer memcheck, quick run of each probe (one process each)"
 for p in dsmem mma launch tma; do

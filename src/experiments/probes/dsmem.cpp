@@ -270,6 +270,6 @@ std::vector<Record> run_dsmem(const ProbeOptions&) { throw GpuUnavailable(NO_CUD
 
 JOSEKI_REGISTER_PROBE(dsmem, ProbeInfo{"dsmem", "distributed shared memory: latency and bandwidth by cluster size, "
                                                 "against local shared memory and the L2 (sm_90)",
-                                       "DSMEM sits between shared memory and the L2", true, 120, 6, run_dsmem});
+                                       "DSMEM sits between shared memory and the L2", true, 120, 6, run_dsmem, DSMEM_NEEDS});
 
 }  // namespace joseki::probes

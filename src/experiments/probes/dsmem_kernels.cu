@@ -64,7 +64,7 @@ __global__ void l2_chase_kernel(const u32* next, u32 start, int warm, int steps,
 }
 
 template <bool REMOTE>
-__global__ void dsmem_read_kernel(u32 words, int reps, u32 seed, u32* partials, u32* ranks) {
+__global__ void __launch_bounds__(1024) dsmem_read_kernel(u32 words, int reps, u32 seed, u32* partials, u32* ranks) {
 #if JOSEKI_SM90_CODE
   extern __shared__ uint4 buf4[];
   u32* buf = reinterpret_cast<u32*>(buf4);

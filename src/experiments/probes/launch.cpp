@@ -124,6 +124,14 @@ void chain_records(GpuContext& g, const ProbeOptions& o, std::vector<Record>& re
     fig += fmt::format("; host enqueue per kernel: stream {:.2f} us, graph {:.3f} us", host_ns["stream"] / 1e3,
                        host_ns["graph"] / 1e3);
     if (host_ns.count("pdl")) fig += fmt::format(", PDL {:.2f} us", host_ns["pdl"] / 1e3);
+    // Where the GPU interval is the host's enqueue time, the GPU waited for the host: the chain is host-bound.
+    std::string bound;
+    for (const char* k : {"stream", "pdl"})
+      if (gpu_ns.count(k) && host_ns.count(k) && host_ns[k] > 0.9 * gpu_ns[k])
+        bound += fmt::format("{}{}", bound.empty() ? "" : ", ", k);
+    if (!bound.empty())
+      fig += fmt::format(". Host-bound: for {} the GPU interval equals the host's enqueue time per kernel (the GPU "
+                         "waits for the next launch); a graph is enqueued once", bound);
     const double best = std::min(gpu_ns["graph"], gpu_ns.count("pdl") ? gpu_ns["pdl"] : gpu_ns["graph"]);
     recs.push_back(verdict_record("launch", "graphs",
                                   "a CUDA graph or a programmatic dependent launch shortens the GPU-side gap between "

@@ -31,7 +31,7 @@ namespace {
 
 using measure::Record;
 
-const measure::Needs MMA_SYNC_NEEDS{0, {measure::Feature::Int8Mma}, 0};
+const measure::Needs MMA_SYNC_NEEDS{0, {measure::Feature::Int8MmaK32}, 0};  // m16n8k32 int8 (and bf16 m16n8k16): sm_80
 const measure::Needs WGMMA_NEEDS{0, {measure::Feature::Wgmma}, 0};
 constexpr double DATASHEET_CLOCK_HZ = 1830e6;  // the clock the datasheet's dense peaks assume (132 SMs)
 constexpr double OPS_PER_CLK_SM_INT8 = 8192, OPS_PER_CLK_SM_BF16 = 4096;
@@ -44,9 +44,8 @@ std::vector<Record> run_mma(const ProbeOptions& o) {
   const cudaStream_t s = g.stream();
   const measure::DeviceFacts& d = g.facts();
   std::vector<Record> recs;
-  if (auto why = measure::unmet(MMA_SYNC_NEEDS, d); why || d.cc_major * 10 + d.cc_minor < 80) {
-    recs.push_back(skipped_record("mma", "mma", "tensor-core throughput",
-                                  why ? *why : std::string("needs sm_80: mma.sync m16n8k32 int8 / m16n8k16 bf16")));
+  if (auto why = measure::unmet(MMA_SYNC_NEEDS, d)) {
+    recs.push_back(skipped_record("mma", "mma", "tensor-core throughput", *why));
     return recs;
   }
   std::optional<std::string> no_wgmma = measure::unmet(WGMMA_NEEDS, d);
@@ -179,21 +178,24 @@ std::vector<Record> run_mma(const ProbeOptions& o) {
     }
     recs.push_back(v);
     if (int8) {
+      const bool below = CUBLASLT_TOPS * 1e12 > ms.ops_per_s;  // cuBLASLt faster than any mma.sync kernel can be
       std::string f2 = fmt::format(
           "joseki's mma.sync combine ~{:.0f} TOPS is {:.0f} % of the mma.sync ceiling measured here ({:.0f} TOPS); "
-          "cuBLASLt's ~{:.0f} TOPS is {} the mma.sync ceiling",
+          "cuBLASLt's ~{:.0f} TOPS is {} that ceiling",
           JOSEKI_COMBINE_TOPS, 100 * JOSEKI_COMBINE_TOPS / ms.ops_per_s * 1e12, ms.ops_per_s / 1e12, CUBLASLT_TOPS,
-          CUBLASLT_TOPS * 1e12 > ms.ops_per_s ? "above" : "below");
+          below ? "above" : "below");
       if (wg.ops_per_s > 0)
-        f2 += fmt::format(" and {:.0f} % of the wgmma ceiling ({:.0f} TOPS): no mma.sync kernel can reach it; the rest of "
-                          "the combine's gap is its own loads and layout ({:.0f} % of its instruction's ceiling)",
-                          100 * CUBLASLT_TOPS * 1e12 / wg.ops_per_s, wg.ops_per_s / 1e12,
-                          100 * JOSEKI_COMBINE_TOPS * 1e12 / ms.ops_per_s);
+        f2 += fmt::format(" ({:.0f} % of the wgmma ceiling, {:.0f} TOPS)", 100 * CUBLASLT_TOPS * 1e12 / wg.ops_per_s,
+                          wg.ops_per_s / 1e12);
+      f2 += below ? ": no mma.sync kernel can reach it; the instruction is the limit"
+                  : ": an mma.sync kernel could reach cuBLASLt's rate, so the instruction is not what holds the combine "
+                    "back; its gap is its own loads, fragment layout and occupancy (it runs at a small fraction of its "
+                    "instruction's ceiling); wgmma would raise the ceiling again";
       recs.push_back(verdict_record("mma", "combine",
                                     "the combine's mma.sync cannot reach cuBLASLt's int8 rate: the instruction's own "
                                     "ceiling is below it",
-                                    CUBLASLT_TOPS * 1e12 > ms.ops_per_s ? Verdict::Holds : Verdict::DoesNotHold, f2,
-                                    ms.ops_per_s / 1e12, "TOPS (mma.sync ceiling)"));
+                                    below ? Verdict::Holds : Verdict::DoesNotHold, f2, ms.ops_per_s / 1e12,
+                                    "TOPS (mma.sync ceiling)"));
     }
   }
   return recs;
@@ -205,6 +207,6 @@ std::vector<Record> run_mma(const ProbeOptions&) { throw GpuUnavailable(NO_CUDA)
 }  // namespace
 
 JOSEKI_REGISTER_PROBE(mma, ProbeInfo{"mma", "tensor cores: mma.sync vs wgmma throughput, int8 and bf16, % of peak",
-                                     "only wgmma reaches Hopper's tensor-core peak", true, 122, 6, run_mma});
+                                     "only wgmma reaches Hopper's tensor-core peak", true, 122, 6, run_mma, MMA_SYNC_NEEDS});
 
 }  // namespace joseki::probes

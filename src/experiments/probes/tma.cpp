@@ -193,6 +193,6 @@ std::vector<Record> run_tma(const ProbeOptions&) { throw GpuUnavailable(NO_CUDA)
 
 JOSEKI_REGISTER_PROBE(tma, ProbeInfo{"tma", "bulk copies (cp.async.bulk + mbarrier) vs plain 16-byte loads streaming "
                                             "1 GiB, by tile and stages (sm_90)",
-                                     "TMA streaming is DRAM-bound like plain loads", true, 121, 15, run_tma});
+                                     "TMA streaming is DRAM-bound like plain loads", true, 121, 15, run_tma, TMA_NEEDS});
 
 }  // namespace joseki::probes

@@ -119,11 +119,15 @@ void launch_tma_stream(const void* d, std::size_t bytes, unsigned tile_bytes, in
 
 int tma_blocks_per_sm(unsigned tile_bytes, int stages, int threads) {
   const std::size_t smem = ring_bytes(tile_bytes, stages);
-  if (cudaFuncSetAttribute(tma_stream_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)) !=
-      cudaSuccess) {
-    (void)cudaGetLastError();  // above the per-block limit: no block fits
-    return 0;
-  }
+  // Above the per-block limit (opt-in minus the kernel's static shared memory) no block fits: decided
+  // here, not by a failing cudaFuncSetAttribute (compute-sanitizer reports every failing API call).
+  int dev_id = 0, optin = 0;
+  JOSEKI_CUDA_CHECK(cudaGetDevice(&dev_id));
+  JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev_id));
+  cudaFuncAttributes attr{};
+  JOSEKI_CUDA_CHECK(cudaFuncGetAttributes(&attr, tma_stream_kernel));
+  if (smem + attr.sharedSizeBytes > static_cast<std::size_t>(optin)) return 0;
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(tma_stream_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   int n = 0;
   JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, tma_stream_kernel, threads, smem));
   return n;
