@@ -12,6 +12,7 @@
 #include "experiments/try/result.hpp"
 #include "experiments/try/sanitizer.hpp"
 #include "measure/errors.hpp"
+#include "measure/throughput.hpp"
 
 #ifdef JOSEKI_HAVE_CUDA
 #include "backend/cuda/nvrtc.hpp"
@@ -197,19 +198,16 @@ measure::Record rec(const std::string& v, double median, const char* backend = "
   r.experiment = "reduce";
   r.variant = v;
   r.backend = backend;
+  r.scope = "GPU_COMPUTE";
   r.mode = "cold";
   r.axes.set("n", std::int64_t{1024});
   r.axes.set("offset", std::int64_t{0});
-  measure::Stats s;
-  s.median = median;
-  s.min = median;
-  s.max = median;
-  s.n = 1;
-  r.samples = {median};
-  r.summary = s;
-  measure::Throughput t;
-  t.bytes_per_s = 4096.0 / median;
-  r.throughput = t;
+  measure::Measurement m;  // three equal samples: a record as the harness makes it
+  m.samples_s = {median, median, median};
+  m.stats = measure::summarize(m.samples_s);
+  m.warmup_runs = 2;
+  r.set_measurement(m);
+  r.throughput = measure::throughput({1024.0, 4096.0}, median);
   r.validation = "exact";
   return r;
 }

@@ -35,7 +35,7 @@ step "try: each example beside the whole ladder (default rule, 2^24 cold)"
 for ex in good naive warp; do
   ncu_flag=()
   [[ $ex == good ]] && ncu_flag=(--no-ncu)  # the timing goal; naive and warp get the ncu diagnosis
-  try_part "$ex" 60 "$W/try_$ex.md" "$J" --json "$W/try_$ex.json" try "$EXR/$ex.cu" --ladder reduce \
+  try_part "$ex" 90 "$W/try_$ex.md" "$J" --json "$W/try_$ex.json" try "$EXR/$ex.cu" --ladder reduce \
     --history-dir "$TH" "${ncu_flag[@]}"
   grep -E '\*\*try_|^yours:|^file to ranked|^compiled|^loaded|^registers|\*\*yes\*\*|skipped' "$W/try_$ex.md"
 done

@@ -211,9 +211,9 @@ nlohmann::json ncu_diagnosis(const std::vector<std::string>& child_argv, const s
   if (ncu.empty()) return {{"skipped", "ncu not found (PATH, /usr/local/cuda/bin, /opt/nvidia/nsight-compute; JOSEKI_NCU)"}};
   std::vector<std::string> metrics = {"gpu__time_duration.sum"};
   for (const auto& s : diag_symptoms()) metrics.insert(metrics.end(), s.metrics.begin(), s.metrics.end());
-  const std::set<std::string> known = probes::query_ncu_metrics(ncu, device, 60);
+  const std::set<std::string> known = probes::query_ncu_metrics(ncu, device, 30);
   const probes::NcuRun run = probes::run_ncu_with_fallbacks(ncu, metrics, {"gpu__time_duration.sum"}, known,
-                                                            std::string(REDUCE_ENTRY) + "|" + best_rung, child_argv, 120);
+                                                            std::string(REDUCE_ENTRY) + "|" + best_rung, child_argv, 60);
   if (!run.ok || run.rows.empty()) return {{"skipped", run.error.empty() ? "ncu gave no rows" : run.error}};
   nlohmann::json out = symptom_rows(run.rows, user_variant, best_rung);
   out["ncu"] = ncu;
