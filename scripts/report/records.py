@@ -1,7 +1,7 @@
 """Reading joseki records (docs/RECORDS.md) and the small helpers every plot shares.
 
-Only the record conventions are assumed: rung, extra.sweep / chosen / tie_rule,
-extra.scope_set, extra.verdict, extra.pre_main_s / post_main_s / program_s, throughput.
+Only the record conventions are assumed: rung, ladder.sweep / chosen / tie_rule,
+ladder.scope_set (extra.* in joseki.record/1), extra.verdict, extra.pre_main_s / post_main_s / program_s, throughput.
 """
 import json
 import math
@@ -27,7 +27,15 @@ def median(r):
     return r["summary"]["median"] if r.get("summary") else None
 
 
+LADDER_KEYS = ("previous", "baseline", "x_previous", "x_baseline", "ceiling", "x_ceiling", "sweep", "chosen",
+               "tie_rule", "scope_set")
+
+
 def extra(r, key, default=None):
+    """A record's field by name: the typed ladder fields (schema joseki.record/2, `ladder`) or,
+    in /1 records and for every other key, `extra`."""
+    if key in LADDER_KEYS and key in (r.get("ladder") or {}):
+        return r["ladder"][key]
     e = r.get("extra") or {}
     return e.get(key, default)
 

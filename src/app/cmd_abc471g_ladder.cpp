@@ -36,8 +36,8 @@ std::string cell_time(const measure::Record& r) { return r.summary ? measure::fo
 std::string cell_noise(const measure::Record& r) {
   return r.summary ? measure::format_pct(100.0 * r.summary->rel_stdev) : "-";
 }
-std::string cell_ratio(const measure::Record& r, const char* key) {
-  return r.extra.contains(key) ? measure::format_ratio(r.extra.at(key).get<double>()) : "-";
+std::string cell_ratio(const std::optional<double>& x) {
+  return x ? measure::format_ratio(*x) : "-";
 }
 std::string cell_axis(const measure::Record& r, const char* name) {
   return r.axes.has(name) ? r.axes.get_str(name) : "-";
@@ -56,7 +56,7 @@ std::string ladder_table(const std::vector<measure::Record>& recs) {
       continue;
     }
     t.add_row({r.variant, info.technique, a, cell_axis(r, "block"), cell_axis(r, "chunk"), cell_time(r),
-               cell_noise(r), cell_ratio(r, "x_previous"), cell_ratio(r, "x_baseline"), seed, r.validation});
+               cell_noise(r), cell_ratio(r.ladder.x_previous), cell_ratio(r.ladder.x_baseline), seed, r.validation});
   }
   return t.markdown();
 }
@@ -80,8 +80,8 @@ std::string sweep_table(const std::vector<measure::Record>& recs) {
       t.add_row({cell_axis(r, "block"), cell_axis(r, "chunk"), "skipped: " + *r.skipped, "", "", ""});
       continue;
     }
-    const bool chosen = r.extra.value("chosen", false);
-    if (chosen) rule = r.extra.value("tie_rule", "");
+    const bool chosen = r.ladder.chosen;
+    if (chosen) rule = r.ladder.tie_rule;
     t.add_row({cell_axis(r, "block"), cell_axis(r, "chunk"), cell_time(r), cell_noise(r),
                r.extra.contains("vs_fastest") ? fmt::format("+{:.1f}%", (r.extra["vs_fastest"].get<double>() - 1) * 100)
                                               : "-",
@@ -183,7 +183,7 @@ void run_ladder(Context& ctx, const LadderOpts& o, bool print_header = true) {
       if (!L::has_sweep(*r)) continue;
       const auto sw = keep(L::sweep_rung(*r, dc, timed.name, reference, topt, note));
       if (sw.empty()) continue;
-      sweep_tables += fmt::format("## Sweep {} ({})\n\n", sw.front().extra.value("sweep", r->id), r->variant()) +
+      sweep_tables += fmt::format("## Sweep {} ({})\n\n", sw.front().ladder.sweep.empty() ? r->id : sw.front().ladder.sweep, r->variant()) +
                       sweep_table(sw) + "\n";
       for (const auto& s : sw)
         if (s.validation.rfind("failed", 0) == 0) failures.push_back(s.validation);
@@ -228,14 +228,6 @@ void run_ladder(Context& ctx, const LadderOpts& o, bool print_header = true) {
     for (const auto& f : failures) msg += (msg.empty() ? "" : "; ") + f;
     throw ValidationError("abc471g ladder: " + msg);
   }
-}
-
-CLI::App* abc471g_app(CLI::App& app) {
-  for (CLI::App* s : app.get_subcommands({}))
-    if (s->get_name() == "abc471g") return s;
-  auto* cmd = app.add_subcommand("abc471g", "AtCoder ABC471G \"Caeser Syllables\"");
-  cmd->require_subcommand(1);
-  return cmd;
 }
 
 void add_ladder_command(CLI::App& app, Context& ctx) {

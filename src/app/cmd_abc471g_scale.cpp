@@ -174,14 +174,6 @@ std::string auto_table(const std::vector<measure::Record>& recs) {
   return t.markdown();
 }
 
-CLI::App* abc471g_app(CLI::App& app) {
-  for (CLI::App* sub : app.get_subcommands({}))
-    if (sub->get_name() == "abc471g") return sub;
-  auto* cmd = app.add_subcommand("abc471g", "AtCoder ABC471G \"Caeser Syllables\"");
-  cmd->require_subcommand(1);
-  return cmd;
-}
-
 void add_calibrate(CLI::App* parent, Context& ctx) {
   struct Opts {
     bool quick = false;

@@ -128,7 +128,7 @@ std::vector<Column> columns_of(const std::string& set, const std::set<std::int64
       if (r.experiment != "reduce" || r.skipped || !r.summary || r.mode != mode || !r.axes.has("n")) continue;
       if (r.axes.has("offset") && r.axes.get_int("offset") != 0) continue;
       if (!sizes.empty() && !sizes.count(r.axes.get_int("n"))) continue;
-      if (r.extra.contains("sweep") || (r.backend != "cuda" && r.backend != "vulkan")) continue;
+      if (!r.ladder.sweep.empty() || (r.backend != "cuda" && r.backend != "vulkan")) continue;
       Column& c = cols[key_of(r)];
       if (c.label.empty())
         c.label = fmt::format("{} · {} · n=2^{:.0f} {} ({})", r.device.name, r.backend,

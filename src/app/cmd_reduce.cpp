@@ -41,10 +41,6 @@ std::string cell_median(const Record& r) {
   return r.summary ? measure::format_time(r.summary->median) : "-";
 }
 
-double extra_num(const Record& r, const char* k) {
-  return r.extra.contains(k) && r.extra.at(k).is_number() ? r.extra.at(k).get<double>() : NAN;
-}
-
 std::string config_cell(const Record& r) {
   std::string s;
   for (const auto& [name, v] : r.axes.values())
@@ -60,7 +56,7 @@ void row_for(measure::Table& t, const Record& r, const std::string& label) {
              timed ? measure::format_pct(100.0 * r.summary->rel_stdev) : "",
              tp && tp->bytes_per_s > 0 ? fmt::format("{:.1f}", tp->bytes_per_s / 1e9) : "",
              tp ? measure::format_pct(tp->pct_datasheet) : "", tp ? measure::format_pct(tp->pct_ceiling) : "",
-             measure::format_ratio(extra_num(r, "x_previous")), measure::format_ratio(extra_num(r, "x_baseline")),
+             measure::format_ratio(r.ladder.x_previous.value_or(NAN)), measure::format_ratio(r.ladder.x_baseline.value_or(NAN)),
              config_cell(r)});
 }
 
@@ -91,12 +87,12 @@ void print_tables(const reduce::RunOptions& o, const reduce::RunResult& res) {
           measure::Table t({"Config", "median", "GB/s", "% stream-read ceiling", "chosen"});
           std::string rule;
           for (const Record& r : res.records)
-            if (in_group(r, N, OFF, m) && r.variant == rung->slug && r.extra.contains("sweep")) {
-              const bool chosen = r.extra.value("chosen", false);
+            if (in_group(r, N, OFF, m) && r.variant == rung->slug && !r.ladder.sweep.empty()) {
+              const bool chosen = r.ladder.chosen;
               t.add_row({config_cell(r), cell_median(r),
                          r.throughput ? fmt::format("{:.1f}", r.throughput->bytes_per_s / 1e9) : "",
                          r.throughput ? measure::format_pct(r.throughput->pct_ceiling) : "", chosen ? "**chosen**" : ""});
-              if (chosen) rule = r.extra.value("tie_rule", "");
+              if (chosen) rule = r.ladder.tie_rule;
             }
           if (t.rows() == 0) continue;
           std::cout << fmt::format("### sweep {}: n = {}, offset {}, {}\n\n", rung->slug, reduce::size_label(n), off, m)
@@ -106,7 +102,7 @@ void print_tables(const reduce::RunOptions& o, const reduce::RunResult& res) {
                           "% stream-read ceiling", "x previous", "x CUB", "Config"});
         for (const Rung* rung : o.rungs)
           for (const Record& r : res.records)
-            if (in_group(r, N, OFF, m) && r.variant == rung->slug && !r.extra.contains("sweep")) row_for(t, r, r.variant);
+            if (in_group(r, N, OFF, m) && r.variant == rung->slug && r.ladder.sweep.empty()) row_for(t, r, r.variant);
         for (const Record& r : res.records)
           if (r.variant == reduce::CEILING && in_group(r, N, OFF, m)) row_for(t, r, "(ceiling) stream_read");
         std::cout << fmt::format("## reduce: n = {}, {:.1f} MiB, offset {}, {}\n\n", reduce::size_label(n),

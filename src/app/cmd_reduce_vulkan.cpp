@@ -64,12 +64,12 @@ void print_tables(const reduce_vk::VkRunOptions& o, const reduce_vk::VkRunResult
         measure::Table sw({"Config", "median", "GB/s", "% stream-read ceiling", "chosen"});
         std::string rule;
         for (const Record& r : res.records)
-          if (in_group(r, N, OFF, m) && r.extra.contains("sweep")) {
-            const bool chosen = r.extra.value("chosen", false);
+          if (in_group(r, N, OFF, m) && !r.ladder.sweep.empty()) {
+            const bool chosen = r.ladder.chosen;
             sw.add_row({config_of(r), median_cell(r), gbs(r),
                         r.throughput && !r.skipped ? measure::format_pct(r.throughput->pct_ceiling) : "",
                         chosen ? "**chosen**" : ""});
-            if (chosen) rule = r.extra.value("tie_rule", "");
+            if (chosen) rule = r.ladder.tie_rule;
           }
         if (sw.rows())
           std::cout << fmt::format("### sweep vk_v3_coarsen (the seed's: block x workgroups): n = {}, offset {}, {}\n\n",
@@ -79,11 +79,11 @@ void print_tables(const reduce_vk::VkRunOptions& o, const reduce_vk::VkRunResult
                           "x previous", "Config"});
         std::vector<std::pair<std::string, double>> times;
         for (const Record& r : res.records) {
-          if (!in_group(r, N, OFF, m) || r.extra.contains("sweep")) continue;
+          if (!in_group(r, N, OFF, m) || !r.ladder.sweep.empty()) continue;
           const bool timed = r.summary && !r.skipped;
           const bool ceiling = r.variant == reduce_vk::CEILING;
           if (timed && !ceiling) times.emplace_back(r.extra.value("seed_name", r.variant), r.summary->median);
-          const double xp = r.extra.contains("x_previous") ? r.extra["x_previous"].get<double>() : NAN;
+          const double xp = r.ladder.x_previous.value_or(NAN);
           t.add_row({ceiling ? "(ceiling) vk_stream_read" : r.variant, r.extra.value("seed_name", ""), r.technique,
                      median_cell(r), timed ? measure::format_time(r.summary->min) : "",
                      timed ? measure::format_time(r.summary->max) : "",

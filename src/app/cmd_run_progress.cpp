@@ -1,4 +1,5 @@
 #include "app/cmd_run_progress.hpp"
+#include "measure/clock.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -18,10 +19,7 @@
 namespace joseki::app {
 namespace {
 
-double now_s() {
-  using namespace std::chrono;
-  return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
+using measure::now_s;
 
 std::string clock_text(double s) {
   const long t = std::lround(std::max(0.0, s));

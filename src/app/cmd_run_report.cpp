@@ -152,8 +152,8 @@ std::string scopes_table(const std::vector<Record>& recs) {
   std::vector<std::string> order;
   std::map<std::string, std::vector<const Record*>> sets;
   for (const Record& r : recs)
-    if (const auto* j = extra_field(r, "scope_set"); j && !r.skipped && r.summary) {
-      const std::string id = j->is_string() ? j->get<std::string>() : j->dump();
+    if (!r.ladder.scope_set.empty() && !r.skipped && r.summary) {
+      const std::string& id = r.ladder.scope_set;
       if (!sets.count(id)) order.push_back(id);
       sets[id].push_back(&r);
     }
@@ -188,7 +188,7 @@ std::string records_section(const std::vector<Record>& recs) {
     std::map<std::string, std::vector<Record>> by_sweep;
     for (const Record& r : recs) {
       if (r.experiment != e) continue;
-      const std::string sw = extra_string(r, "sweep");
+      const std::string sw = r.ladder.sweep;
       if (sw.empty()) {
         plain.push_back(r);
         continue;
@@ -201,7 +201,7 @@ std::string records_section(const std::vector<Record>& recs) {
     for (const std::string& sw : sweeps) {
       md += "#### Sweep `" + sw + "`\n\n";
       for (const Record& r : by_sweep[sw])
-        if (const std::string tie = extra_string(r, "tie_rule"); !tie.empty())
+        if (const std::string& tie = r.ladder.tie_rule; !tie.empty())
           md += fmt::format("Chosen: **{}** ({}). Tie rule: {}\n\n", r.axes.label(), r.variant, tie);
       md += measure::records_table(by_sweep[sw]) + "\n";
     }

@@ -34,11 +34,6 @@ std::string extra_string(const Record& r, const char* key) {
 
 namespace {
 
-bool extra_true(const Record& r, const char* key) {
-  const nlohmann::json* j = extra_field(r, key);
-  return j && j->is_boolean() && j->get<bool>();
-}
-
 std::string scope_class(const std::string& scope) {
   return scope == "GPU_COMPUTE" || scope == "CPU_COMPUTE" ? "COMPUTE" : scope;
 }
@@ -62,10 +57,10 @@ std::string variant_family(const std::string& variant) {
 // solvers against the editorial one): both are ranked in the summary.
 bool is_ladder_rung(const Record& r) {
   if (r.skipped || !r.summary || r.unit != "s") return false;
-  if (r.rung < 0 && !extra_field(r, "baseline")) return false;
+  if (r.rung < 0 && r.ladder.baseline.empty()) return false;
   if (r.validation.rfind("failed", 0) == 0) return false;
-  if (r.rung < 0 && extra_field(r, "scope_set")) return false;  // a set of scopes, not a rung
-  if (extra_field(r, "sweep") && !extra_true(r, "chosen")) return false;
+  if (r.rung < 0 && !r.ladder.scope_set.empty()) return false;  // a set of scopes, not a rung
+  if (!r.ladder.sweep.empty() && !r.ladder.chosen) return false;
   return true;
 }
 
@@ -133,7 +128,7 @@ std::vector<Ladder> find_ladders(const std::vector<Record>& records) {
   std::map<std::string, std::vector<std::string>> common;
   for (std::size_t i = 0; i < records.size(); ++i) {
     const Record& r = records[i];
-    const bool skipped_rung = r.skipped && r.rung >= 0 && !r.axes.values().empty() && !extra_field(r, "sweep");
+    const bool skipped_rung = r.skipped && r.rung >= 0 && !r.axes.values().empty() && r.ladder.sweep.empty();
     if (!skipped_rung && std::find(cand.begin(), cand.end(), i) == cand.end()) continue;
     std::vector<std::string> keys;
     for (const auto& [k, v] : r.axes.values()) keys.push_back(k);
@@ -203,7 +198,7 @@ std::vector<Ladder> find_ladders(const std::vector<Record>& records) {
     for (std::size_t i : l.rungs) {
       auto same = std::find_if(kept.begin(), kept.end(), [&](std::size_t k) { return records[k].variant == records[i].variant; });
       if (same == kept.end()) kept.push_back(i);
-      else if (extra_field(records[*same], "sweep") && !extra_field(records[i], "sweep")) *same = i;
+      else if (!records[*same].ladder.sweep.empty() && records[i].ladder.sweep.empty()) *same = i;
     }
     if (kept.size() < 2) continue;
     std::stable_sort(kept.begin(), kept.end(), [&](std::size_t a, std::size_t b) {
@@ -214,9 +209,9 @@ std::vector<Ladder> find_ladders(const std::vector<Record>& records) {
       return records[a].summary->median < records[b].summary->median;
     });
     for (std::size_t i : kept)
-      if (l.baseline_name.empty()) l.baseline_name = extra_string(records[i], "baseline");
+      if (l.baseline_name.empty()) l.baseline_name = records[i].ladder.baseline;
     const Record& f = records[l.fastest];
-    l.x_baseline = extra_double(f, "x_baseline", 0);
+    l.x_baseline = f.ladder.x_baseline.value_or(0);
     if (l.x_baseline <= 0 && !l.baseline_name.empty())
       for (std::size_t i : kept)
         if (records[i].variant == l.baseline_name) l.x_baseline = records[i].summary->median / f.summary->median;
@@ -236,10 +231,10 @@ std::vector<std::string> textbook_reversals(const std::vector<Record>& records, 
     for (std::size_t i : l.rungs) top = std::max(top, records[i].rung);
     for (std::size_t i : l.rungs) {
       const Record& r = records[i];
-      const double xp = extra_double(r, "x_previous", 0);
+      const double xp = r.ladder.x_previous.value_or(0);
       if (r.rung < 1 || xp <= 0 || xp >= 1) continue;
       if (1 / xp - 1 <= std::max(0.02, rel_noise(r))) continue;
-      const std::string prev = extra_string(r, "previous");
+      const std::string& prev = r.ladder.previous;
       lines.push_back(fmt::format("**{}**: {} (rung {}{}) is {:.2f}x slower than {}; the textbook order says each rung "
                                   "should be faster than the one before",
                                   l.title(), r.variant, r.rung, r.technique.empty() ? "" : ", " + r.technique, 1 / xp,

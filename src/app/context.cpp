@@ -116,22 +116,23 @@ std::string unknown_command(const CLI::App& app, int argc, const char* const* ar
   return "";
 }
 
+CLI::App* abc471g_app(CLI::App& app) {
+  for (CLI::App* sub : app.get_subcommands({}))
+    if (sub->get_name() == "abc471g") return sub;
+  auto* cmd = app.add_subcommand("abc471g", "AtCoder ABC471G \"Caeser Syllables\"");
+  cmd->require_subcommand(1);
+  return cmd;
+}
+
 void add_rule_options(CLI::App* cmd, measure::StoppingRule& rule) {
-  cmd->add_option("--min-samples", rule.min_samples, "stopping rule: at least this many samples")
-      ->check(CLI::Range(1, 1000000))
-      ->capture_default_str();
-  cmd->add_option("--max-samples", rule.max_samples, "stopping rule: at most this many samples")
-      ->check(CLI::Range(1, 1000000))
-      ->capture_default_str();
-  cmd->add_option("--max-noise", rule.max_noise, "stopping rule: converged when stdev/mean <= this")
-      ->check(finite_range(1e-6, 10.0))
-      ->capture_default_str();
-  cmd->add_option("--min-time", rule.min_time_s, "stopping rule: at least this many seconds of samples")
-      ->check(finite_range(0.0, 3600.0))
-      ->capture_default_str();
-  cmd->add_option("--timeout", rule.timeout_s, "stopping rule: stop sampling after this many seconds")
-      ->check(finite_range(1e-3, 3600.0))
-      ->capture_default_str();
+  auto add = [cmd](const char* name, auto& value, const char* what, CLI::Validator range) {
+    cmd->add_option(name, value, std::string("stopping rule: ") + what)->check(range)->capture_default_str();
+  };
+  add("--min-samples", rule.min_samples, "at least this many samples", CLI::Range(1, 1000000));
+  add("--max-samples", rule.max_samples, "at most this many samples", CLI::Range(1, 1000000));
+  add("--max-noise", rule.max_noise, "converged when stdev/mean <= this", finite_range(1e-6, 10.0));
+  add("--min-time", rule.min_time_s, "at least this many seconds of samples", finite_range(0.0, 3600.0));
+  add("--timeout", rule.timeout_s, "stop sampling after this many seconds", finite_range(1e-3, 3600.0));
 }
 
 }  // namespace joseki::app

@@ -84,5 +84,7 @@ CLI::Validator writable_file_path();
 // "unknown command 'x' (commands: ...)" or "unknown abc471g command 'x' (commands: ...)" for a
 // word where a (sub)command must be; empty when there is none. main() and the CLI fuzzer use it.
 std::string unknown_command(const CLI::App& app, int argc, const char* const* argv);
+// The `abc471g` command (made by whichever of its subcommands registers first), for its subcommands.
+CLI::App* abc471g_app(CLI::App& app);
 
 }  // namespace joseki::app

@@ -51,6 +51,11 @@ struct CheckReport {
 };
 CheckReport run_check(int device);
 
+// Whether this process holds a CUDA primary context now (never creates one; false without a
+// loaded driver). The four-scope runner records it on EXTERNAL records (extra.parent_gpu_context):
+// a parent with a live context shares the device with the child it times.
+bool holds_context();
+
 // For `joseki device --context-child`: create a context (cudaFree(0)) and return.
 void create_context_only(int device);
 

@@ -27,6 +27,7 @@ double DeviceFacts::clock_bw_Bps() const {
 }
 
 namespace {
+constexpr const char* kRecordSchemaV1 = "joseki.record/1";  // read, never written
 struct KnownPart {
   const char* name_prefix;
   double bw_Bps;
@@ -256,13 +257,40 @@ Throughput throughput_from_json_at(const json& j, const std::string& path) {
   return t;
 }
 
+// The typed ladder fields (null: none); every key known, every value of its type.
+LadderFields ladder_from_json_at(const json& j, const std::string& path) {
+  LadderFields l;
+  if (j.is_null()) return l;
+  obj(j, path);
+  only_keys(j, path, {"previous", "baseline", "x_previous", "x_baseline", "ceiling", "x_ceiling", "sweep", "chosen",
+                      "tie_rule", "scope_set"});
+  auto text = [&](const char* k, std::string& to) {
+    if (j.contains(k)) to = str(j, path, k);
+  };
+  auto ratio = [&](const char* k, std::optional<double>& to) {
+    if (j.contains(k)) to = number(j, path, k, 0, true);
+  };
+  text("previous", l.previous);
+  text("baseline", l.baseline);
+  ratio("x_previous", l.x_previous);
+  ratio("x_baseline", l.x_baseline);
+  text("ceiling", l.ceiling);
+  ratio("x_ceiling", l.x_ceiling);
+  text("sweep", l.sweep);
+  if (j.contains("chosen")) l.chosen = boolean(j, path, "chosen");
+  text("tie_rule", l.tie_rule);
+  text("scope_set", l.scope_set);
+  return l;
+}
+
 Record record_from_json_at(const json& j, const std::string& path) {
   obj(j, path);
   only_keys(j, path, {"schema", "experiment", "variant", "rung", "technique", "backend", "axes", "scope", "mode", "unit",
                       "samples", "summary", "stop_reason", "warmup_runs", "throughput", "validation", "skipped", "extra",
-                      "device", "host", "build", "timestamp", "environment"});
-  if (const std::string s = str(j, path, "schema"); s != kRecordSchema)
-    bad(path + ".schema", fmt::format("is '{}', expected '{}'", s, kRecordSchema));
+                      "device", "host", "build", "timestamp", "environment", "ladder"});
+  const std::string schema = str(j, path, "schema");
+  if (schema != kRecordSchema && schema != kRecordSchemaV1)
+    bad(path + ".schema", fmt::format("is '{}', expected '{}' or '{}'", schema, kRecordSchema, kRecordSchemaV1));
   Record r;
   r.experiment = str(j, path, "experiment", 1);
   r.variant = str(j, path, "variant", 1);
@@ -306,6 +334,12 @@ Record record_from_json_at(const json& j, const std::string& path) {
     if (!r.summary) bad(path + ".summary", "is null: a record that is not skipped has a summary");
   }
   r.extra = obj(at(j, path, "extra"), path + ".extra");
+  if (schema == kRecordSchemaV1) {
+    if (j.contains("ladder")) bad(path + ".ladder", "is not a field of a joseki.record/1 record");
+    lift_ladder_fields(r.extra, r.ladder);
+  } else {
+    r.ladder = ladder_from_json_at(at(j, path, "ladder"), path + ".ladder");
+  }
   r.device = device_from_json_at(at(j, path, "device"), path + ".device");
   r.host = host_from_json_at(at(j, path, "host"), path + ".host");
   r.build = build_from_json_at(at(j, path, "build"), path + ".build");
@@ -428,6 +462,54 @@ json to_json(const Stats& s) {
 
 Stats stats_from_json(const json& j) { return stats_from_json_at(j, "$"); }
 
+bool LadderFields::empty() const { return *this == LadderFields{}; }
+
+json to_json(const LadderFields& l) {
+  json j = json::object();
+  if (!l.previous.empty()) j["previous"] = l.previous;
+  if (!l.baseline.empty()) j["baseline"] = l.baseline;
+  if (l.x_previous) j["x_previous"] = *l.x_previous;
+  if (l.x_baseline) j["x_baseline"] = *l.x_baseline;
+  if (!l.ceiling.empty()) j["ceiling"] = l.ceiling;
+  if (l.x_ceiling) j["x_ceiling"] = *l.x_ceiling;
+  if (!l.sweep.empty()) {
+    j["sweep"] = l.sweep;
+    j["chosen"] = l.chosen;
+  }
+  if (!l.tie_rule.empty()) j["tie_rule"] = l.tie_rule;
+  if (!l.scope_set.empty()) j["scope_set"] = l.scope_set;
+  return j;
+}
+
+LadderFields ladder_from_json(const json& j) { return ladder_from_json_at(j, "$"); }
+
+void lift_ladder_fields(json& extra, LadderFields& l) {
+  if (!extra.is_object()) return;
+  auto take_str = [&](const char* k, std::string& to) {
+    if (extra.contains(k) && extra[k].is_string()) {
+      to = extra[k].get<std::string>();
+      extra.erase(k);
+    }
+  };
+  auto take_num = [&](const char* k, std::optional<double>& to) {
+    if (extra.contains(k) && extra[k].is_number()) {
+      to = extra[k].get<double>();
+      extra.erase(k);
+    }
+  };
+  take_str("previous", l.previous);
+  take_str("baseline", l.baseline);
+  take_num("x_previous", l.x_previous);
+  take_num("x_baseline", l.x_baseline);
+  take_str("sweep", l.sweep);
+  if (extra.contains("chosen") && extra["chosen"].is_boolean()) {
+    l.chosen = extra["chosen"].get<bool>();
+    extra.erase("chosen");
+  }
+  take_str("tie_rule", l.tie_rule);
+  take_str("scope_set", l.scope_set);
+}
+
 void Record::set_measurement(const Measurement& m) {
   samples = m.samples_s;
   summary = m.stats;
@@ -454,6 +536,7 @@ json to_json(const Record& r) {
             {"throughput", r.throughput ? to_json(*r.throughput) : json(nullptr)},
             {"validation", r.validation},
             {"skipped", r.skipped ? json(*r.skipped) : json(nullptr)},
+            {"ladder", r.ladder.empty() ? json(nullptr) : to_json(r.ladder)},
             {"extra", r.extra},
             {"device", to_json(r.device)},
             {"host", to_json(r.host)},

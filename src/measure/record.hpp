@@ -21,7 +21,9 @@
 
 namespace joseki::measure {
 
-inline constexpr const char* kRecordSchema = "joseki.record/1";
+// Written: joseki.record/2. Read: /2 and /1 (records written before the typed ladder fields,
+// whose ladder meaning sits in `extra` and is lifted into Record::ladder: lift_ladder_fields).
+inline constexpr const char* kRecordSchema = "joseki.record/2";
 inline constexpr const char* kRecordSetSchema = "joseki.records/1";
 
 // What the GPU is. Pure data, filled by the CUDA backend; `present == false` on CPU-only runs.
@@ -65,6 +67,28 @@ struct HostFacts {
 };
 HostFacts query_host();
 
+// What a record means in its ladder, typed (schema joseki.record/2; in /1 these were `extra` keys
+// of the same names). Filled by measure/ladder.hpp (add_ladder_ratios, run_ladder) and the sweeps.
+struct LadderFields {
+  std::string previous;                // variant "x previous" compares with (the declared predecessor)
+  std::string baseline;                // variant "x baseline" compares with
+  std::optional<double> x_previous;    // previous median / this median (> 1: faster)
+  std::optional<double> x_baseline;    // baseline median / this median
+  std::string ceiling;                 // the ceiling's name ("stream_read")
+  std::optional<double> x_ceiling;     // ceiling time / this median (<= 1 when the ceiling holds)
+  std::string sweep;                   // set: this record is a point of the sweep so named, not a ladder row
+  bool chosen = false;                 // sweep points: the tie rule picked this one
+  std::string tie_rule;                // on the chosen point: the tie rule's explanation
+  std::string scope_set;               // id shared by the records of scopes measured together in one run
+  bool empty() const;
+  bool operator==(const LadderFields&) const = default;
+};
+nlohmann::json to_json(const LadderFields& l);  // only the fields that are set
+LadderFields ladder_from_json(const nlohmann::json& j);
+// Moves the ladder keys of a joseki.record/1 `extra` (x_previous, x_baseline, baseline, previous,
+// sweep, chosen, tie_rule, scope_set) into `l`, where their type is the expected one.
+void lift_ladder_fields(nlohmann::json& extra, LadderFields& l);
+
 struct Record {
   std::string experiment;     // "reduce", "abc471g", "probe.coalescing", "device"
   std::string variant;        // "r03_coarsen", "cub", "cpu_all_cores"
@@ -82,7 +106,8 @@ struct Record {
   std::optional<Throughput> throughput;
   std::string validation = "not-checked";  // "exact" | "within-tolerance" | "not-checked" | "failed: ..."
   std::optional<std::string> skipped;       // reason; a skipped record has no samples
-  nlohmann::json extra = nlohmann::json::object();  // experiment-specific figures (x previous, verdicts, ...)
+  LadderFields ladder;        // ratios, sweep point and choice, scope set (typed; "ladder" in the JSON)
+  nlohmann::json extra = nlohmann::json::object();  // experiment-specific figures (verdicts, notes, ...)
   DeviceFacts device;
   HostFacts host;
   BuildInfo build;
@@ -91,6 +116,8 @@ struct Record {
 
   // Fill samples, summary, stop reason and warm-up count from a measurement.
   void set_measurement(const Measurement& m);
+  // A ladder row: timed, not skipped, not a sweep point.
+  bool is_ladder_row() const { return summary.has_value() && !skipped && ladder.sweep.empty(); }
 };
 
 nlohmann::json to_json(const DeviceFacts& d);

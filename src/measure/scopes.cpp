@@ -2,19 +2,18 @@
 
 #include <fmt/format.h>
 
+#include "measure/enum_names.hpp"
 #include "measure/table.hpp"
 
 namespace joseki::measure {
 
 const char* to_string(Scope s) {
-  switch (s) {
-    case Scope::External: return "EXTERNAL";
-    case Scope::Program: return "PROGRAM";
-    case Scope::GpuPipeline: return "GPU_PIPELINE";
-    case Scope::GpuCompute: return "GPU_COMPUTE";
-    case Scope::CpuCompute: return "CPU_COMPUTE";
-  }
-  return "?";
+  static constexpr EnumName<Scope> names[] = {{Scope::External, "EXTERNAL"},
+                                              {Scope::Program, "PROGRAM"},
+                                              {Scope::GpuPipeline, "GPU_PIPELINE"},
+                                              {Scope::GpuCompute, "GPU_COMPUTE"},
+                                              {Scope::CpuCompute, "CPU_COMPUTE"}};
+  return enum_name(s, names);
 }
 
 std::vector<std::string> check_nesting(const ScopeTimes& t) {

@@ -1,5 +1,8 @@
 #include "measure/stopping.hpp"
 
+#include "measure/clock.hpp"
+#include "measure/enum_names.hpp"
+
 #include <chrono>
 #include <numeric>
 
@@ -18,12 +21,9 @@ Mode mode_from_string(const std::string& s) {
 }
 
 const char* to_string(StopReason r) {
-  switch (r) {
-    case StopReason::Converged: return "converged";
-    case StopReason::MaxSamples: return "max_samples";
-    case StopReason::Timeout: return "timeout";
-  }
-  return "?";
+  static constexpr EnumName<StopReason> names[] = {
+      {StopReason::Converged, "converged"}, {StopReason::MaxSamples, "max_samples"}, {StopReason::Timeout, "timeout"}};
+  return enum_name(r, names);
 }
 
 void StoppingRule::validate() const {
@@ -46,10 +46,7 @@ StopDecision should_stop(const StoppingRule& rule, std::span<const double> sampl
   return {false, StopReason::Converged};
 }
 
-double steady_seconds() {
-  using namespace std::chrono;
-  return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
+double steady_seconds() { return now_s(); }
 
 Measurement measure(const SampleFn& sample, const PrepareFn& prepare, const StoppingRule& rule,
                     const WarmUp& warmup, const ClockFn& clock) {

@@ -62,10 +62,6 @@ std::string Table::markdown() const {
 }
 
 namespace {
-double extra_number(const Record& r, const char* key) {
-  if (r.extra.contains(key) && r.extra.at(key).is_number()) return r.extra.at(key).get<double>();
-  return NAN;
-}
 std::string summary_cell(const Record& r, double v) {
   if (r.unit == "s") return format_time(v);
   return fmt::format("{:.4g} {}", v, r.unit);
@@ -88,7 +84,7 @@ std::string records_table(const std::vector<Record>& records) {
                has ? summary_cell(r, r.summary->max) : "-", has ? format_pct(100.0 * r.summary->rel_stdev) : "-",
                tp && tp->bytes_per_s > 0 ? fmt::format("{:.1f}", tp->bytes_per_s / 1e9) : "-",
                tp ? format_pct(tp->pct_datasheet) : "-", tp ? format_pct(tp->pct_ceiling) : "-",
-               format_ratio(extra_number(r, "x_previous")), format_ratio(extra_number(r, "x_baseline"))});
+               format_ratio(r.ladder.x_previous.value_or(NAN)), format_ratio(r.ladder.x_baseline.value_or(NAN))});
   }
   return t.markdown();
 }

@@ -28,8 +28,8 @@ class Table {
 };
 
 // The standard ladder table: Variant | Technique | Axes | Scope | Mode | median | min | max |
-// noise | GB/s | % datasheet | % ceiling | x previous | x baseline (from extra["x_previous"],
-// extra["x_baseline"] when present). Skipped records show their reason.
+// noise | GB/s | % datasheet | % ceiling | x previous | x baseline (from the typed
+// ladder fields when present). Skipped records show their reason.
 std::string records_table(const std::vector<Record>& records);
 
 }  // namespace joseki::measure

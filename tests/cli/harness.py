@@ -66,6 +66,11 @@ class Suite:
         sys.exit(0)
 
 
+def ladder(r):
+    """A record's typed ladder fields (joseki.record/2); {} when it has none."""
+    return r.get("ladder") or {}
+
+
 def expect(cond, msg=""):
     if not cond:
         raise AssertionError(msg)

@@ -5,7 +5,7 @@ import glob
 import json
 import os
 
-from harness import ROOT, Skip, Suite, expect, expect_exit, validate_records
+from harness import ROOT, Skip, Suite, expect, expect_exit, ladder, validate_records
 
 suite = Suite()
 
@@ -137,7 +137,7 @@ def bench_small_case_records_validate(s):
             continue
         expect(r["validation"] == "exact", f"{r['variant']}: {r['validation']}")
         expect(len(r["samples"]) == 2, "2 runs")
-        expect(r["extra"]["baseline"] == "editorial" and r["extra"]["x_baseline"] > 0, "ratio to editorial")
+        expect(ladder(r)["baseline"] == "editorial" and ladder(r)["x_baseline"] > 0, "ratio to editorial")
         if r["scope"] == "PROGRAM":
             expect("parse" in r["extra"]["phases_s"], "phases from the child's report")
             prog = r["summary"]["median"]
@@ -182,7 +182,7 @@ def quick_tour_step_records_every_cpu_solver_and_the_editorial_once(s):
     for name, r in ext.items():
         expect(r["validation"] == "exact", f"{name}: {r['validation']}")
         expect(r["axes"]["case"] == "max" and r["axes"]["n"] == 7000000, f"{name}: the max case")
-        expect(r["extra"]["baseline"] == "editorial" and r["extra"]["x_baseline"] > 0, f"{name}: ratio")
+        expect(ladder(r)["baseline"] == "editorial" and ladder(r)["x_baseline"] > 0, f"{name}: ratio")
     ed = ext["editorial"]
     expect(len(ed["samples"]) == 1 and ed["warmup_runs"] == 0 and ed["stop_reason"] == "single",
            f"the quick tour runs the editorial once, without a warm-up: {ed['samples']}, {ed['warmup_runs']}")

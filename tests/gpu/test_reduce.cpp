@@ -85,15 +85,15 @@ TEST(ReduceGpu, EverySweepPointIsExactAndTheTieRuleChooses) {
   for (const auto& f : res.failures) ADD_FAILURE() << f;
   std::map<std::string, int> points, chosen, duplicates;
   for (const auto& r : res.records) {
-    if (!r.extra.contains("sweep")) continue;
+    if (r.ladder.sweep.empty()) continue;
     EXPECT_EQ(r.rung, -1);
     if (r.skipped && r.skipped->rfind("the same launch", 0) == 0) ++duplicates[r.variant];
     if (r.skipped) continue;
     EXPECT_EQ(r.validation, "exact") << r.variant << " " << r.axes.label();
     ++points[r.variant];
-    if (r.extra["chosen"].get<bool>()) {
+    if (r.ladder.chosen) {
       ++chosen[r.variant];
-      EXPECT_FALSE(r.extra.value("tie_rule", "").empty());
+      EXPECT_FALSE(r.ladder.tie_rule.empty());
     }
   }
   for (const Rung* r : o.rungs)
@@ -170,10 +170,10 @@ TEST(ReduceGpu, TimedLadderHasRatiosCeilingAndExactResults) {
     EXPECT_EQ(r.throughput->ceiling_name, CEILING);
     EXPECT_GT(r.throughput->pct_ceiling, 0);
     EXPECT_GT(r.throughput->pct_datasheet, 0);
-    EXPECT_TRUE(r.extra.contains("x_baseline"));
-    EXPECT_EQ(r.extra.value("baseline", ""), BASELINE);
+    EXPECT_TRUE(r.ladder.x_baseline.has_value());
+    EXPECT_EQ(r.ladder.baseline, BASELINE);
     if (r.variant == "r06_single_pass") {
-      EXPECT_TRUE(r.extra.contains("x_previous"));
+      EXPECT_TRUE(r.ladder.x_previous.has_value());
       EXPECT_EQ(r.extra["slow_factor"], 2);
     }
     if (r.mode == "hot") {

@@ -73,7 +73,7 @@ TEST(VulkanLadder, TimedColdAndHotWithTheSweep) {
       EXPECT_GT(r.extra.value("value", 0.0), 0.0);
       continue;
     }
-    if (r.extra.value("chosen", false)) ++chosen;
+    if (r.ladder.chosen) ++chosen;
     if (r.rung < 1 || r.skipped) continue;
     ++ladder;
     EXPECT_EQ(r.validation, "exact") << r.variant;

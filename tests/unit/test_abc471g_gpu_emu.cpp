@@ -23,23 +23,7 @@
 #include "experiments/abc471g/gpu_direct/ladder.hpp"
 // clang-format off
 #include "experiments/abc471g/gpu_direct/common.cu"
-#include "experiments/abc471g/gpu_direct/g01_lane_per_thread.cu"
-#include "experiments/abc471g/gpu_direct/g02_chunked.cu"
-#include "experiments/abc471g/gpu_direct/g03_full_table.cu"
-#include "experiments/abc471g/gpu_direct/g04_shared_a.cu"
-#include "experiments/abc471g/gpu_direct/g05_bitsliced_ripple.cu"
-#include "experiments/abc471g/gpu_direct/g06a_two_rise.cu"
-#include "experiments/abc471g/gpu_direct/g06b_two_rise_csa.cu"
-#include "experiments/abc471g/gpu_direct/g06c_csa_compress16.cu"
-#include "experiments/abc471g/gpu_direct/g07_alignment_bank.cu"
-#include "experiments/abc471g/gpu_direct/g08_geometry.cu"
-#include "experiments/abc471g/gpu_direct/g09_strided_lanes.cu"
-#include "experiments/abc471g/gpu_direct/g10_smem_blocked.cu"
-#include "experiments/abc471g/gpu_direct/g11_device_generated.cu"
-#include "experiments/abc471g/gpu_direct/g12_lane64.cu"
-#include "experiments/abc471g/gpu_direct/g13_persistent.cu"
-#include "experiments/abc471g/gpu_direct/g14_transposed_table.cu"
-#include "experiments/abc471g/gpu_direct/g15_warp_summed.cu"
+#include "gpu_direct_rungs.inc"  // every gNN_*.cu (tests/CMakeLists.txt)
 // clang-format on
 
 namespace {

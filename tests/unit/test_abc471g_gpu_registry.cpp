@@ -3,6 +3,8 @@
 // run (no GPU or a CPU-only build: GpuUnavailable; K above its limit: InputError naming K).
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <filesystem>
 #include <set>
 
 #include "backend/gpu.hpp"
@@ -17,6 +19,27 @@ using namespace joseki;
 using namespace joseki::abc471g;
 namespace L = joseki::abc471g::ladder;
 namespace C = joseki::abc471g::gpu_cases;
+
+// Adding a rung is one file (gNN_slug.cu) and one JK_RUNG line in rungs.def, nothing else: every
+// rung file has its line and every line its file (the emulation test includes every file by glob,
+// the validation configurations sit on the line).
+TEST(Abc471gGpuRegistry, AddingARungIsOneFileAndOneLine) {
+  namespace fs = std::filesystem;
+  std::set<std::string> files;
+  for (const auto& e : fs::directory_iterator(fs::path(JOSEKI_SOURCE_DIR) / "src/experiments/abc471g/gpu_direct")) {
+    const std::string name = e.path().filename().string();
+    if (name.size() > 4 && name[0] == 'g' && std::isdigit(static_cast<unsigned char>(name[1])) &&
+        e.path().extension() == ".cu")
+      files.insert(name);
+  }
+  std::set<std::string> expected;
+  for (const L::RungInfo& r : L::rungs()) {
+    expected.insert(r.id + "_" + r.slug + ".cu");
+    EXPECT_FALSE(r.validation.empty()) << r.id << ": its validation configurations (rungs.def)";
+    EXPECT_EQ(L::validation_configs(r).front().block, r.defaults.block) << r.id;
+  }
+  EXPECT_EQ(files, expected) << "each rung: gNN_slug.cu + one JK_RUNG line";
+}
 
 TEST(Abc471gGpuRegistry, RungsAreUniqueOrderedAndLinked) {
   const auto& rs = L::rungs();
@@ -113,20 +136,20 @@ TEST(Abc471gGpuRegistry, ChosenConfigReadsTheTieRulesChoice) {
   for (int i = 0; i < 3; ++i) {
     sweep[i].axes.set("block", blocks[i]);
     sweep[i].axes.set("chunk", std::int64_t{4096});
-    sweep[i].extra["chosen"] = i == 1;
+    sweep[i].ladder.chosen = i == 1;
   }
   auto c = L::chosen_config(g08, sweep);
   ASSERT_TRUE(c.has_value());
   EXPECT_EQ(c->block, 72);
   EXPECT_EQ(c->chunk, 4096);
-  sweep[1].extra["chosen"] = false;
+  sweep[1].ladder.chosen = false;
   EXPECT_FALSE(L::chosen_config(g08, sweep).has_value()) << "no choice (every point failed): the defaults stay";
   // g13's sweep has no numeric chunk ("one wave"): only the block is taken.
   const L::RungInfo& g13 = L::find_rung("g13");
   std::vector<measure::Record> one(1);
   one[0].axes.set("block", std::int64_t{256});
   one[0].axes.set("chunk", std::string("one wave"));
-  one[0].extra["chosen"] = true;
+  one[0].ladder.chosen = true;
   c = L::chosen_config(g13, one);
   ASSERT_TRUE(c.has_value());
   EXPECT_EQ(c->block, 256);

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <random>
+#include <set>
 
 #include "backend/gpu.hpp"
 #include "experiments/abc471g/dispatch.hpp"
@@ -398,6 +399,18 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   atomic.counter = gp::Counter::Atomic;
   EXPECT_EQ(gp::effective_counter(random_problem(10, 100, 1, 1, 1), atomic), gp::Counter::Atomic);
   EXPECT_THROW(gp::find_rung("r99"), joseki::InputError);
+}
+
+TEST(Abc471gPairsLadder, OneListWithIdsOfItsOwnAndDeclaredPredecessors) {
+  std::set<std::string> ids;
+  for (const gp::PairsRung& r : gp::pairs_ladder()) {
+    EXPECT_EQ(r.id.rfind("p", 0), 0u) << r.id << ": not to be confused with reduce's r00..r11";
+    EXPECT_TRUE(ids.insert(r.id).second) << r.id;
+    EXPECT_EQ(&gp::find_rung(r.id), &r);
+    EXPECT_EQ(&gp::find_rung(r.variant()), &r);
+    if (!r.predecessor.empty()) EXPECT_LT(gp::find_rung(r.predecessor).position, r.position) << r.slug;
+  }
+  EXPECT_EQ(gp::find_rung("p04").variant(), "pairs.r04_partition_gemm") << "records keep their variants";
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

@@ -33,7 +33,11 @@ Record sample_record() {
   r.set_measurement(m);
   r.throughput = throughput({16777216.0, 67108864.0}, 1e-3, 4.8e12, "stream_read", 4.4e12);
   r.validation = "exact";
-  r.extra = {{"x_previous", 2.5}, {"x_baseline", 0.9}};
+  r.ladder.previous = "r02_shared_tree";
+  r.ladder.baseline = "r00_cub";
+  r.ladder.x_previous = 2.5;
+  r.ladder.x_baseline = 0.9;
+  r.extra = {{"seed", 7}};
   r.device.present = true;
   r.device.name = "NVIDIA H200";
   r.device.cc_major = 9;
@@ -64,6 +68,44 @@ TEST(Records, JsonRoundTripPreservesEverything) {
   EXPECT_EQ(back.device.name, "NVIDIA H200");
   EXPECT_DOUBLE_EQ(back.device.datasheet_bw_Bps(), 4.8e12);
   EXPECT_NEAR(back.device.clock_bw_Bps(), 4.917e12, 1e9);
+}
+
+TEST(Records, WritesSchemaTwoWithTypedLadderFields) {
+  const nlohmann::json j = to_json(sample_record());
+  EXPECT_EQ(j.at("schema"), "joseki.record/2");
+  EXPECT_EQ(j.at("ladder").at("x_previous"), 2.5);
+  EXPECT_EQ(j.at("ladder").at("previous"), "r02_shared_tree");
+  EXPECT_FALSE(j.at("extra").contains("x_previous"));
+  Record plain;
+  EXPECT_TRUE(to_json(plain).at("ladder").is_null()) << "no ladder meaning: null";
+}
+
+TEST(Records, ReadsSchemaOneLiftingLadderKeysOutOfExtra) {
+  nlohmann::json j = to_json(sample_record());
+  j["schema"] = "joseki.record/1";
+  j.erase("ladder");
+  j["extra"] = {{"x_previous", 1.5}, {"x_baseline", 3.0}, {"baseline", "r00_cub"}, {"previous", "r05"},
+                {"sweep", "r06_n1"}, {"chosen", true}, {"tie_rule", "within 1%"}, {"scope_set", "set 1"},
+                {"seed", 9}, {"x_ceiling", "not lifted: unknown in /1"}};
+  const Record r = record_from_json(j);
+  EXPECT_DOUBLE_EQ(r.ladder.x_previous.value(), 1.5);
+  EXPECT_DOUBLE_EQ(r.ladder.x_baseline.value(), 3.0);
+  EXPECT_EQ(r.ladder.baseline, "r00_cub");
+  EXPECT_EQ(r.ladder.previous, "r05");
+  EXPECT_EQ(r.ladder.sweep, "r06_n1");
+  EXPECT_TRUE(r.ladder.chosen);
+  EXPECT_EQ(r.ladder.tie_rule, "within 1%");
+  EXPECT_EQ(r.ladder.scope_set, "set 1");
+  EXPECT_EQ(r.extra, (nlohmann::json{{"seed", 9}, {"x_ceiling", "not lifted: unknown in /1"}}));
+  // A /1 key of the wrong type stays in extra rather than being misread.
+  j["extra"] = {{"x_previous", "fast"}};
+  const Record odd = record_from_json(j);
+  EXPECT_FALSE(odd.ladder.x_previous);
+  EXPECT_EQ(odd.extra.at("x_previous"), "fast");
+  // /2 with an unknown ladder key names it.
+  nlohmann::json k = to_json(sample_record());
+  k["ladder"]["x_sideways"] = 1;
+  EXPECT_THROW(record_from_json(k), std::runtime_error);
 }
 
 TEST(Records, SkippedRecordRoundTrip) {

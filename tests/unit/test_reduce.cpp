@@ -327,21 +327,21 @@ TEST(ReduceRatios, AgainstPredecessorAndCubWithinEachGroup) {
     const Rung* g = nullptr;
     for (const Rung& x : rungs())
       if (x.slug == variant) g = &x;
-    if (g && !g->predecessor.empty()) r.extra["previous"] = g->predecessor;
+    if (g && !g->predecessor.empty()) r.ladder.previous = g->predecessor;
     return r;
   };
   std::vector<measure::Record> v = {rec("r00_cub", 0, "cold", 2.0), rec("r05_vector_loads", 5, "cold", 1.0),
                                     rec("r06_single_pass", 6, "cold", 0.5), rec("r06_single_pass", 6, "hot", 0.1)};
   v.push_back(rec("r06_single_pass", -1, "cold", 0.01));
-  v.back().extra["sweep"] = "r06_single_pass";
+  v.back().ladder.sweep = "r06_single_pass";
   add_ratios(v);
-  EXPECT_DOUBLE_EQ(v[1].extra["x_baseline"].get<double>(), 2.0);
-  EXPECT_EQ(v[1].extra["baseline"], BASELINE);
-  EXPECT_DOUBLE_EQ(v[2].extra["x_previous"].get<double>(), 2.0);
-  EXPECT_DOUBLE_EQ(v[2].extra["x_baseline"].get<double>(), 4.0);
-  EXPECT_FALSE(v[3].extra.contains("x_previous")) << "no r05 in the hot group";
-  EXPECT_FALSE(v[3].extra.contains("x_baseline"));
-  EXPECT_FALSE(v[4].extra.contains("x_baseline")) << "sweep points are not ladder rows";
+  EXPECT_DOUBLE_EQ(v[1].ladder.x_baseline.value(), 2.0);
+  EXPECT_EQ(v[1].ladder.baseline, BASELINE);
+  EXPECT_DOUBLE_EQ(v[2].ladder.x_previous.value(), 2.0);
+  EXPECT_DOUBLE_EQ(v[2].ladder.x_baseline.value(), 4.0);
+  EXPECT_FALSE(v[3].ladder.x_previous.has_value()) << "no r05 in the hot group";
+  EXPECT_FALSE(v[3].ladder.x_baseline.has_value());
+  EXPECT_FALSE(v[4].ladder.x_baseline.has_value()) << "sweep points are not ladder rows";
 }
 
 TEST(ReduceHarness, MismatchTextNamesThePoison) {
@@ -375,7 +375,7 @@ TEST(ReduceHarness, CpuRungsAreExactAndGpuRungsSkippedWithoutGpu) {
         EXPECT_EQ(r.extra["slow_factor"], 3);
       }
       if (r.variant == "cpu_all_cores") {
-        EXPECT_TRUE(r.extra.contains("x_previous"));
+        EXPECT_TRUE(r.ladder.x_previous.has_value());
       }
     } else if (!gpu) {
       ASSERT_TRUE(r.skipped);

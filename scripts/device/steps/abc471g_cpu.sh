@@ -59,7 +59,7 @@ for tag in order:
         if r["scope"] not in ("EXTERNAL", "PROGRAM"):
             continue
         med = f"{r['summary']['median'] * 1e3:.2f} ms" if r.get("summary") else (r.get("skipped") or r["validation"])
-        x = r["extra"].get("x_baseline")
+        x = (r.get("ladder") or r["extra"]).get("x_baseline")
         ph = r["extra"].get("phases_s", {})
         phs = " ".join(f"{k[:3]}={v * 1e3:.1f}" for k, v in ph.items() if k in ("parse", "generate", "count", "combine")) \
             if r["scope"] == "PROGRAM" else ""

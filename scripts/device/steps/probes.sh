@@ -66,8 +66,8 @@ for r in broken + failed:
 # The parts the first run could not show.
 print("\nocc sweep points (chosen = smallest occupancy within 10 % of the best):")
 for r in recs:
-    if r["experiment"] == "probe.occupancy" and r["extra"].get("chosen"):
-        print(f"  {r['extra']['sweep']}: occupancy {r['axes'].get('occupancy_pct', 0):.1f} % "
+    if r["experiment"] == "probe.occupancy" and (r.get("ladder") or r["extra"]).get("chosen"):
+        print(f"  {(r.get('ladder') or r['extra'])['sweep']}: occupancy {r['axes'].get('occupancy_pct', 0):.1f} % "
               f"({r['axes'].get('blocks_per_sm')} blocks/SM, {r['axes'].get('smem_bytes')} B): {r['extra'].get('display', '')}")
 occ_skipped = [r for r in recs if r["experiment"] == "probe.occupancy" and r["skipped"]]
 for r in occ_skipped[:4]:

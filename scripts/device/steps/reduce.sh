@@ -88,7 +88,7 @@ def load(tag):
 R = {t: load(t) for t in ("2p20_cold_sweep", "2p24_cold_sweep", "2p28_cold_sweep", "2p24_hot", "2p24_offset1")}
 COLD = ("2p20_cold_sweep", "2p24_cold_sweep", "2p28_cold_sweep")
 def ladder(recs, mode="cold"):
-    return [r for r in recs if r["rung"] >= 0 and r["mode"] == mode and "sweep" not in r["extra"]]
+    return [r for r in recs if r["rung"] >= 0 and r["mode"] == mode and "sweep" not in (r.get("ladder") or r["extra"])]
 def ceiling(recs):
     c = [r for r in recs if r["variant"] == "stream_read" and r["summary"]]
     return c[0] if c else None
@@ -97,7 +97,7 @@ def x(v): return f"{v:.3f}" if isinstance(v, (int, float)) else "-"
 def cell(r):
     if not r: return "-"
     if not r["summary"]: return (r["skipped"] or r["validation"])[:24]
-    return f"{t(r['summary']['median'])} ({x(r['extra'].get('x_baseline'))})"
+    return f"{t(r['summary']['median'])} ({x((r.get('ladder') or r['extra']).get('x_baseline'))})"
 def knobs(r):
     return " ".join(f"{k}={v}" for k, v in r["axes"].items() if k in ("hint", "unroll", "block", "blocks_per_sm", "stages", "chunk_kib", "grid"))
 # 1. The ladders side by side: median in us (x CUB).
@@ -127,11 +127,11 @@ print("\nSweeps: fastest point / chosen point (median us)")
 for tag in COLD:
     sw = {}
     for r in R[tag]:
-        if "sweep" in r["extra"] and r["summary"]:
+        if "sweep" in (r.get("ladder") or r["extra"]) and r["summary"]:
             sw.setdefault(r["variant"], []).append(r)
     for v, pts in sw.items():
         f = min(pts, key=lambda r: r["summary"]["median"])
-        c = [r for r in pts if r["extra"].get("chosen")]
+        c = [r for r in pts if (r.get("ladder") or r["extra"]).get("chosen")]
         cc = f"{t(c[0]['summary']['median'])} {knobs(c[0])}" if c else "-"
         print(f"  {tag[:4]} {v:18s} fastest {t(f['summary']['median'])} {knobs(f)} | chosen {cc}")
     h = {}
@@ -153,7 +153,7 @@ def goal(name, recs, need_x, need_tbs=None):
     for b in (best(recs), best_word(recs)):
         if not b:
             out.append(("-", "no records", "no")); continue
-        xc = b["extra"].get("x_baseline", 0); tbs = b["throughput"]["bytes_per_s"] / 1e12
+        xc = (b.get("ladder") or b["extra"]).get("x_baseline", 0); tbs = b["throughput"]["bytes_per_s"] / 1e12
         ok = xc >= need_x and (need_tbs is None or tbs >= need_tbs)
         out.append((b["variant"], f"{t(b['summary']['median'])} us, {tbs:.3f} TB/s, {x(xc)}x CUB", "yes" if ok else "NO"))
     (v, f, m), (v2, f2, m2) = out

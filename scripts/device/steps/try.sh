@@ -74,7 +74,7 @@ def recs(tag):
     except Exception as e:
         print(f"({tag}: {e})"); return []
 def med(rs, v, mode):
-    m = [r for r in rs if r["variant"] == v and r["mode"] == mode and r.get("summary") and "sweep" not in r["extra"]]
+    m = [r for r in rs if r["variant"] == v and r["mode"] == mode and r.get("summary") and "sweep" not in (r.get("ladder") or r["extra"])]
     return m[0]["summary"]["median"] if m else None
 print("| goal | figure | met |")
 print("|---|---|---|")

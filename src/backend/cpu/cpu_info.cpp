@@ -4,16 +4,16 @@
 #include <string>
 #include <thread>
 
+#include "measure/enum_names.hpp"
+
 namespace joseki::cpu {
 
 const char* to_string(SimdLevel s) {
-  switch (s) {
-    case SimdLevel::Scalar: return "scalar";
-    case SimdLevel::Avx2: return "avx2";
-    case SimdLevel::Avx512: return "avx512";
-    case SimdLevel::Neon: return "neon";
-  }
-  return "?";
+  static constexpr measure::EnumName<SimdLevel> names[] = {{SimdLevel::Scalar, "scalar"},
+                                                           {SimdLevel::Avx2, "avx2"},
+                                                           {SimdLevel::Avx512, "avx512"},
+                                                           {SimdLevel::Neon, "neon"}};
+  return measure::enum_name(s, names);
 }
 
 SimdLevel CpuFeatures::best() const {

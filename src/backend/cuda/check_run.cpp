@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "measure/clock.hpp"
 #include "backend/cuda/buffer.hpp"
 #include "backend/cuda/check.hpp"
 #include "backend/cuda/kernels.hpp"
@@ -20,10 +21,7 @@ namespace joseki::gpu {
 
 namespace {
 
-double now_s() {
-  using namespace std::chrono;
-  return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
+using measure::now_s;
 
 }  // namespace
 

@@ -13,10 +13,11 @@
 #include <fmt/format.h>
 
 #include "backend/cpu/cpu_info.hpp"
+#include "backend/gpu.hpp"
 #include "experiments/abc471g/problem.hpp"
 #include "measure/errors.hpp"
 #include "measure/scopes.hpp"
-#include "measure/spawn.hpp"
+#include "measure/four_scopes.hpp"
 #include "measure/stats.hpp"
 #include "measure/table.hpp"
 
@@ -191,32 +192,39 @@ BenchResult run_bench(const BenchOptions& opt) {
 
     const int runs = opt.runs_of.count(name) ? opt.runs_of.at(name) : opt.runs;
     const int warmups = opt.warmups_of.count(name) ? opt.warmups_of.at(name) : 1;
-    std::vector<double> ext, prog, pre, post;
-    std::map<std::string, std::vector<double>> figs;
-    std::vector<std::string> nesting;
-    std::string failure;
-    for (int run = 0; run < warmups + runs && failure.empty(); ++run) {  // the first `warmups` are untimed
-      const measure::ExternalResult er = measure::run_external(so);
-      if (er.timed_out) failure = fmt::format("timed out after {} s", opt.timeout_s);
-      else if (er.exit_code != 0)
-        failure = fmt::format("exit code {}{}: {}", er.exit_code, er.term_signal ? fmt::format(" (signal {})", er.term_signal) : "",
-                              tail_line(so.stderr_path));
-      if (!failure.empty()) break;
+    measure::FourScopesOptions o;
+    o.spawn = so;
+    o.what = name;
+    o.rule.min_samples = o.rule.max_samples = std::max(1, runs);  // exactly `runs` timed runs
+    o.rule.min_time_s = 0;
+    o.rule.timeout_s = 1e9;
+    o.warmup = {warmups, 0};  // the first `warmups` are untimed
+    o.check = [&](const measure::ExternalResult&) {
       const std::string out = slurp(so.stdout_path);
       if (reference_solver.empty()) {
         reference = out;
         reference_solver = name;
       } else if (out != reference) {
-        failure = fmt::format("output differs from {}: {}", reference_solver, first_difference(reference, out));
-        break;
+        throw ValidationError(fmt::format("output differs from {}: {}", reference_solver, first_difference(reference, out)));
       }
-      if (run < warmups) continue;
-      ext.push_back(er.external_s);
-      if (er.pre_main_s) pre.push_back(*er.pre_main_s);
-      if (er.post_main_s) post.push_back(*er.post_main_s);
-      for (const auto& [k, v] : er.figures) figs[k].push_back(v);
-      for (auto& m : measure::check_nesting(er.scopes())) nesting.push_back(m);
+    };
+    o.parent_context = [] { return std::optional<bool>(::joseki::gpu::holds_context()); };
+    measure::ScopeSamples ss;
+    std::string failure;
+    try {
+      ss = measure::sample_four_scopes(o);
+    } catch (const measure::ChildFailed& e) {
+      failure = e.timed_out ? fmt::format("timed out after {} s", opt.timeout_s)
+                            : fmt::format("exit code {}{}: {}", e.exit_code,
+                                          e.term_signal ? fmt::format(" (signal {})", e.term_signal) : "",
+                                          tail_line(so.stderr_path));
+    } catch (const ValidationError& e) {
+      failure = e.what();
     }
+    const std::vector<double> ext = ss.of(measure::Scope::External) ? *ss.of(measure::Scope::External) : std::vector<double>{};
+    const std::vector<double>& pre = ss.pre_main;
+    const std::vector<double>& post = ss.post_main;
+    const std::vector<std::string>& nesting = ss.violations;
     // A solver that refuses this case (its precondition: exit 2) or finds no GPU is skipped, with
     // its own message as the reason; any other failure fails the bench.
     if (!failure.empty() && ext.empty()) {
@@ -241,8 +249,7 @@ BenchResult run_bench(const BenchOptions& opt) {
       continue;
     }
     nlohmann::json phases = nlohmann::json::object();
-    for (const auto& [k, v] : figs)
-      if (k != "PROGRAM" && k != "GPU_PIPELINE" && k != "GPU_COMPUTE") phases[k] = measure::median_of(v);
+    for (const auto& [k, v] : ss.phases) phases[k] = measure::median_of(v);
     auto make = [&](const std::string& scope, const std::vector<double>& samples) {
       measure::Record r = base;
       r.scope = scope;
@@ -260,9 +267,8 @@ BenchResult run_bench(const BenchOptions& opt) {
     };
     medians[name] = {res.records.size(), measure::median_of(ext)};
     res.records.push_back(make("EXTERNAL", ext));
-    if (figs.count("PROGRAM")) res.records.push_back(make("PROGRAM", figs["PROGRAM"]));
-    for (const char* g : {"GPU_PIPELINE", "GPU_COMPUTE"})
-      if (figs.count(g)) res.records.push_back(make(g, figs[g]));
+    for (measure::Scope sc : {measure::Scope::Program, measure::Scope::GpuPipeline, measure::Scope::GpuCompute})
+      if (const std::vector<double>* v = ss.of(sc)) res.records.push_back(make(measure::to_string(sc), *v));
   }
   // Ratios to the editorial baseline, scope by scope, from medians measured in this run.
   std::map<std::string, double> base_median;
@@ -270,8 +276,8 @@ BenchResult run_bench(const BenchOptions& opt) {
     if (r.variant == "editorial" && r.summary) base_median[r.scope] = r.summary->median;
   for (auto& r : res.records) {
     if (!r.summary || !base_median.count(r.scope)) continue;
-    r.extra["baseline"] = "editorial";
-    r.extra["x_baseline"] = base_median[r.scope] / r.summary->median;
+    r.ladder.baseline = "editorial";
+    r.ladder.x_baseline = base_median[r.scope] / r.summary->median;
   }
   return res;
 }
@@ -300,7 +306,7 @@ std::string bench_table(const std::vector<measure::Record>& records) {
                ext ? "" : ph(r, "combine"),
                ext && r.extra.contains("pre_main_s") ? measure::format_time(r.extra["pre_main_s"].get<double>()) : "",
                ext && r.extra.contains("post_main_s") ? measure::format_time(r.extra["post_main_s"].get<double>()) : "",
-               r.extra.contains("x_baseline") ? measure::format_ratio(r.extra["x_baseline"].get<double>()) : "-",
+               r.ladder.x_baseline ? measure::format_ratio(*r.ladder.x_baseline) : "-",
                r.validation});
   }
   return t.markdown();

@@ -8,18 +8,16 @@
 
 #include <fmt/format.h>
 
+#include "measure/enum_names.hpp"
 #include "measure/stats.hpp"
 #include "measure/table.hpp"
 
 namespace joseki::probes {
 
 const char* to_string(Verdict v) {
-  switch (v) {
-    case Verdict::Holds: return "holds";
-    case Verdict::DoesNotHold: return "does not hold";
-    case Verdict::Depends: return "depends";
-  }
-  return "?";
+  static constexpr measure::EnumName<Verdict> names[] = {
+      {Verdict::Holds, "holds"}, {Verdict::DoesNotHold, "does not hold"}, {Verdict::Depends, "depends"}};
+  return measure::enum_name(v, names);
 }
 
 Verdict sum_of_paths_verdict(double t_div, double t_a, double t_b, double tol) {

@@ -21,6 +21,9 @@
 namespace joseki::probes {
 namespace {
 
+JOSEKI_REGISTER_GPU_PROBE(atomics, "atomics: one address (aggregated / not), distinct, hierarchical",
+                          "contended atomics serialize; reduce per block first", 60, 3);
+
 using measure::Record;
 
 #ifdef JOSEKI_HAVE_CUDA
@@ -99,14 +102,8 @@ std::vector<Record> run_atomics(const ProbeOptions& o) {
       r2, "x"));
   return recs;
 }
-#else
-std::vector<Record> run_atomics(const ProbeOptions&) { throw GpuUnavailable(NO_CUDA); }
 #endif
 
 }  // namespace
-
-JOSEKI_REGISTER_PROBE(atomics, ProbeInfo{"atomics", "atomics: one address (aggregated / not), distinct, hierarchical",
-                                         "contended atomics serialize; reduce per block first", true, 60, 3,
-                                         run_atomics});
 
 }  // namespace joseki::probes

@@ -20,6 +20,9 @@
 namespace joseki::probes {
 namespace {
 
+JOSEKI_REGISTER_GPU_PROBE(banks, "shared-memory bank conflicts: strides 1..32, [32][32] vs [32][33]",
+                          "same-bank accesses serialize; padding removes the conflict", 40, 2);
+
 using measure::Record;
 
 #ifdef JOSEKI_HAVE_CUDA
@@ -138,14 +141,8 @@ std::vector<Record> run_banks(const ProbeOptions& o) {
   }
   return recs;
 }
-#else
-std::vector<Record> run_banks(const ProbeOptions&) { throw GpuUnavailable(NO_CUDA); }
 #endif
 
 }  // namespace
-
-JOSEKI_REGISTER_PROBE(banks, ProbeInfo{"banks", "shared-memory bank conflicts: strides 1..32, [32][32] vs [32][33]",
-                                       "same-bank accesses serialize; padding removes the conflict", true, 40, 2,
-                                       run_banks});
 
 }  // namespace joseki::probes

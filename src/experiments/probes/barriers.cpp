@@ -15,6 +15,9 @@
 namespace joseki::probes {
 namespace {
 
+JOSEKI_REGISTER_GPU_PROBE(barriers, "__syncthreads cost by block size (32..1024), cycles and ns",
+                          "a barrier costs tens of cycles, more for bigger blocks", 70, 1);
+
 using measure::Record;
 
 #ifdef JOSEKI_HAVE_CUDA
@@ -80,14 +83,8 @@ std::vector<Record> run_barriers(const ProbeOptions& o) {
   }
   return recs;
 }
-#else
-std::vector<Record> run_barriers(const ProbeOptions&) { throw GpuUnavailable(NO_CUDA); }
 #endif
 
 }  // namespace
-
-JOSEKI_REGISTER_PROBE(barriers, ProbeInfo{"barriers", "__syncthreads cost by block size (32..1024), cycles and ns",
-                                          "a barrier costs tens of cycles, more for bigger blocks", true, 70, 1,
-                                          run_barriers});
 
 }  // namespace joseki::probes

@@ -27,6 +27,9 @@
 namespace joseki::probes {
 namespace {
 
+JOSEKI_REGISTER_GPU_PROBE(caches, "caches: pointer-chase latency and read bandwidth, 16 KiB .. 4 GiB",
+                          "L1 / L2 / HBM plateaus of latency and bandwidth", 50, 20);
+
 using measure::Record;
 
 #ifdef JOSEKI_HAVE_CUDA
@@ -206,13 +209,8 @@ std::vector<Record> run_caches(const ProbeOptions& o) {
   }
   return recs;
 }
-#else
-std::vector<Record> run_caches(const ProbeOptions&) { throw GpuUnavailable(NO_CUDA); }
 #endif
 
 }  // namespace
-
-JOSEKI_REGISTER_PROBE(caches, ProbeInfo{"caches", "caches: pointer-chase latency and read bandwidth, 16 KiB .. 4 GiB",
-                                        "L1 / L2 / HBM plateaus of latency and bandwidth", true, 50, 20, run_caches});
 
 }  // namespace joseki::probes

@@ -22,6 +22,9 @@
 namespace joseki::probes {
 namespace {
 
+JOSEKI_REGISTER_GPU_PROBE(coalescing, "global-memory coalescing: strides, misaligned starts, AoS vs SoA",
+                          "consecutive threads -> one transaction; strides and AoS waste bandwidth", 30, 15);
+
 using measure::Record;
 
 #ifdef JOSEKI_HAVE_CUDA
@@ -164,15 +167,8 @@ std::vector<Record> run_coalescing(const ProbeOptions& o) {
   }
   return recs;
 }
-#else
-std::vector<Record> run_coalescing(const ProbeOptions&) { throw GpuUnavailable(NO_CUDA); }
 #endif
 
 }  // namespace
-
-JOSEKI_REGISTER_PROBE(coalescing,
-                      ProbeInfo{"coalescing", "global-memory coalescing: strides, misaligned starts, AoS vs SoA",
-                                "consecutive threads -> one transaction; strides and AoS waste bandwidth", true, 30, 15,
-                                run_coalescing});
 
 }  // namespace joseki::probes

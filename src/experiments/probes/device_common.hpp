@@ -1,17 +1,13 @@
 // What the probes' kernels and their CPU mirrors share: the random data (a hash of the
 // index, so the host can recompute any element without a copy), the FMA chains of the
-// divergence and occupancy probes, and a few constants. Standard headers only: this file
+// divergence and occupancy probes, and a few constants. Standard headers only (and backend/hd.hpp): this file
 // is compiled by nvcc (kernels) and by g++ (CPU mirrors), and both must agree bit for bit.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define JOSEKI_HD __host__ __device__ __forceinline__
-#else
-#define JOSEKI_HD inline
-#endif
+#include "backend/hd.hpp"
 
 namespace joseki::probes {
 

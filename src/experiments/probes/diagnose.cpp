@@ -28,6 +28,9 @@
 namespace joseki::probes {
 namespace {
 
+JOSEKI_REGISTER_GPU_PROBE(diagnose, "diagnosis table: bad kernel vs fix per symptom, with ncu metrics",
+                          "each symptom's ncu metric tells the bad kernel from its fix", 110, 60);
+
 using measure::Record;
 
 struct Launch {
@@ -352,8 +355,6 @@ std::vector<Record> run_diagnose(const ProbeOptions& o) {
   }
   return recs;
 }
-#else
-std::vector<Record> run_diagnose(const ProbeOptions&) { throw GpuUnavailable(NO_CUDA); }
 #endif
 
 }  // namespace
@@ -377,9 +378,5 @@ void run_diagnose_kernels(int device) {
 #endif
 }
 
-JOSEKI_REGISTER_PROBE(diagnose,
-                      ProbeInfo{"diagnose", "diagnosis table: bad kernel vs fix per symptom, with ncu metrics",
-                                "each symptom's ncu metric tells the bad kernel from its fix", true, 110, 60,
-                                run_diagnose});
 
 }  // namespace joseki::probes

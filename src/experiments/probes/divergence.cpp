@@ -19,6 +19,9 @@
 namespace joseki::probes {
 namespace {
 
+JOSEKI_REGISTER_GPU_PROBE(divergence, "warp divergence: two paths in one warp vs uniform vs predicated",
+                          "divergence costs the sum of the paths; uniform branches do not diverge", 20, 3);
+
 using measure::Record;
 
 #ifdef JOSEKI_HAVE_CUDA
@@ -105,15 +108,8 @@ std::vector<Record> run_divergence(const ProbeOptions& o) {
       rb, "x avg(A,B)"));
   return recs;
 }
-#else
-std::vector<Record> run_divergence(const ProbeOptions&) { throw GpuUnavailable(NO_CUDA); }
 #endif
 
 }  // namespace
-
-JOSEKI_REGISTER_PROBE(divergence,
-                      ProbeInfo{"divergence", "warp divergence: two paths in one warp vs uniform vs predicated",
-                                "divergence costs the sum of the paths; uniform branches do not diverge", true, 20, 3,
-                                run_divergence});
 
 }  // namespace joseki::probes

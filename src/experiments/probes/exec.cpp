@@ -19,6 +19,9 @@
 namespace joseki::probes {
 namespace {
 
+JOSEKI_REGISTER_GPU_PROBE(exec, "execution model: warp size, SMs, registers, shared memory, clock",
+                          "warp = 32 threads; the reduction tree adapts to the warp size", 10, 1);
+
 using measure::Record;
 
 #ifdef JOSEKI_HAVE_CUDA
@@ -84,14 +87,8 @@ std::vector<Record> run_exec(const ProbeOptions& o) {
       d.warp_size, "threads"));
   return recs;
 }
-#else
-std::vector<Record> run_exec(const ProbeOptions&) { throw GpuUnavailable(NO_CUDA); }
 #endif
 
 }  // namespace
-
-JOSEKI_REGISTER_PROBE(exec, ProbeInfo{"exec", "execution model: warp size, SMs, registers, shared memory, clock",
-                                      "warp = 32 threads; the reduction tree adapts to the warp size", true, 10, 1,
-                                      run_exec});
 
 }  // namespace joseki::probes

@@ -14,6 +14,9 @@
 namespace joseki::probes {
 namespace {
 
+JOSEKI_REGISTER_GPU_PROBE(fences, "memory fences: block / device / system, per call",
+                          "fence cost grows with its scope (system is expensive)", 65, 1);
+
 using measure::Record;
 
 #ifdef JOSEKI_HAVE_CUDA
@@ -83,14 +86,8 @@ std::vector<Record> run_fences(const ProbeOptions& o) {
   }
   return recs;
 }
-#else
-std::vector<Record> run_fences(const ProbeOptions&) { throw GpuUnavailable(NO_CUDA); }
 #endif
 
 }  // namespace
-
-JOSEKI_REGISTER_PROBE(fences, ProbeInfo{"fences", "memory fences: block / device / system, per call",
-                                        "fence cost grows with its scope (system is expensive)", true, 65, 1,
-                                        run_fences});
 
 }  // namespace joseki::probes

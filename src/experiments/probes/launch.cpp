@@ -28,6 +28,9 @@
 namespace joseki::probes {
 namespace {
 
+JOSEKI_REGISTER_GPU_PROBE(launch, "kernel launch latency; pageable and pinned copies both ways",
+                          "launches cost microseconds; pinned copies are faster", 90, 8);
+
 using measure::Record;
 
 #ifdef JOSEKI_HAVE_CUDA
@@ -259,14 +262,8 @@ std::vector<Record> run_launch(const ProbeOptions& o) {
       gpu_interval, "s"));
   return recs;
 }
-#else
-std::vector<Record> run_launch(const ProbeOptions&) { throw GpuUnavailable(NO_CUDA); }
 #endif
 
 }  // namespace
-
-JOSEKI_REGISTER_PROBE(launch, ProbeInfo{"launch", "kernel launch latency; pageable and pinned copies both ways",
-                                        "launches cost microseconds; pinned copies are faster", true, 90, 8,
-                                        run_launch});
 
 }  // namespace joseki::probes

@@ -26,6 +26,9 @@
 namespace joseki::probes {
 namespace {
 
+JOSEKI_REGISTER_GPU_PROBE(occupancy, "occupancy and latency hiding: memory- and compute-bound, swept",
+                          "memory-bound needs >= 50 %; compute-bound can do with 25 % given ILP", 80, 15);
+
 using measure::Record;
 
 #ifdef JOSEKI_HAVE_CUDA
@@ -84,7 +87,7 @@ std::vector<Record> run_occupancy(const ProbeOptions& o) {
                            "GPU_COMPUTE", "hot");
     r.axes.set("block", std::int64_t{p.threads}).set("smem_bytes", p.smem).set("regs", std::int64_t{q.regs})
         .set("blocks_per_sm", std::int64_t{q.blocks_per_sm}).set("occupancy_pct", 100 * occ);
-    r.extra["sweep"] = p.sweep;
+    r.ladder.sweep = p.sweep;
     r.extra["spill_bytes"] = q.spill_bytes;
     r.extra["static_smem_bytes"] = q.static_smem;
     if (p.target_blocks > 0) r.extra["target_blocks_per_sm"] = p.target_blocks;
@@ -154,8 +157,8 @@ std::vector<Record> run_occupancy(const ProbeOptions& o) {
   std::map<std::string, double> needed, best_rate;
   for (auto& [sweep, idx] : by_sweep) {
     const measure::TieChoice c = measure::choose(rule, cands[sweep]);
-    for (std::size_t i = 0; i < idx.size(); ++i) recs[idx[i]].extra["chosen"] = i == c.chosen;
-    recs[idx[c.chosen]].extra["tie_rule"] = c.explanation;
+    for (std::size_t i = 0; i < idx.size(); ++i) recs[idx[i]].ladder.chosen = i == c.chosen;
+    recs[idx[c.chosen]].ladder.tie_rule = c.explanation;
     needed[sweep] = recs[idx[c.chosen]].extra["occupancy"].get<double>();
     best_rate[sweep] = recs[idx[c.fastest]].extra["rate"].get<double>();
   }
@@ -183,15 +186,8 @@ std::vector<Record> run_occupancy(const ProbeOptions& o) {
         f4, "occupancy"));
   return recs;
 }
-#else
-std::vector<Record> run_occupancy(const ProbeOptions&) { throw GpuUnavailable(NO_CUDA); }
 #endif
 
 }  // namespace
-
-JOSEKI_REGISTER_PROBE(occupancy,
-                      ProbeInfo{"occupancy", "occupancy and latency hiding: memory- and compute-bound, swept",
-                                "memory-bound needs >= 50 %; compute-bound can do with 25 % given ILP", true, 80, 15,
-                                run_occupancy});
 
 }  // namespace joseki::probes

@@ -54,6 +54,23 @@ struct ProbeRegistry {
 #define JOSEKI_REGISTER_PROBE(id, ...) \
   static const ::joseki::probes::ProbeRegistry::Add joseki_probe_registration_##id{__VA_ARGS__}
 
+// A GPU probe registers itself at the top of its file, inside its anonymous namespace:
+//   JOSEKI_REGISTER_GPU_PROBE(banks, "title", "rules", order, est_seconds);
+// and defines `std::vector<measure::Record> run_banks(const ProbeOptions&)` inside
+// #ifdef JOSEKI_HAVE_CUDA with no #else: in a CPU-only build the registry supplies the one stub that
+// says so (GpuUnavailable(NO_CUDA)).
+#ifdef JOSEKI_HAVE_CUDA
+#define JOSEKI_GPU_PROBE(fn) ::joseki::probes::ProbeFn(fn)
+#define JOSEKI_DECLARE_GPU_PROBE_RUN(id) \
+  std::vector<::joseki::measure::Record> run_##id(const ::joseki::probes::ProbeOptions&);
+#else
+#define JOSEKI_GPU_PROBE(fn) ::joseki::probes::ProbeFn()
+#define JOSEKI_DECLARE_GPU_PROBE_RUN(id)
+#endif
+#define JOSEKI_REGISTER_GPU_PROBE(id, title, rules, order, est_seconds) \
+  JOSEKI_DECLARE_GPU_PROBE_RUN(id)                                      \
+  JOSEKI_REGISTER_PROBE(id, ::joseki::probes::ProbeInfo{#id, title, rules, true, order, est_seconds, JOSEKI_GPU_PROBE(run_##id)})
+
 // ---- record helpers (device/host/build facts are stamped by the CLI) ----
 measure::Record make_record(const std::string& probe, const std::string& variant, const std::string& technique,
                             const std::string& scope, const std::string& mode, const std::string& unit = "s");

@@ -75,7 +75,7 @@ std::map<std::string, double> measured_reduce(const ProbeOptions& o, double n, s
       const std::string rung = rec.variant.substr(0, 3);
       if (rung != "r01" && rung != "r02" && rung != "r03") continue;
       if (rec.variant.size() > 3 && std::isalpha(static_cast<unsigned char>(rec.variant[3]))) continue;  // r01b: another rung
-      const bool ch = rec.extra.value("chosen", false);
+      const bool ch = rec.ladder.chosen;
       if (!out.count(rung) || (ch && !chosen[rung]) || (ch == chosen[rung] && rec.summary->median < out[rung])) {
         out[rung] = rec.summary->median;
         chosen[rung] = ch;

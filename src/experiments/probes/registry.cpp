@@ -3,6 +3,7 @@
 #include <random>
 
 #include "experiments/probes/probe.hpp"
+#include "measure/errors.hpp"
 
 namespace joseki::probes {
 
@@ -12,6 +13,8 @@ std::vector<ProbeInfo>& ProbeRegistry::all() {
 }
 
 ProbeRegistry::Add::Add(ProbeInfo p) {
+  if (!p.run)  // a GPU probe in a CPU-only build (JOSEKI_GPU_PROBE)
+    p.run = [](const ProbeOptions&) -> std::vector<measure::Record> { throw GpuUnavailable(NO_CUDA); };
   auto& v = all();
   v.push_back(std::move(p));
   std::stable_sort(v.begin(), v.end(), [](const ProbeInfo& a, const ProbeInfo& b) { return a.order < b.order; });

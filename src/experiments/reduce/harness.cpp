@@ -16,6 +16,7 @@
 #include "experiments/reduce/cpu_sum.hpp"
 #include "experiments/reduce/harness_internal.hpp"
 #include "measure/errors.hpp"
+#include "measure/ladder.hpp"
 
 namespace joseki::reduce {
 
@@ -53,50 +54,89 @@ int slow_factor(const RunOptions& opt, const Rung& r) {
   return it == opt.slow.end() ? 1 : it->second;
 }
 
+// The CPU rungs through the one ladder protocol (measure/ladder.hpp): this runner owns one
+// size's input at one offset and its reference; `slow` repeats the sum k times (JOSEKI_SLOW_VARIANT).
+class CpuSumRunner final : public measure::Runner {
+ public:
+  CpuSumRunner(const std::uint32_t* p, std::size_t n, std::uint32_t expected, int slow, CpuCacheFlusher* flusher)
+      : m_p(p), m_n(n), m_expected(expected), m_k(slow), m_flusher(flusher) {}
+  std::string backend() const override { return "cpu"; }
+  measure::Scope scope() const override { return measure::Scope::CpuCompute; }
+  std::optional<std::string> setup(const measure::RungSpec& r, const measure::Point&) override {
+    m_fn = std::any_cast<CpuSumFn>(r.impl);
+    if (!m_fn) return "no CPU function";
+    return std::nullopt;
+  }
+  void poison_output() override { m_out = 0xA5A5A5A5u; }
+  void run() override {
+    for (int i = 0; i < m_k; ++i) m_out = m_fn(m_p, m_n, m_level);
+  }
+  std::string compare() override {
+    got = m_out;
+    return m_out == m_expected ? "" : mismatch_text(m_out, m_expected);
+  }
+  double timed_run() override {
+    const double t0 = measure::steady_seconds();
+    std::uint32_t s = 0;
+    for (int i = 0; i < m_k; ++i) s += m_fn(m_p, m_n, m_level);
+    const double t = measure::steady_seconds() - t0;
+    g_sink = s;
+    return t;
+  }
+  void flush() override {
+    if (m_flusher) m_flusher->flush();
+  }
+  measure::Work work() const override { return {static_cast<double>(m_n), 4.0 * static_cast<double>(m_n)}; }
+
+  std::uint32_t got = 0;  // the last result compared
+
+ private:
+  const std::uint32_t* m_p;
+  std::size_t m_n;
+  std::uint32_t m_expected;
+  int m_k;
+  CpuCacheFlusher* m_flusher;
+  cpu::SimdLevel m_level = cpu::simd_level();
+  CpuSumFn m_fn = nullptr;
+  std::uint32_t m_out = 0;
+};
+
 void run_cpu_rung(const RunOptions& opt, const Rung& r, const detail::SizeInput& in, RunResult& out,
                   CpuCacheFlusher* flusher) {
   const cpu::SimdLevel level = cpu::simd_level();
   const int threads = r.slug == "cpu_all_cores" ? cpu::ThreadPool::global().size() : 1;
   const int k = slow_factor(opt, r);
+  measure::RungSpec spec = spec_of(r);
+  spec.defaults.set("threads", std::int64_t{threads}).set("simd", std::string(cpu::to_string(level)));
+  const measure::Ladder lad{EXPERIMENT, {spec}};
   for (std::size_t oi = 0; oi < in.offsets.size(); ++oi) {
     const std::size_t off = in.offsets[oi];
-    const std::uint32_t* p = in.data->data() + off;
-    std::uint32_t got = 0;
-    for (int i = 0; i < k; ++i) got = r.cpu(p, in.n, level);
-    const std::string config = fmt::format("threads={} simd={}", threads, cpu::to_string(level));
-    ValidationRow row = detail::check_result(r, in, oi, config, got, 1);
-    out.validations.push_back(row);
-    if (!row.ok) out.failures.push_back(row.message);
-    if (opt.validate_only) continue;
-    for (measure::Mode mode : opt.modes) {
-      measure::Record rec = detail::base_record(r, in.n, off, measure::to_string(mode));
-      rec.axes.set("threads", std::int64_t{threads});
-      rec.axes.set("simd", std::string(cpu::to_string(level)));
+    CpuSumRunner runner(in.data->data() + off, in.n, in.expected[oi], k, flusher);
+    measure::LadderOptions lo;
+    lo.modes = opt.modes;
+    lo.rule = opt.rule;
+    lo.validate_only = opt.validate_only;
+    lo.workload.set("n", static_cast<std::int64_t>(in.n)).set("offset", static_cast<std::int64_t>(off));
+    lo.progress = opt.progress;
+    measure::LadderResult res = measure::run_ladder(lad, {&runner}, lo);
+    for (const measure::ValidationResult& v : res.validations) {
+      ValidationRow row;
+      row.variant = v.variant;
+      row.n = in.n;
+      row.offset = off;
+      row.config = v.config;
+      row.got = runner.got;
+      row.expected = in.expected[oi];
+      row.ok = v.ok;
+      if (!v.ok) row.message = fmt::format("n={} offset={}: {}", in.n, off, v.message);
+      out.validations.push_back(row);
+      if (!row.ok) out.failures.push_back(row.message);
+    }
+    for (measure::Record& rec : res.records) {
       if (k > 1) rec.extra["slow_factor"] = k;
-      if (!row.ok) {
-        rec.validation = "failed: " + row.message;
-        rec.skipped = "not timed: failed validation";
-        out.records.push_back(std::move(rec));
-        continue;
-      }
-      if (opt.progress) opt.progress(fmt::format("  {} offset {} {}", r.slug, off, measure::to_string(mode)));
-      auto sample = [&] {
-        const double t0 = measure::steady_seconds();
-        std::uint32_t s = 0;
-        for (int i = 0; i < k; ++i) s += r.cpu(p, in.n, level);
-        const double t = measure::steady_seconds() - t0;
-        g_sink = s;
-        return t;
-      };
-      measure::PrepareFn prepare;
-      if (mode == measure::Mode::Cold) prepare = [flusher] { flusher->flush(); };
-      const measure::Measurement m = measure::measure(sample, prepare, opt.rule);
-      rec.set_measurement(m);
-      rec.validation = "exact";
-      rec.throughput = measure::throughput({static_cast<double>(in.n), 4.0 * static_cast<double>(in.n)},
-                                           m.stats.median);
-      rec.extra["cold_means"] = mode == measure::Mode::Cold ? "CPU caches evicted (buffer written) before each sample"
-                                                            : "samples back to back";
+      if (rec.summary)
+        rec.extra["cold_means"] = rec.mode == "cold" ? "CPU caches evicted (buffer written) before each sample"
+                                                     : "samples back to back";
       out.records.push_back(std::move(rec));
     }
   }
@@ -126,6 +166,11 @@ void add_skipped_gpu(const RunOptions& opt, const std::vector<const Rung*>& gpu,
 
 }  // namespace
 
+std::unique_ptr<measure::Runner> cpu_sum_runner(const std::uint32_t* p, std::size_t n, std::uint32_t expected,
+                                                int slow) {
+  return std::make_unique<CpuSumRunner>(p, n, expected, slow, nullptr);
+}
+
 std::string mismatch_text(std::uint32_t got, std::uint32_t expected) {
   std::string s = fmt::format("got {:#010x}, expected {:#010x}", got, expected);
   if (got == 0xA5A5A5A5u) s += " (the poison: the result was never written)";
@@ -145,7 +190,7 @@ measure::Record base_record(const Rung& r, std::size_t n, std::size_t offset, co
   rec.mode = mode;
   rec.axes.set("n", static_cast<std::int64_t>(n));
   rec.axes.set("offset", static_cast<std::int64_t>(offset));
-  if (!r.predecessor.empty()) rec.extra["previous"] = r.predecessor;
+  if (!r.predecessor.empty()) rec.ladder.previous = r.predecessor;
   return rec;
 }
 
@@ -168,31 +213,7 @@ ValidationRow check_result(const Rung& r, const SizeInput& in, std::size_t oi, c
 }  // namespace detail
 
 void add_ratios(std::vector<measure::Record>& records) {
-  using Key = std::tuple<std::int64_t, std::int64_t, std::string>;
-  std::map<Key, std::map<std::string, double>> medians;  // group -> variant -> median
-  auto key_of = [](const measure::Record& r) {
-    return Key{r.axes.has("n") ? r.axes.get_int("n") : -1, r.axes.has("offset") ? r.axes.get_int("offset") : -1,
-               r.mode};
-  };
-  auto is_ladder = [](const measure::Record& r) {
-    return r.rung >= 0 && r.summary && !r.skipped && !r.extra.contains("sweep");
-  };
-  for (const auto& r : records)
-    if (is_ladder(r)) medians[key_of(r)][r.variant] = r.summary->median;
-  for (auto& r : records) {
-    if (!is_ladder(r)) continue;
-    const auto& group = medians[key_of(r)];
-    const double mine = r.summary->median;
-    if (r.extra.contains("previous")) {
-      const auto it = group.find(r.extra["previous"].get<std::string>());
-      if (it != group.end() && mine > 0) r.extra["x_previous"] = it->second / mine;
-    }
-    const auto base = group.find(BASELINE);
-    if (base != group.end() && mine > 0) {
-      r.extra["x_baseline"] = base->second / mine;
-      r.extra["baseline"] = BASELINE;
-    }
-  }
+  measure::add_ladder_ratios(records, BASELINE, measure::group_by_axes({"n", "offset"}));
 }
 
 RunResult run(const RunOptions& opt) {

@@ -7,11 +7,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "experiments/reduce/registry.hpp"
 #include "experiments/reduce/workload.hpp"
+#include "measure/ladder.hpp"
 #include "measure/record.hpp"
 #include "measure/stopping.hpp"
 
@@ -60,6 +62,12 @@ RunResult run(const RunOptions& opt);
 // x_previous / x_baseline / baseline / previous for the ladder records of each (n, offset,
 // mode) group: ratios of medians, > 1 = faster. Pure; exposed for tests.
 void add_ratios(std::vector<measure::Record>& records);
+
+// The runner of the CPU rungs (measure::Runner, backend "cpu"): sums n words at p with the rung's
+// CpuSumFn (RungSpec::impl), `slow` times per run, compares with `expected`. Hot mode only (no cache
+// flush). The harness runs the ladder's CPU rungs through it; tests add rungs to it.
+std::unique_ptr<measure::Runner> cpu_sum_runner(const std::uint32_t* p, std::size_t n, std::uint32_t expected,
+                                                int slow = 1);
 
 // "failed: got 0x... expected 0x..." text for a wrong result (names the poison when it is one).
 std::string mismatch_text(std::uint32_t got, std::uint32_t expected);

@@ -272,8 +272,8 @@ class CudaSession final : public GpuSession {
       measure::Record rec = base_record(r, m_in->n, offset(), mode_s);
       rec.rung = -1;
       // One sweep per rung, size, offset and mode: the name says which (reports group by it).
-      rec.extra["sweep"] = fmt::format("{}_n{}_{}{}", r.slug, m_in->n, mode_s, offset() ? fmt::format("_offset{}", offset()) : "");
-      rec.extra["chosen"] = false;
+      rec.ladder.sweep = fmt::format("{}_n{}_{}{}", r.slug, m_in->n, mode_s, offset() ? fmt::format("_offset{}", offset()) : "");
+      rec.ladder.chosen = false;
       const Knobs k = resolve_knobs(knobs_from_point(r, sp.point), m_shape);
       std::optional<std::string> skip = sp.skip_reason;
       if (!skip) {  // at small n several points make the same launch (the grid is capped by the work)
@@ -294,8 +294,8 @@ class CudaSession final : public GpuSession {
     if (cands.empty()) return r.defaults;
     const measure::TieChoice c = measure::choose(tie_rule_for(r), cands);
     measure::Record& win = m_out->records[index[c.chosen]];
-    win.extra["chosen"] = true;
-    win.extra["tie_rule"] = c.explanation;
+    win.ladder.chosen = true;
+    win.ladder.tie_rule = c.explanation;
     return knobs_from_point(r, cands[c.chosen].point);
   }
 

@@ -203,6 +203,25 @@ std::string all_names() {
 
 }  // namespace
 
+measure::RungSpec spec_of(const Rung& r) {
+  measure::RungSpec s;
+  s.id = r.id;
+  s.slug = r.slug;
+  s.technique = r.technique;
+  s.predecessor = r.predecessor;
+  s.position = r.rung;
+  s.backend = r.is_gpu() ? "cuda" : "cpu";
+  if (r.is_gpu()) s.defaults = knobs_point(r, r.defaults);
+  s.baseline = r.slug == "r00_cub";
+  s.output = r.output == Output::TwoSlot ? "two slots, alternating launches (rung.hpp, Output::TwoSlot)"
+                                         : "one word: the sum mod 2^32";
+  if (r.is_gpu())
+    s.impl = r.launch;
+  else
+    s.impl = r.cpu;
+  return s;
+}
+
 const std::vector<Rung>& rungs() {
   static const std::vector<Rung> v = make_rungs();
   return v;

@@ -13,6 +13,7 @@
 #include "backend/cpu/cpu_info.hpp"
 #include "experiments/reduce/rung.hpp"
 #include "measure/needs.hpp"
+#include "measure/ladder.hpp"
 #include "measure/sweep.hpp"
 
 namespace joseki::reduce {
@@ -81,6 +82,12 @@ struct Rung {
 };
 
 const std::vector<Rung>& rungs();  // in ladder order
+
+// The rung as the one ladder protocol's descriptor (measure/ladder.hpp): id, slug, technique,
+// predecessor, position, backend ("cpu" | "cuda"), defaults (the knobs; CPU rungs: none, the
+// harness adds threads and simd), baseline (r00_cub), output contract; impl holds the CpuSumFn
+// (CPU rungs) or the GpuLaunchFn (GPU rungs).
+measure::RungSpec spec_of(const Rung& r);
 
 // By slug ("r05_vector_loads"), id ("r05") or alias ("cub"); throws InputError listing the names.
 const Rung& find_rung(const std::string& name);

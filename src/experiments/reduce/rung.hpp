@@ -7,11 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define JOSEKI_HD __host__ __device__
-#else
-#define JOSEKI_HD
-#endif
+#include "backend/hd.hpp"
 
 struct CUstream_st;  // = cudaStream_t, without including the CUDA headers
 

@@ -79,7 +79,7 @@ measure::Record base_record(const VkRung& r, std::size_t n, std::size_t off, con
   rec.mode = mode;
   rec.axes.set("n", static_cast<std::int64_t>(n));
   rec.axes.set("offset", static_cast<std::int64_t>(off));
-  if (!r.predecessor.empty()) rec.extra["previous"] = r.predecessor;
+  if (!r.predecessor.empty()) rec.ladder.previous = r.predecessor;
   rec.extra["seed_name"] = r.seed_name;
   return rec;
 }
@@ -450,8 +450,8 @@ class Ladder {
     for (const measure::SweepPoint& sp : s.points()) {
       measure::Record rec = base_record(r, n, off, ms);
       rec.rung = -1;
-      rec.extra["sweep"] = fmt::format("{}_n{}_{}{}", r.slug, n, ms, off ? fmt::format("_offset{}", off) : "");
-      rec.extra["chosen"] = false;
+      rec.ladder.sweep = fmt::format("{}_n{}_{}{}", r.slug, n, ms, off ? fmt::format("_offset{}", off) : "");
+      rec.ladder.chosen = false;
       Config c;
       c.block = static_cast<std::uint32_t>(sp.point.get_int("block"));
       c.groups = static_cast<std::uint32_t>(sp.point.get_int("groups"));
@@ -469,8 +469,8 @@ class Ladder {
     if (cands.empty()) return default_config(r, n);
     const measure::TieChoice ch = measure::choose(seed_tie_rule(r.vec4 ? 0.01 : 0.02), cands);
     measure::Record& win = m_out.records[index[ch.chosen]];
-    win.extra["chosen"] = true;
-    win.extra["tie_rule"] = ch.explanation;
+    win.ladder.chosen = true;
+    win.ladder.tie_rule = ch.explanation;
     Config c;
     c.block = static_cast<std::uint32_t>(cands[ch.chosen].point.get_int("block"));
     c.groups = static_cast<std::uint32_t>(cands[ch.chosen].point.get_int("groups"));

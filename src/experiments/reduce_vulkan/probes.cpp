@@ -117,7 +117,7 @@ void measure_and_predict(const VkProbeOptions& o, const VkUnitCosts& c, std::siz
     std::vector<std::pair<std::string, double>> measured;
     double g3 = 1024;
     for (const measure::Record& r : lr.records)
-      if (r.rung >= 1 && r.summary && !r.skipped && !r.extra.contains("sweep")) {
+      if (r.rung >= 1 && r.summary && !r.skipped && r.ladder.sweep.empty()) {
         measured.emplace_back(r.extra.value("seed_name", r.variant), r.summary->median);
         if (r.rung == 3) g3 = static_cast<double>(r.axes.get_int("groups"));
       }

@@ -47,7 +47,7 @@ std::vector<measure::Record> check_result_document(const nlohmann::json& doc) {
 namespace {
 
 bool in_group(const measure::Record& r, std::int64_t n, const std::string& mode) {
-  return r.mode == mode && r.axes.has("n") && r.axes.get_int("n") == n && !r.extra.contains("sweep");
+  return r.mode == mode && r.axes.has("n") && r.axes.get_int("n") == n && r.ladder.sweep.empty();
 }
 
 std::string config_of(const measure::Record& r) {

@@ -32,6 +32,51 @@ JK_DEV void emit_contiguous(const u32 (&cnt)[PLANES], u64 c, u32 w, u32 k, u32* 
   }
 }
 
+// A thread's walk in the bit-sliced rungs: its slot, its chunk [begin, end) of the elements, and the
+// offset of its 32 lanes (32 x word). False for an idle guard thread (word >= words).
+struct Walk {
+  Slot sl;
+  u64 begin, end;
+  u32 off;
+};
+JK_DEV bool start_walk(u32 per, u32 words, u64 n, u64 chunk, Walk& w) {
+  w.sl = slot(per);
+  if (w.sl.word >= words) return false;
+  w.begin = w.sl.chunk * chunk;
+  w.end = min_u64(n, w.begin + chunk);
+  w.off = 32u * w.sl.word;
+  return true;
+}
+
+// The rises of elements [i, end) two at a time, then the odd one; lanes(A) is the word of the
+// thread's 32 lanes for an element of value A. The tail of g06b..g09 and all of g06a.
+template <class Lanes>
+JK_DEV void rise_pairs(u32 (&cnt)[PLANES], const u32* __restrict__ a, u64 i, u64 end, u32 prev, Lanes lanes) {
+  for (; i + 1 < end; i += 2) {
+    const u32 c1 = lanes(a[i]), c2 = lanes(a[i + 1]);
+    ripple_add<0>(cnt, pair_rise(prev, c1, c2));
+    prev = c2;
+  }
+  if (i < end) ripple_add<0>(cnt, lanes(a[i]) & ~prev);  // odd element at the end
+}
+
+// 32 elements at a time: 16 pair rises into compress16, one ripple from the eights plane (g06c, g07,
+// g09). Returns where it stopped; `prev` is the last element's lanes.
+template <class Lanes>
+JK_DEV u64 rise_compress16(u32 (&cnt)[PLANES], const u32* __restrict__ a, u64 i, u64 end, u32& prev, Lanes lanes) {
+  for (; i + 31 < end; i += 32) {
+    u32 d[16];
+    JK_UNROLL
+    for (int m = 0; m < 16; ++m) {
+      const u32 c1 = lanes(a[i + 2 * m]), c2 = lanes(a[i + 2 * m + 1]);
+      d[m] = pair_rise(prev, c1, c2);
+      prev = c2;
+    }
+    ripple_add<4>(cnt, compress16(cnt[0], cnt[1], cnt[2], cnt[3], d));
+  }
+  return i;
+}
+
 inline u64 chunks_of(const Shape& sh, const Config& c) { return (sh.n + c.chunk - 1) / c.chunk; }
 inline u32 per_chunk(const Shape& sh, const Config& c) { return ceil_div_u32(words32(sh.k), static_cast<u32>(c.block)); }
 // Doubled V bits: window32 reads words q and q + 1 with q <= (A + 32 w) / 32 < 2W.
@@ -65,6 +110,38 @@ inline void launch_vbits(VbitsKernel kernel, const DeviceProblem& p, const Confi
   JK_LAUNCH(kernel, static_cast<unsigned>(chunk_grid(chunks, per)), c.block, 0, s, p.d_a, vbits, p.shape.n,
             p.shape.k, words32(p.shape.k), static_cast<u64>(c.chunk), per, partial);
   launch_reduce_partials(partial, chunks, p.shape.k, p.d_answer, s);
+}
+
+// The thread's 32 lanes for an element of value A in the doubled V bits: one funnel-shifted window.
+struct VbitsLanes {
+  const u32* vbits;
+  u32 off;
+  JK_DEV u32 operator()(u32 x) const { return window32(vbits, x + off); }
+};
+
+// The kernel of the rungs that read the doubled V bits (g05..g06c): the thread's walk (slot, chunk,
+// lanes, the element before its chunk), the rung's own count of the chunk (Count, the only part
+// the rungs differ in), the counts out. Count{}(cnt, a, begin, end, prev, lanes).
+template <class Count>
+__global__ void vbits_kernel(const u32* __restrict__ a, const u32* __restrict__ vbits, u64 n, u32 k, u32 words,
+                             u64 chunk, u32 per, u32* __restrict__ partial) {
+  Walk w;
+  if (!start_walk(per, words, n, chunk, w)) return;  // idle guard thread
+  const VbitsLanes lanes{vbits, w.off};
+  u32 cnt[PLANES] = {};
+  Count{}(cnt, a, w.begin, w.end, w.begin > 0 ? lanes(a[w.begin - 1]) : 0u, lanes);
+  emit_contiguous(cnt, w.sl.chunk, w.sl.word, k, partial);
+}
+
+template <class Count>
+void launch_vbits_rung(const DeviceProblem& p, const Config& c, CUstream_st* s) {
+  launch_vbits(vbits_kernel<Count>, p, c, s);
+}
+
+// A vbits rung's operations: the shared check and scratch, its Count in vbits_kernel.
+template <class Count>
+RungOps vbits_ops() {
+  return {.check = check, .scratch_bytes = vbits_scratch, .launch = launch_vbits_rung<Count>};
 }
 
 }  // namespace joseki::abc471g::JK_GPU_NS::bitsliced

@@ -62,15 +62,15 @@ struct Params {
 template <class W, int WPT>
 struct Layout {
   static constexpr u32 SPAN = G * WPT;  // words one stream covers
-  static JK_HD u32 strided_rows(u32 k) { return k + SPAN; }  // rows A + w, A < K, w < SPAN
-  static JK_HD u32 rows(u32 k) { return k + 2 * SPAN; }      // + the sentinel's zero rows
-  static JK_HD u32 sentinel(u32 k) { return k + SPAN; }
-  static JK_HD std::size_t table_bytes(u32 k) {
+  static JOSEKI_HD u32 strided_rows(u32 k) { return k + SPAN; }  // rows A + w, A < K, w < SPAN
+  static JOSEKI_HD u32 rows(u32 k) { return k + 2 * SPAN; }      // + the sentinel's zero rows
+  static JOSEKI_HD u32 sentinel(u32 k) { return k + SPAN; }
+  static JOSEKI_HD std::size_t table_bytes(u32 k) {
     return (static_cast<std::size_t>(rows(k)) * Lanes<W>::COPIES * sizeof(W) + 15) / 16 * 16;
   }
-  static JK_HD u32 tile_entries(int threads) { return static_cast<u32>(threads / G) * GSTRIDE; }
-  static JK_HD u32 tile_elems(int threads) { return static_cast<u32>(threads / G) * GROUP; }  // = 4 x threads
-  static JK_HD std::size_t smem_bytes(u32 k, int threads, int lean = 0) {
+  static JOSEKI_HD u32 tile_entries(int threads) { return static_cast<u32>(threads / G) * GSTRIDE; }
+  static JOSEKI_HD u32 tile_elems(int threads) { return static_cast<u32>(threads / G) * GROUP; }  // = 4 x threads
+  static JOSEKI_HD std::size_t smem_bytes(u32 k, int threads, int lean = 0) {
     return table_bytes(k) + 2ull * tile_entries(threads) * 4 + static_cast<std::size_t>(k) * 4 +
            ((lean & LEAN_TRANSPOSE) ? lean::vrep_words(k) * 4ull : 0ull);  // the V bit string last
   }

@@ -49,12 +49,7 @@ void prepare(const Shape&, const Config&) {
 }  // namespace g01
 
 RungOps g01_ops() {
-  RungOps o;
-  o.check = g01::check;
-  o.scratch_bytes = g01::scratch;
-  o.launch = g01::launch;
-  o.prepare = g01::prepare;
-  return o;
+  return {.check = g01::check, .scratch_bytes = g01::scratch, .launch = g01::launch, .prepare = g01::prepare};
 }
 
 }  // namespace joseki::abc471g::JK_GPU_NS

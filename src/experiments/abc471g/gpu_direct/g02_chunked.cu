@@ -47,10 +47,7 @@ void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) {
 }  // namespace g02
 
 RungOps g02_ops() {
-  RungOps o;
-  o.check = lane_chunks::check;
-  o.scratch_bytes = lane_chunks::partial_bytes;
-  o.launch = g02::launch;
+  RungOps o{.check = lane_chunks::check, .scratch_bytes = lane_chunks::partial_bytes, .launch = g02::launch};
   o.sweep_name = "g02_chunk";
   o.sweep_chunks = {1024, 2048, 4096, 8192, 16384, 32768, 65536};
   return o;

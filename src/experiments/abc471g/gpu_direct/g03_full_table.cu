@@ -58,12 +58,6 @@ void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) {
 
 }  // namespace g03
 
-RungOps g03_ops() {
-  RungOps o;
-  o.check = lane_chunks::check;
-  o.scratch_bytes = g03::scratch;
-  o.launch = g03::launch;
-  return o;
-}
+RungOps g03_ops() { return {.check = lane_chunks::check, .scratch_bytes = g03::scratch, .launch = g03::launch}; }
 
 }  // namespace joseki::abc471g::JK_GPU_NS

@@ -56,11 +56,7 @@ void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) {
 }  // namespace g04
 
 RungOps g04_ops() {
-  RungOps o;
-  o.check = lane_chunks::check;
-  o.scratch_bytes = lane_chunks::partial_bytes;
-  o.launch = g04::launch;
-  return o;
+  return {.check = lane_chunks::check, .scratch_bytes = lane_chunks::partial_bytes, .launch = g04::launch};
 }
 
 }  // namespace joseki::abc471g::JK_GPU_NS

@@ -15,36 +15,21 @@
 #include "experiments/abc471g/gpu_direct/bitsliced.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {
-namespace g05 {
+namespace bitsliced {
 
-using namespace bitsliced;
-
-__global__ void kernel(const u32* __restrict__ a, const u32* __restrict__ vbits, u64 n, u32 k, u32 words, u64 chunk,
-                       u32 per, u32* __restrict__ partial) {
-  const Slot sl = slot(per);
-  if (sl.word >= words) return;  // idle guard thread
-  const u64 begin = sl.chunk * chunk, end = min_u64(n, begin + chunk);
-  const u32 off = 32u * sl.word;
-  u32 prev = begin > 0 ? window32(vbits, a[begin - 1] + off) : 0u;
-  u32 cnt[PLANES] = {};
-  for (u64 i = begin; i < end; ++i) {
-    const u32 cur = window32(vbits, a[i] + off);
-    ripple_add<0>(cnt, cur & ~prev);
-    prev = cur;
+// One rise per element, added by a ripple through the planes.
+struct RippleCount {  // g05
+  JK_DEV void operator()(u32 (&cnt)[PLANES], const u32* __restrict__ a, u64 i, u64 end, u32 prev, VbitsLanes lanes) const {
+    for (; i < end; ++i) {
+      const u32 cur = lanes(a[i]);
+      ripple_add<0>(cnt, cur & ~prev);
+      prev = cur;
+    }
   }
-  emit_contiguous(cnt, sl.chunk, sl.word, k, partial);
-}
+};
 
-void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) { launch_vbits(kernel, p, c, s); }
+}  // namespace bitsliced
 
-}  // namespace g05
-
-RungOps g05_ops() {
-  RungOps o;
-  o.check = bitsliced::check;
-  o.scratch_bytes = bitsliced::vbits_scratch;
-  o.launch = g05::launch;
-  return o;
-}
+RungOps g05_ops() { return bitsliced::vbits_ops<bitsliced::RippleCount>(); }
 
 }  // namespace joseki::abc471g::JK_GPU_NS

@@ -10,38 +10,17 @@
 #include "experiments/abc471g/gpu_direct/bitsliced.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {
-namespace g06a {
+namespace bitsliced {
 
-using namespace bitsliced;
-
-__global__ void kernel(const u32* __restrict__ a, const u32* __restrict__ vbits, u64 n, u32 k, u32 words, u64 chunk,
-                       u32 per, u32* __restrict__ partial) {
-  const Slot sl = slot(per);
-  if (sl.word >= words) return;  // idle guard thread
-  const u64 begin = sl.chunk * chunk, end = min_u64(n, begin + chunk);
-  const u32 off = 32u * sl.word;
-  u32 prev = begin > 0 ? window32(vbits, a[begin - 1] + off) : 0u;
-  u32 cnt[PLANES] = {};
-  u64 i = begin;
-  for (; i + 1 < end; i += 2) {
-    const u32 c1 = window32(vbits, a[i] + off), c2 = window32(vbits, a[i + 1] + off);
-    ripple_add<0>(cnt, pair_rise(prev, c1, c2));
-    prev = c2;
+// Two rises per ripple (they never both fire in a lane), then the odd element.
+struct TwoRiseCount {  // g06a
+  JK_DEV void operator()(u32 (&cnt)[PLANES], const u32* __restrict__ a, u64 i, u64 end, u32 prev, VbitsLanes lanes) const {
+    rise_pairs(cnt, a, i, end, prev, lanes);
   }
-  if (i < end) ripple_add<0>(cnt, window32(vbits, a[i] + off) & ~prev);  // odd element at the end
-  emit_contiguous(cnt, sl.chunk, sl.word, k, partial);
-}
+};
 
-void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) { launch_vbits(kernel, p, c, s); }
+}  // namespace bitsliced
 
-}  // namespace g06a
-
-RungOps g06a_ops() {
-  RungOps o;
-  o.check = bitsliced::check;
-  o.scratch_bytes = bitsliced::vbits_scratch;
-  o.launch = g06a::launch;
-  return o;
-}
+RungOps g06a_ops() { return bitsliced::vbits_ops<bitsliced::TwoRiseCount>(); }
 
 }  // namespace joseki::abc471g::JK_GPU_NS

@@ -15,46 +15,24 @@
 #include "experiments/abc471g/gpu_direct/bitsliced.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {
-namespace g06b {
+namespace bitsliced {
 
-using namespace bitsliced;
-
-__global__ void kernel(const u32* __restrict__ a, const u32* __restrict__ vbits, u64 n, u32 k, u32 words, u64 chunk,
-                       u32 per, u32* __restrict__ partial) {
-  const Slot sl = slot(per);
-  if (sl.word >= words) return;  // idle guard thread
-  const u64 begin = sl.chunk * chunk, end = min_u64(n, begin + chunk);
-  const u32 off = 32u * sl.word;
-  u32 prev = begin > 0 ? window32(vbits, a[begin - 1] + off) : 0u;
-  u32 cnt[PLANES] = {};  // cnt[0] is the ones plane the carry-save adder works on
-  u64 i = begin;
-  for (; i + 3 < end; i += 4) {
-    const u32 c1 = window32(vbits, a[i] + off), c2 = window32(vbits, a[i + 1] + off);
-    const u32 c3 = window32(vbits, a[i + 2] + off), c4 = window32(vbits, a[i + 3] + off);
-    u32 carry;
-    csa(carry, cnt[0], cnt[0], pair_rise(prev, c1, c2), pair_rise(c2, c3, c4));
-    ripple_add<1>(cnt, carry);
-    prev = c4;
+// Four elements: two pair rises into a carry-save adder on the ones plane, one ripple of the carry.
+struct CsaCount {  // g06b
+  JK_DEV void operator()(u32 (&cnt)[PLANES], const u32* __restrict__ a, u64 i, u64 end, u32 prev, VbitsLanes lanes) const {
+    for (; i + 3 < end; i += 4) {  // cnt[0] is the ones plane the carry-save adder works on
+      const u32 c1 = lanes(a[i]), c2 = lanes(a[i + 1]), c3 = lanes(a[i + 2]), c4 = lanes(a[i + 3]);
+      u32 carry;
+      csa(carry, cnt[0], cnt[0], pair_rise(prev, c1, c2), pair_rise(c2, c3, c4));
+      ripple_add<1>(cnt, carry);
+      prev = c4;
+    }
+    rise_pairs(cnt, a, i, end, prev, lanes);  // up to 3 elements left
   }
-  for (; i + 1 < end; i += 2) {  // up to 3 elements left
-    const u32 c1 = window32(vbits, a[i] + off), c2 = window32(vbits, a[i + 1] + off);
-    ripple_add<0>(cnt, pair_rise(prev, c1, c2));
-    prev = c2;
-  }
-  if (i < end) ripple_add<0>(cnt, window32(vbits, a[i] + off) & ~prev);
-  emit_contiguous(cnt, sl.chunk, sl.word, k, partial);
-}
+};
 
-void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) { launch_vbits(kernel, p, c, s); }
+}  // namespace bitsliced
 
-}  // namespace g06b
-
-RungOps g06b_ops() {
-  RungOps o;
-  o.check = bitsliced::check;
-  o.scratch_bytes = bitsliced::vbits_scratch;
-  o.launch = g06b::launch;
-  return o;
-}
+RungOps g06b_ops() { return bitsliced::vbits_ops<bitsliced::CsaCount>(); }
 
 }  // namespace joseki::abc471g::JK_GPU_NS

@@ -11,48 +11,18 @@
 #include "experiments/abc471g/gpu_direct/bitsliced.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {
-namespace g06c {
+namespace bitsliced {
 
-using namespace bitsliced;
-
-__global__ void kernel(const u32* __restrict__ a, const u32* __restrict__ vbits, u64 n, u32 k, u32 words, u64 chunk,
-                       u32 per, u32* __restrict__ partial) {
-  const Slot sl = slot(per);
-  if (sl.word >= words) return;  // idle guard thread
-  const u64 begin = sl.chunk * chunk, end = min_u64(n, begin + chunk);
-  const u32 off = 32u * sl.word;
-  u32 prev = begin > 0 ? window32(vbits, a[begin - 1] + off) : 0u;
-  u32 cnt[PLANES] = {};
-  u64 i = begin;
-  for (; i + 31 < end; i += 32) {
-    u32 d[16];
-    JK_UNROLL
-    for (int m = 0; m < 16; ++m) {
-      const u32 c1 = window32(vbits, a[i + 2 * m] + off), c2 = window32(vbits, a[i + 2 * m + 1] + off);
-      d[m] = pair_rise(prev, c1, c2);
-      prev = c2;
-    }
-    ripple_add<4>(cnt, compress16(cnt[0], cnt[1], cnt[2], cnt[3], d));
+// 32 elements: 16 pair rises through compress16, one ripple from the eights plane; then the rest.
+struct Compress16Count {  // g06c
+  JK_DEV void operator()(u32 (&cnt)[PLANES], const u32* __restrict__ a, u64 i, u64 end, u32 prev, VbitsLanes lanes) const {
+    i = rise_compress16(cnt, a, i, end, prev, lanes);
+    rise_pairs(cnt, a, i, end, prev, lanes);  // up to 31 elements left
   }
-  for (; i + 1 < end; i += 2) {  // up to 31 elements left
-    const u32 c1 = window32(vbits, a[i] + off), c2 = window32(vbits, a[i + 1] + off);
-    ripple_add<0>(cnt, pair_rise(prev, c1, c2));
-    prev = c2;
-  }
-  if (i < end) ripple_add<0>(cnt, window32(vbits, a[i] + off) & ~prev);
-  emit_contiguous(cnt, sl.chunk, sl.word, k, partial);
-}
+};
 
-void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) { launch_vbits(kernel, p, c, s); }
+}  // namespace bitsliced
 
-}  // namespace g06c
-
-RungOps g06c_ops() {
-  RungOps o;
-  o.check = bitsliced::check;
-  o.scratch_bytes = bitsliced::vbits_scratch;
-  o.launch = g06c::launch;
-  return o;
-}
+RungOps g06c_ops() { return bitsliced::vbits_ops<bitsliced::Compress16Count>(); }
 
 }  // namespace joseki::abc471g::JK_GPU_NS

@@ -29,25 +29,11 @@ __global__ void kernel(const u32* __restrict__ a, const u32* __restrict__ bank, 
   if (sl.word >= words) return;  // idle guard thread
   const u64 begin = sl.chunk * chunk, end = min_u64(n, begin + chunk);
   const u32 w = sl.word;
-  u32 prev = begin > 0 ? lane_word(bank, qb, a[begin - 1], w) : 0u;
+  const auto lanes = [&](u32 x) { return lane_word(bank, qb, x, w); };
+  u32 prev = begin > 0 ? lanes(a[begin - 1]) : 0u;
   u32 cnt[PLANES] = {};
-  u64 i = begin;
-  for (; i + 31 < end; i += 32) {
-    u32 d[16];
-    JK_UNROLL
-    for (int m = 0; m < 16; ++m) {
-      const u32 c1 = lane_word(bank, qb, a[i + 2 * m], w), c2 = lane_word(bank, qb, a[i + 2 * m + 1], w);
-      d[m] = pair_rise(prev, c1, c2);
-      prev = c2;
-    }
-    ripple_add<4>(cnt, compress16(cnt[0], cnt[1], cnt[2], cnt[3], d));
-  }
-  for (; i + 1 < end; i += 2) {
-    const u32 c1 = lane_word(bank, qb, a[i], w), c2 = lane_word(bank, qb, a[i + 1], w);
-    ripple_add<0>(cnt, pair_rise(prev, c1, c2));
-    prev = c2;
-  }
-  if (i < end) ripple_add<0>(cnt, lane_word(bank, qb, a[i], w) & ~prev);
+  const u64 i = rise_compress16(cnt, a, begin, end, prev, lanes);
+  rise_pairs(cnt, a, i, end, prev, lanes);
   emit_contiguous(cnt, sl.chunk, sl.word, k, partial);
 }
 
@@ -73,12 +59,6 @@ void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) {
 
 }  // namespace g07
 
-RungOps g07_ops() {
-  RungOps o;
-  o.check = bitsliced::check;
-  o.scratch_bytes = g07::scratch;
-  o.launch = g07::launch;
-  return o;
-}
+RungOps g07_ops() { return {.check = bitsliced::check, .scratch_bytes = g07::scratch, .launch = g07::launch}; }
 
 }  // namespace joseki::abc471g::JK_GPU_NS

@@ -24,25 +24,11 @@ __global__ void kernel(const u32* __restrict__ a, const u32* __restrict__ table,
   if (sl.word >= words) return;  // idle guard thread
   const u64 begin = sl.chunk * chunk, end = min_u64(n, begin + chunk);
   const u32* tw = table + sl.word;  // T[A + w]
-  u32 prev = begin > 0 ? __ldg(tw + a[begin - 1]) : 0u;
+  const auto lanes = [&](u32 x) { return __ldg(tw + x); };
+  u32 prev = begin > 0 ? lanes(a[begin - 1]) : 0u;
   u32 cnt[PLANES] = {};
-  u64 i = begin;
-  for (; i + 31 < end; i += 32) {
-    u32 d[16];
-    JK_UNROLL
-    for (int m = 0; m < 16; ++m) {
-      const u32 c1 = __ldg(tw + a[i + 2 * m]), c2 = __ldg(tw + a[i + 2 * m + 1]);
-      d[m] = pair_rise(prev, c1, c2);
-      prev = c2;
-    }
-    ripple_add<4>(cnt, compress16(cnt[0], cnt[1], cnt[2], cnt[3], d));
-  }
-  for (; i + 1 < end; i += 2) {
-    const u32 c1 = __ldg(tw + a[i]), c2 = __ldg(tw + a[i + 1]);
-    ripple_add<0>(cnt, pair_rise(prev, c1, c2));
-    prev = c2;
-  }
-  if (i < end) ripple_add<0>(cnt, __ldg(tw + a[i]) & ~prev);
+  const u64 i = rise_compress16(cnt, a, begin, end, prev, lanes);
+  rise_pairs(cnt, a, i, end, prev, lanes);
   for (int b = 0; b < 32; ++b) {  // lane b of word w is shift w + W*b
     const u32 shift = sl.word + words * static_cast<u32>(b);
     if (shift < k) partial[sl.chunk * k + shift] = lane_value(cnt, b);
@@ -67,12 +53,6 @@ void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) {
 
 }  // namespace g09
 
-RungOps g09_ops() {
-  RungOps o;
-  o.check = bitsliced::check;
-  o.scratch_bytes = g09::scratch;
-  o.launch = g09::launch;
-  return o;
-}
+RungOps g09_ops() { return {.check = bitsliced::check, .scratch_bytes = g09::scratch, .launch = g09::launch}; }
 
 }  // namespace joseki::abc471g::JK_GPU_NS

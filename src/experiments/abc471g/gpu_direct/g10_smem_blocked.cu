@@ -27,12 +27,6 @@ void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) {
 
 }  // namespace g10
 
-RungOps g10_ops() {
-  RungOps o;
-  o.check = g10::check;
-  o.scratch_bytes = g10::scratch;
-  o.launch = g10::launch;
-  return o;
-}
+RungOps g10_ops() { return {.check = g10::check, .scratch_bytes = g10::scratch, .launch = g10::launch}; }
 
 }  // namespace joseki::abc471g::JK_GPU_NS

@@ -29,12 +29,7 @@ void prepare(const Shape& sh, const Config& c) { blocked::prepare<u32, blocked::
 int g11_blocks_per_sm(const Shape& sh, int block) { return blocked::blocks_per_sm<u32, blocked::GeneratedA>(sh, block); }
 
 RungOps g11_ops() {
-  RungOps o;
-  o.check = g11::check;
-  o.scratch_bytes = g11::scratch;
-  o.launch = g11::launch;
-  o.prepare = g11::prepare;
-  return o;
+  return {.check = g11::check, .scratch_bytes = g11::scratch, .launch = g11::launch, .prepare = g11::prepare};
 }
 
 }  // namespace joseki::abc471g::JK_GPU_NS

@@ -22,12 +22,6 @@ void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) {
 
 }  // namespace g12
 
-RungOps g12_ops() {
-  RungOps o;
-  o.check = g12::check;
-  o.scratch_bytes = g12::scratch;
-  o.launch = g12::launch;
-  return o;
-}
+RungOps g12_ops() { return {.check = g12::check, .scratch_bytes = g12::scratch, .launch = g12::launch}; }
 
 }  // namespace joseki::abc471g::JK_GPU_NS

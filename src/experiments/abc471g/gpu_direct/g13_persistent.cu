@@ -42,11 +42,7 @@ void prepare(const Shape& sh, const Config& c) { g11_ops().prepare(sh, c); }
 }  // namespace g13
 
 RungOps g13_ops() {
-  RungOps o;
-  o.check = g13::check;
-  o.scratch_bytes = g13::scratch;
-  o.launch = g13::launch;
-  o.prepare = g13::prepare;
+  RungOps o{.check = g13::check, .scratch_bytes = g13::scratch, .launch = g13::launch, .prepare = g13::prepare};
   o.sweep_name = "g13_block";
   o.sweep_blocks = {64, 128, 192, 256};
   return o;

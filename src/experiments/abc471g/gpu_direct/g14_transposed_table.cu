@@ -32,12 +32,7 @@ void prepare(const Shape& sh, const Config& c) { blocked::prepare<u32, Src, LEAN
 }  // namespace g14
 
 RungOps g14_ops() {
-  RungOps o;
-  o.check = g14::check;
-  o.scratch_bytes = g14::scratch;
-  o.launch = g14::launch;
-  o.prepare = g14::prepare;
-  return o;
+  return {.check = g14::check, .scratch_bytes = g14::scratch, .launch = g14::launch, .prepare = g14::prepare};
 }
 
 }  // namespace joseki::abc471g::JK_GPU_NS

@@ -33,11 +33,7 @@ void prepare(const Shape& sh, const Config& c) { blocked::prepare<u32, Src, LEAN
 }  // namespace g15
 
 RungOps g15_ops() {
-  RungOps o;
-  o.check = g15::check;
-  o.scratch_bytes = g15::scratch;
-  o.launch = g15::launch;
-  o.prepare = g15::prepare;
+  RungOps o{.check = g15::check, .scratch_bytes = g15::scratch, .launch = g15::launch, .prepare = g15::prepare};
   o.sweep_name = "g15_block";
   o.sweep_blocks = {64, 128, 192, 256};
   return o;

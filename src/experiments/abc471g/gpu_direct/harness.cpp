@@ -9,6 +9,7 @@
 #include "backend/gpu.hpp"
 #include "experiments/abc471g/gpu_direct/ladder_internal.hpp"
 #include "measure/errors.hpp"
+#include "measure/ladder.hpp"
 #include "measure/sweep.hpp"
 #include "measure/throughput.hpp"
 
@@ -100,11 +101,11 @@ std::vector<measure::Record> time_rungs(const std::vector<const RungInfo*>& rs, 
                                         const Tuned& tuned) {
   const Problem& p = dc.problem();
   std::vector<measure::Record> out;
-  std::map<std::string, double> median;  // by id
   for (const RungInfo* r : rs) {
     const LadderConfig lc = ladder_config(*r, tuned);
     const Config cfg = lc.config;
     measure::Record rec = base_record(*r, p, case_name, cfg, opt);
+    if (!r->predecessor.empty()) rec.ladder.previous = find_rung(r->predecessor).variant();
     rec.extra["geometry"] = lc.source;
     rec.extra["validated_runs"] = validated.runs_per_rung.count(r->id) ? validated.runs_per_rung.at(r->id) : 0;
     if (auto f = validated.failures.find(r->id); f != validated.failures.end()) {
@@ -130,18 +131,11 @@ std::vector<measure::Record> time_rungs(const std::vector<const RungInfo*>& rs, 
     const measure::Measurement m = dc.time(*r, cfg, opt.mode, opt.rule);
     rec.set_measurement(m);
     rec.throughput = throughput_of(*r, p, m.stats.median, opt.device);
-    median[r->id] = m.stats.median;
     out.push_back(std::move(rec));
   }
-  const std::string base = baseline_rung().id;
-  for (measure::Record& rec : out) {
-    if (rec.skipped) continue;
-    const RungInfo& r = find_rung(rec.variant);
-    const double t = median[r.id];
-    rec.extra["baseline"] = baseline_rung().variant();
-    if (median.count(base)) rec.extra["x_baseline"] = median[base] / t;
-    if (!r.predecessor.empty() && median.count(r.predecessor)) rec.extra["x_previous"] = median[r.predecessor] / t;
-  }
+  for (measure::Record& rec : out)
+    if (!rec.skipped) rec.ladder.baseline = baseline_rung().variant();
+  measure::add_ladder_ratios(out, baseline_rung().variant());  // one case, one mode: one group
   return out;
 }
 
@@ -202,9 +196,9 @@ std::vector<measure::Record> sweep_rung(const RungInfo& r, DeviceCase& dc, const
     const Config cfg = config_of(sp.point);
     measure::Record rec = base_record(r, p, case_name, cfg, opt);
     rec.rung = -1;
-    rec.extra["sweep"] = ops.sweep_name;
+    rec.ladder.sweep = ops.sweep_name;
     rec.extra["rung_id"] = r.id;
-    rec.extra["chosen"] = false;
+    rec.ladder.chosen = false;
     // Guard threads only mean something where a chunk's words are dealt to a block (the block x
     // chunk sweep); the one-wave rungs' blocks walk element streams instead.
     if (!ops.sweep_blocks.empty() && !ops.sweep_chunks.empty())
@@ -233,8 +227,8 @@ std::vector<measure::Record> sweep_rung(const RungInfo& r, DeviceCase& dc, const
   if (!cands.empty()) {
     const measure::TieChoice choice = measure::choose(rule, cands);
     measure::Record& chosen = out[cand_rec[choice.chosen]];
-    chosen.extra["chosen"] = true;
-    chosen.extra["tie_rule"] = choice.explanation;
+    chosen.ladder.chosen = true;
+    chosen.ladder.tie_rule = choice.explanation;
     const double best = cands[choice.fastest].time_s;
     for (std::size_t i = 0; i < cands.size(); ++i) out[cand_rec[i]].extra["vs_fastest"] = cands[i].time_s / best;
   }

@@ -37,6 +37,7 @@ struct RungInfo {
   std::string seed_note;
   std::string geometry_of;  // "" or the tuned rung whose block and chunk this rung runs at
   std::string tuned_by;     // "" or the run whose sweep chose the defaults (the rung is tuned)
+  std::vector<Config> validation;  // validated at these besides the defaults (rungs.def)
   std::string variant() const { return id + "_" + slug; }  // records' variant: "g05_bitsliced_ripple"
 };
 

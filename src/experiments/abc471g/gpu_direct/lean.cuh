@@ -13,7 +13,7 @@ constexpr unsigned FULL_WARP = 0xffffffffu;
 
 // The repeated V bit string of the transposed build: bit x (bit x % 32 of word x / 32) =
 // V[x mod K] for x < 32 * vrep_words(K) (at least K + 64 bits: any 32-bit window starting below K).
-JK_HD u32 vrep_words(u32 k) { return (k + 64 + 31) / 32; }
+JOSEKI_HD u32 vrep_words(u32 k) { return (k + 64 + 31) / 32; }
 
 JK_DEV void build_vrep(u32* vrep, const u8* __restrict__ v, u32 k, int tid, int nt) {
   const u32 words = vrep_words(k);

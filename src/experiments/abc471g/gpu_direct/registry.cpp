@@ -15,8 +15,9 @@ namespace {
 
 std::vector<RungInfo> make_rungs() {
   std::vector<RungInfo> v;
-#define JK_RUNG(id_, slug_, name_, tech_, pred_, adev_, block_, chunk_, seed_ms_, note_, geo_, tuned_) \
-  v.push_back(RungInfo{#id_, slug_, name_, tech_, pred_, 0, adev_, Config{block_, chunk_}, seed_ms_, note_, geo_, tuned_});
+#define JK_RUNG(id_, slug_, name_, tech_, pred_, adev_, block_, chunk_, seed_ms_, note_, geo_, tuned_, ...) \
+  v.push_back(RungInfo{#id_, slug_, name_, tech_, pred_, 0, adev_, Config{block_, chunk_}, seed_ms_, note_, geo_, tuned_, \
+                       {__VA_ARGS__}});
 #include "experiments/abc471g/gpu_direct/rungs.def"
 #undef JK_RUNG
   for (std::size_t i = 0; i < v.size(); ++i) v[i].rung = static_cast<int>(i + 1);
@@ -27,10 +28,6 @@ std::string id_list() {
   std::string s;
   for (const RungInfo& r : rungs()) s += (s.empty() ? "" : ", ") + r.id;
   return s;
-}
-
-bool one_of(const std::string& id, std::initializer_list<const char*> ids) {
-  return std::any_of(ids.begin(), ids.end(), [&](const char* x) { return id == x; });
 }
 
 }  // namespace
@@ -82,7 +79,7 @@ LadderConfig ladder_config(const RungInfo& r, const Tuned& tuned) {
 
 std::optional<Config> chosen_config(const RungInfo& r, const std::vector<measure::Record>& sweep) {
   for (const measure::Record& rec : sweep) {
-    if (!rec.extra.contains("chosen") || !rec.extra["chosen"].is_boolean() || !rec.extra["chosen"].get<bool>()) continue;
+    if (!rec.ladder.chosen) continue;
     Config c = r.defaults;
     if (rec.axes.has("block")) c.block = static_cast<int>(rec.axes.get_int("block"));
     if (rec.axes.has("chunk") && std::holds_alternative<std::int64_t>(rec.axes.at("chunk")))
@@ -127,36 +124,16 @@ std::string check(const RungInfo& r, const Shape& s, const Config& c) {
 
 std::vector<Config> validation_configs(const RungInfo& r) {
   std::vector<Config> v{r.defaults};
-  const std::string& id = r.id;
-  if (id == "g01") {
-    v.push_back({32, 0});
-  } else if (one_of(id, {"g02", "g03"})) {
-    v.push_back({32, 7});     // many chunk boundaries
-    v.push_back({96, 100});
-  } else if (id == "g04") {
-    v.push_back({32, 50});
-    v.push_back({96, 2500});  // two shared-memory tiles per chunk, the second partial
-  } else if (one_of(id, {"g05", "g06a", "g06b", "g06c", "g07", "g08", "g09"})) {
-    v.push_back({32, 7});     // chunks shorter than one compress16 group
-    v.push_back({96, 100});   // one group + a tail of 4 per chunk; 3 warps
-    v.push_back({64, 33});    // one group + an odd element
-  } else if (one_of(id, {"g10", "g11", "g12"})) {
-    v.push_back({64, 100});   // one partial tile per block, many blocks
-    v.push_back({96, 1000});  // 3 tiles, the last one partial
-    v.push_back({32, 300});   // one warp: 4 streams, 3 tiles
-  } else if (one_of(id, {"g13", "g14", "g15"})) {
-    v.push_back({64, 0});
-    v.push_back({256, 0});
-  }
+  v.insert(v.end(), r.validation.begin(), r.validation.end());
   return v;
 }
 
 measure::Point config_point(const RungInfo& r, const Config& c) {
   measure::Point p;
   p.set("block", static_cast<std::int64_t>(c.block));
-  if (one_of(r.id, {"g13", "g14", "g15"}))
-    p.set("chunk", std::string("one wave"));
-  else if (r.id != "g01")
+  if (r.defaults.chunk == 0 && r.a_on_device)
+    p.set("chunk", std::string("one wave"));  // the persistent one-wave rungs (g13..g15)
+  else if (r.defaults.chunk != 0)
     p.set("chunk", static_cast<std::int64_t>(c.chunk));
   return p;
 }

@@ -56,9 +56,9 @@ struct RungOps {
   // Loads the rung's kernels (lazy module loading) so that a timed pipeline does not pay for it.
   void (*prepare)(const Shape&, const Config&) = nullptr;
   // The search space of the rung's sweep, declared next to its kernel (empty: not swept).
-  std::string sweep_name;
-  std::vector<int> sweep_blocks;
-  std::vector<std::int64_t> sweep_chunks;
+  std::string sweep_name{};
+  std::vector<int> sweep_blocks{};
+  std::vector<std::int64_t> sweep_chunks{};
 };
 
 }  // namespace joseki::abc471g::gpu_api

@@ -86,7 +86,7 @@ std::vector<Record> bench_multi(const MultiBenchOptions& mb, const pairs::BenchO
   for (const Config& c : configs) {
     Record r = base_record(c.variant, c.technique, "cuda", "GPU_COMPUTE", "cold");
     pairs::bench::set_problem_axes(r, p);
-    r.extra["scope_set"] = set_id;
+    r.ladder.scope_set = set_id;
     r.extra["reference"] = want_from;
     MultiRunner run(p, c.cfg);
     r.axes.set("ranks", static_cast<std::int64_t>(run.ranks()));

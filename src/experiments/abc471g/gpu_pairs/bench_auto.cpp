@@ -97,8 +97,8 @@ std::vector<Record> bench_auto(const AutoSweepOptions& so, const BenchOptions& o
       Record r = base_record("auto.candidate." + s->name, "joseki abc471g solve --solver " + s->name + " FILE", "process",
                              "EXTERNAL", "");
       r.axes = axes;
-      r.extra["scope_set"] = set_id;
-      r.extra["sweep"] = "auto";
+      r.ladder.scope_set = set_id;
+      r.ladder.sweep = "auto";
       if (!es.failure.empty()) {
         if (es.failure.rfind("timed out", 0) == 0) {
           r = bench::skipped_record(r, fmt::format("stopped after {:.2f} s (> 3x the best so far, {}): slower", timeout, best));
@@ -150,7 +150,7 @@ std::vector<Record> bench_auto(const AutoSweepOptions& so, const BenchOptions& o
       // runs of the same program); auto's own process time is recorded beside it.
       const auto chosen = cand_t.find(a.choice);
       const double ratio = (chosen != cand_t.end() ? chosen->second : e.summary->median) / best_t;
-      e.extra["sweep"] = "auto";
+      e.ladder.sweep = "auto";
       e.extra["choice"] = a.choice;
       e.extra["choice_s"] = chosen != cand_t.end() ? chosen->second : e.summary->median;
       e.extra["best"] = best;
@@ -177,7 +177,7 @@ std::vector<Record> bench_auto(const AutoSweepOptions& so, const BenchOptions& o
   v.extra["rule"] = "EXTERNAL of auto's choice <= 1.10 x the best candidate's EXTERNAL (same run), at every N";
   v.extra["verdict"] = total > 0 && within == total ? "holds" : "does not hold";
   v.extra["figure"] = fmt::format("{} of {} sizes within 10%", within, total);
-  v.extra["scope_set"] = set_id;
+  v.ladder.scope_set = set_id;
   out.push_back(v);
   return out;
 }

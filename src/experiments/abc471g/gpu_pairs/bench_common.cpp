@@ -12,11 +12,14 @@
 
 #include <fmt/format.h>
 
+#include "measure/clock.hpp"
 #include "experiments/abc471g/gpu_pairs/bench.hpp"
 #include "experiments/abc471g/gpu_pairs/bench_util.hpp"
 #include "experiments/abc471g/gpu_pairs/costs.hpp"
 #include "experiments/abc471g/gpu_pairs/reference.hpp"
+#include "backend/gpu.hpp"
 #include "measure/errors.hpp"
+#include "measure/four_scopes.hpp"
 #include "measure/scopes.hpp"
 #include "measure/stats.hpp"
 #include "measure/throughput.hpp"
@@ -28,9 +31,7 @@
 namespace joseki::abc471g::pairs {
 
 namespace {
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+using measure::now_s;
 bool registered(const std::string& name) {
   for (const Solver& s : solver_registry())
     if (s.name == name) return true;
@@ -180,14 +181,13 @@ std::string fmt_n(std::uint64_t n) {
 std::string now_id() { return measure::utc_now_iso8601(); }
 
 std::vector<double> ExternalSet::scope(const std::string& name) const {
-  std::vector<double> v;
-  for (const auto& r : runs) {
-    if (name == "EXTERNAL") v.push_back(r.external_s);
-    else if (name == "pre_main" && r.pre_main_s) v.push_back(*r.pre_main_s);
-    else if (name == "post_main" && r.post_main_s) v.push_back(*r.post_main_s);
-    else if (auto it = r.figures.find(name); it != r.figures.end()) v.push_back(it->second);
-  }
-  return v;
+  if (name == "pre_main") return samples.pre_main;
+  if (name == "post_main") return samples.post_main;
+  for (measure::Scope sc : {measure::Scope::External, measure::Scope::Program, measure::Scope::GpuPipeline,
+                            measure::Scope::GpuCompute})
+    if (name == measure::to_string(sc)) return samples.of(sc) ? *samples.of(sc) : std::vector<double>{};
+  const auto it = samples.phases.find(name);
+  return it == samples.phases.end() ? std::vector<double>{} : it->second;
 }
 
 ExternalSet sample_external(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env,
@@ -197,37 +197,43 @@ ExternalSet sample_external(const std::vector<std::string>& argv, const std::vec
   TempDir dir;
   const std::string out_path = dir.write("stdout", "");
   const std::string err_path = dir.write("stderr", "");
-  for (int i = 0; i <= runs; ++i) {
-    measure::SpawnOptions so;
-    so.argv = argv;
-    so.env = env;
-    so.stdin_path = stdin_path;
-    so.stdout_path = out_path;
-    so.stderr_path = err_path;
-    so.timeout_s = timeout_s;
-    const measure::ExternalResult r = measure::run_external(so);
-    std::ifstream f(out_path, std::ios::binary);
+  auto read = [](const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
     std::stringstream ss;
     ss << f.rdbuf();
-    set.stdout_text = ss.str();
-    if (r.timed_out) {
+    return ss.str();
+  };
+  measure::FourScopesOptions o;
+  o.spawn.argv = argv;
+  o.spawn.env = env;
+  o.spawn.stdin_path = stdin_path;
+  o.spawn.stdout_path = out_path;
+  o.spawn.stderr_path = err_path;
+  o.spawn.timeout_s = timeout_s;
+  o.what = argv.empty() ? "child" : argv.front();
+  o.rule.min_samples = o.rule.max_samples = std::max(1, runs);  // exactly `runs` timed runs
+  o.rule.min_time_s = 0;
+  o.rule.timeout_s = 1e9;
+  o.warmup = {1, 0};  // the first run is untimed (page cache, driver warm-up)
+  o.check = [&](const measure::ExternalResult&) {
+    set.stdout_text = read(out_path);
+    if (expected_stdout && set.stdout_text != *expected_stdout)
+      throw ValidationError("the output differs from the reference answer");
+  };
+  o.parent_context = [] { return std::optional<bool>(::joseki::gpu::holds_context()); };
+  try {
+    set.samples = measure::sample_four_scopes(o);
+  } catch (const measure::ChildFailed& e) {
+    set.stdout_text = read(out_path);
+    if (e.timed_out) {
       set.failure = fmt::format("timed out after {:.1f} s", timeout_s);
-      return set;
-    }
-    if (r.exit_code != 0) {
-      std::ifstream e(err_path);
-      std::stringstream es;
-      es << e.rdbuf();
-      std::string msg = es.str();
+    } else {
+      std::string msg = read(err_path);
       if (msg.size() > 300) msg = msg.substr(msg.size() - 300);
-      set.failure = fmt::format("exit {}{}: {}", r.exit_code, r.term_signal ? fmt::format(" (signal {})", r.term_signal) : "", msg);
-      return set;
+      set.failure = fmt::format("exit {}{}: {}", e.exit_code, e.term_signal ? fmt::format(" (signal {})", e.term_signal) : "", msg);
     }
-    if (expected_stdout && set.stdout_text != *expected_stdout) {
-      set.failure = "the output differs from the reference answer";
-      return set;
-    }
-    if (i > 0) set.runs.push_back(r);  // the first run is untimed (page cache, driver warm-up)
+  } catch (const ValidationError& e) {
+    set.failure = e.what();
   }
   return set;
 }
@@ -235,53 +241,11 @@ ExternalSet sample_external(const std::vector<std::string>& argv, const std::vec
 std::vector<measure::Record> external_records(const ExternalSet& s, const std::string& variant,
                                               const std::string& technique, const std::string& scope_set,
                                               const measure::Point& axes) {
-  std::vector<measure::Record> out;
-  const struct {
-    const char* figure;
-    const char* scope;
-  } scopes[] = {{"EXTERNAL", "EXTERNAL"}, {"PROGRAM", "PROGRAM"}, {"GPU_PIPELINE", "GPU_PIPELINE"}, {"GPU_COMPUTE", "GPU_COMPUTE"}};
-  measure::ScopeTimes med;
-  for (const auto& sc : scopes) {
-    const std::vector<double> v = s.scope(sc.figure);
-    if (v.empty()) continue;
-    measure::Record r = base_record(variant, technique, "process", sc.scope, "");
-    r.axes = axes;
-    if (!s.runs.empty() && !s.runs.front().device_state.empty()) r.axes.set("device_state", s.runs.front().device_state);
-    r.samples = v;
-    r.summary = measure::summarize(v);
-    r.stop_reason = "max_samples";
-    r.warmup_runs = 1;
-    r.validation = "exact";  // every run's output equalled the reference (sample_external checks)
-    r.extra["scope_set"] = scope_set;
-    r.extra["measured_by"] = std::string(sc.scope) == "EXTERNAL"
-                                 ? (!s.runs.empty() && s.runs.front().launcher ? "launcher (never touched CUDA): posix_spawn to waitpid"
-                                                                               : "parent: posix_spawn to waitpid")
-                                                                 : "child: JOSEKI_SCOPE_REPORT";
-    out.push_back(r);
-    const double m = r.summary->median;
-    if (std::string(sc.scope) == "EXTERNAL") med.external = m;
-    if (std::string(sc.scope) == "PROGRAM") med.program = m;
-    if (std::string(sc.scope) == "GPU_PIPELINE") med.gpu_pipeline = m;
-    if (std::string(sc.scope) == "GPU_COMPUTE") med.gpu_compute = m;
-  }
-  if (out.empty()) return out;
-  // The split of EXTERNAL and the child's named phases go on the EXTERNAL record.
-  measure::Record& ext = out.front();
-  const auto pre = s.scope("pre_main"), post = s.scope("post_main");
-  if (!pre.empty()) ext.extra["pre_main_s"] = median(pre);
-  if (!post.empty()) ext.extra["post_main_s"] = median(post);
-  nlohmann::json phases = nlohmann::json::object();
-  if (!s.runs.empty())
-    for (const auto& [name, v] : s.runs.front().figures)
-      if (name != "PROGRAM" && name != "GPU_PIPELINE" && name != "GPU_COMPUTE") phases[name] = median(s.scope(name));
-  ext.extra["phases_s"] = phases;
-  const auto bad = measure::check_nesting(med);
-  if (!bad.empty()) {
-    std::string msg;
-    for (const auto& b : bad) msg += (msg.empty() ? "" : "; ") + b;
-    for (auto& r : out) r.validation = "failed: scope nesting: " + msg;
-  }
-  return out;
+  measure::Record base = base_record(variant, technique, "process", "", "");
+  base.axes = axes;
+  base.validation = "exact";  // every run's output equalled the reference (sample_external checks)
+  if (!s.samples.device_state.empty()) base.axes.set("device_state", s.samples.device_state);
+  return measure::four_scope_records(s.samples, base, scope_set, /*part_records=*/false);
 }
 
 void mark_choice(std::vector<measure::Record>& points, const measure::TieRule& rule) {
@@ -292,8 +256,8 @@ void mark_choice(std::vector<measure::Record>& points, const measure::TieRule& r
   const measure::TieChoice ch = measure::choose(rule, cand);
   for (measure::Record& r : points) {
     const bool chosen = r.summary.has_value() && r.axes == cand[ch.chosen].point;
-    r.extra["chosen"] = chosen;
-    if (chosen) r.extra["tie_rule"] = ch.explanation;
+    r.ladder.chosen = chosen;
+    if (chosen) r.ladder.tie_rule = ch.explanation;
   }
 }
 

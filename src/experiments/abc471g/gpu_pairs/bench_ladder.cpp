@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "measure/clock.hpp"
 #include "backend/gpu.hpp"
 #include "experiments/abc471g/gpu_pairs/bench.hpp"
 #include "experiments/abc471g/gpu_pairs/bench_util.hpp"
@@ -17,6 +18,7 @@
 #include "experiments/abc471g/gpu_pairs/reference.hpp"
 #include "measure/errors.hpp"
 #include "measure/sweep.hpp"
+#include "measure/ladder.hpp"
 #include "measure/throughput.hpp"
 
 #ifdef JOSEKI_HAVE_CUDA
@@ -36,20 +38,8 @@ using measure::Record;
 
 namespace {
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+using measure::now_s;
 
-void set_ratios(std::vector<Record>& ladder) {
-  double base = 0, prev = 0;
-  for (Record& r : ladder) {
-    const double t = r.summary && !r.skipped ? r.summary->median : 0;
-    if (t > 0 && base > 0) r.extra["x_baseline"] = base / t;
-    if (t > 0 && prev > 0) r.extra["x_previous"] = prev / t;
-    if (r.rung == 0 && t > 0) base = t;
-    if (t > 0) prev = t;
-  }
-}
 
 #ifdef JOSEKI_HAVE_CUDA
 
@@ -76,16 +66,17 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
   auto stamp = [&](Record& r) {
     bench::set_problem_axes(r, p);
     r.axes.set("case", case_name);
-    r.extra["scope_set"] = set_id;
+    r.ladder.scope_set = set_id;
     r.extra["reference"] = ref.name;
-    r.extra["baseline"] = "pairs.r00_cpu_pairs";
+    r.ladder.baseline = "pairs.r00_cpu_pairs";
   };
 
   [[maybe_unused]] const gpu::Availability av = gpu::availability();
   for (const PairsRung& rung : pairs_ladder()) {
-    Record r = base_record("pairs." + rung.slug, rung.technique, rung.combiner ? "cuda" : "cpu",
+    Record r = base_record(rung.variant(), rung.technique, rung.combiner ? "cuda" : "cpu",
                            rung.combiner ? "GPU_COMPUTE" : "CPU_COMPUTE", rung.combiner ? "cold" : "");
-    r.rung = rung.id;
+    r.rung = rung.position;
+    if (!rung.predecessor.empty()) r.ladder.previous = "pairs." + rung.predecessor;
     stamp(r);
     if (const std::string why = rung.precondition(p); !why.empty()) {
       ladder.push_back(bench::skipped_record(r, why));
@@ -132,7 +123,9 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
     ladder.push_back(bench::skipped_record(r, "this joseki was built without CUDA"));
 #endif
   }
-  set_ratios(ladder);
+  // One case: the CPU baseline (mode "") and the GPU rungs (cold) are one group; x previous is
+  // against each rung's declared predecessor.
+  measure::add_ladder_ratios(ladder, "pairs.r00_cpu_pairs", [](const Record&) { return std::string("case"); });
 
 #ifdef JOSEKI_HAVE_CUDA
   // The phases of the count and the tensor-core combine: where that combiner runs.
@@ -280,7 +273,7 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
                                "GPU_COMPUTE", "cold");
         stamp(r);
         r.axes.set("tile", std::string(tile_name(t))).set("tile_area", tile_area(t));
-        r.extra["sweep"] = "tc_tile";
+        r.ladder.sweep = "tc_tile";
         PairsConfig c;
         c.tile = t;
         pts.push_back(time_solve(p, c, ref.answer, timer, o, r));
@@ -298,7 +291,7 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
         Record r = base_record(std::string("pairs.sweep.") + axis, technique, "cuda", "GPU_COMPUTE", "cold");
         stamp(r);
         r.axes.set(axis, static_cast<std::int64_t>(v));
-        r.extra["sweep"] = axis;
+        r.ladder.sweep = axis;
         r.extra["auto"] = v == chosen_by_default;
         PairsConfig c = gemm_cfg;
         set(c, v);
@@ -325,7 +318,7 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
                                "GPU_COMPUTE", "cold");
         stamp(r);
         r.axes.set("pairs_per_thread", static_cast<std::int64_t>(ppt));
-        r.extra["sweep"] = "pairs_per_thread";
+        r.ladder.sweep = "pairs_per_thread";
         r.extra["auto"] = ppt == dev.pairs_per_thread();
         PairsConfig c;
         c.counter = Counter::Atomic;

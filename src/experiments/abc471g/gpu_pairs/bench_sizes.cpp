@@ -10,6 +10,7 @@
 #include "backend/gpu.hpp"
 #include "experiments/abc471g/gpu_pairs/bench.hpp"
 #include "experiments/abc471g/gpu_pairs/bench_util.hpp"
+#include "experiments/abc471g/gpu_pairs/ladder.hpp"
 #include "experiments/abc471g/inputs.hpp"
 #include "experiments/abc471g/io.hpp"
 #include "measure/errors.hpp"
@@ -57,20 +58,9 @@ std::vector<Record> bench_sizes(const SizesOptions& so, const BenchOptions& o) {
     }
     // In process, each counter side by side (r02: one L2 atomic per pair; r03: partition, the
     // shipped default): validate, cross-check with the NTT combiner, then time (cold).
-    const struct {
-      const char* variant;
-      int rung;
-      Counter counter;
-      Combiner combiner;
-      const char* technique;
-    } rungs[] = {
-        {"pairs.r02_atomic_tc_int8", 2, Counter::Atomic, Combiner::TensorCore,
-         "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events"},
-        {"pairs.r03_partition_tc", 3, Counter::Partition, Combiner::TensorCore,
-         "gpu-pairs, partition count (shared-memory histograms) + tensor-core combine, one process, events"},
-        {"pairs.r04_partition_gemm", 4, Counter::Partition, Combiner::Gemm,
-         "gpu-pairs, partition count + cuBLASLt GEMM combine (fused when one chunk), one process, events"},
-    };
+    std::vector<const PairsRung*> rungs;  // the ladder's rungs that `scale sizes` times in process
+    for (const PairsRung& lr : pairs_ladder())
+      if (!lr.sizes_technique.empty()) rungs.push_back(&lr);
     std::string cross = "not run (K above the NTT limit, or the NTT combiner does not run on this GPU)";
     std::optional<Answer> ntt;
     if (pairs_precondition(p, Combiner::Ntt).empty() &&
@@ -85,21 +75,22 @@ std::vector<Record> bench_sizes(const SizesOptions& so, const BenchOptions& o) {
     }
     Record r;
     bool any_failed = false;
-    for (const auto& rg : rungs) {
+    for (const PairsRung* lr : rungs) {
+      const PairsRung& rg = *lr;
       PairsConfig cfg;
       cfg.progress = false;
       cfg.counter = rg.counter;
-      cfg.combiner = rg.combiner;
+      cfg.combiner = *rg.combiner;
       if (effective_counter(p, cfg) != rg.counter) continue;
-      if (auto why = measure::unmet(combiner_needs(rg.combiner, p.k), gpu::needs_facts(o.device))) {
-        o.say(fmt::format("  {}: skipped: {}", rg.variant, *why));
+      if (auto why = measure::unmet(combiner_needs(*rg.combiner, p.k), gpu::needs_facts(o.device))) {
+        o.say(fmt::format("  {}: skipped: {}", rg.variant(), *why));
         continue;
       }
-      r = base_record(rg.variant, rg.technique, "cuda", "GPU_COMPUTE", "cold");
-      r.rung = rg.rung;
+      r = base_record(rg.variant(), rg.sizes_technique, "cuda", "GPU_COMPUTE", "cold");
+      r.rung = rg.position;
       r.axes = axes;
-      r.extra["scope_set"] = set_id + " in-process";
-      r.extra["sweep"] = "n";
+      r.ladder.scope_set = set_id + " in-process";
+      r.ladder.sweep = "n";
       r.extra["counter"] = counter_name(rg.counter);
       PairsDevice dev(p, cfg, o.device);
       dev.poison(s);
@@ -133,11 +124,11 @@ std::vector<Record> bench_sizes(const SizesOptions& so, const BenchOptions& o) {
         r.extra["fused"] = dev.fused();
         if (const std::string again = compare_answers(dev.download(s), got); !again.empty())
           r.validation = "failed after the timed runs: " + again;
-        o.say(fmt::format("  {:<26} GPU_COMPUTE {:.3f} ms ({:.3g} pairs/s)", rg.variant, r.summary->median * 1e3,
+        o.say(fmt::format("  {:<26} GPU_COMPUTE {:.3f} ms ({:.3g} pairs/s)", rg.variant(), r.summary->median * 1e3,
                           r.throughput->elements_per_s));
       } else {
         any_failed = true;
-        o.say(fmt::format("  {:<26} {}", rg.variant, r.validation));
+        o.say(fmt::format("  {:<26} {}", rg.variant(), r.validation));
       }
       out.push_back(r);
     }
@@ -172,8 +163,8 @@ std::vector<Record> bench_sizes(const SizesOptions& so, const BenchOptions& o) {
         Record q = base_record(std::string("pairs.sweep.") + kn.axis, kn.technique, "cuda", "GPU_COMPUTE", "cold");
         q.axes = axes;
         q.axes.set(kn.axis, v);
-        q.extra["sweep"] = kn.axis;
-        q.extra["scope_set"] = set_id + " " + kn.axis + " sweep";
+        q.ladder.sweep = kn.axis;
+        q.ladder.scope_set = set_id + " " + kn.axis + " sweep";
         q.extra["auto"] = chunk ? cfg.chunk_pairs == PairsConfig{}.chunk_pairs
                                 : cfg.partition_threads == PairsConfig{}.partition_threads;
         q = bench::time_solve(p, cfg, ref->answer, timer, o, q);

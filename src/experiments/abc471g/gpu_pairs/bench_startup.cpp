@@ -207,7 +207,7 @@ std::vector<Record> bench_startup(const StartupOptions& so, const BenchOptions& 
     r.summary = measure::summarize(r.samples);
     r.stop_reason = "single";
     r.validation = "not-applicable";
-    r.extra["scope_set"] = set_id;
+    r.ladder.scope_set = set_id;
     r.extra["derived_from"] = "medians of the startup.* EXTERNAL records";
     out.push_back(r);
   };

@@ -12,7 +12,7 @@
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
 #include "experiments/abc471g/problem.hpp"
 #include "measure/record.hpp"
-#include "measure/spawn.hpp"
+#include "measure/four_scopes.hpp"
 #include "measure/sweep.hpp"
 
 #ifdef JOSEKI_HAVE_CUDA
@@ -48,7 +48,7 @@ std::string now_id();                // a scope-set id stem: UTC time
 // when `expected_stdout` is given, its output must equal it. Returns the results, or the reason
 // it failed.
 struct ExternalSet {
-  std::vector<measure::ExternalResult> runs;
+  measure::ScopeSamples samples;  // the timed runs (measure/four_scopes.hpp)
   std::string failure;  // "" when every run succeeded (and matched)
   std::string stdout_text;  // the last run's output
   std::vector<double> scope(const std::string& name) const;  // EXTERNAL, PROGRAM, pre_main, post_main, figures

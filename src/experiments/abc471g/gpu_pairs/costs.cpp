@@ -1,5 +1,6 @@
 // Measured costs for `auto` (costs.hpp): the cost file, the fit, and the calibration run.
 #include "experiments/abc471g/gpu_pairs/costs.hpp"
+#include "measure/clock.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -245,9 +246,7 @@ std::optional<std::pair<double, std::string>> calibrated_estimate(const std::str
 
 namespace {
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+using measure::now_s;
 
 measure::Record value_record(const std::string& variant, const std::string& technique, double value,
                              const std::string& unit) {
@@ -262,7 +261,7 @@ measure::Record value_record(const std::string& variant, const std::string& tech
   r.summary = measure::summarize(r.samples);
   r.stop_reason = "single";
   r.validation = "not-applicable";
-  r.extra["sweep"] = "calibration";
+  r.ladder.sweep = "calibration";
   return r;
 }
 

@@ -1,5 +1,6 @@
 // The gpu-pairs ladder, in one place: the CLI's lists, the records' variants and techniques, the
 // tables and docs/ABC471G_SCALE.md all come from this registry.
+// (ids p00..p04; variants "pairs." + slug)
 //   r00_cpu_pairs       baseline: the CPU pair-count solver (cpu-pairs: counts + FFTW), all cores
 //   r01_atomic_ntt      count on the GPU (jump-ahead + L2 atomics), Goldilocks NTT combine
 //   r02_atomic_tc_int8  same count, combine as int8 tensor-core products (exact, byte planes)
@@ -20,8 +21,10 @@
 namespace joseki::abc471g::pairs {
 
 struct PairsRung {
-  int id = 0;
-  std::string slug;         // file stem and record variant ("pairs." + slug)
+  std::string id;           // "p00".."p04": unique across joseki's ladders (reduce has r00..r11)
+  int position = 0;         // the records' `rung`
+  std::string slug;         // file stem and record variant ("pairs." + slug); unchanged since 2026-11
+  std::string sizes_technique;  // the technique of its in-process record in `scale sizes` ("" not there)
   std::string name;         // display name
   std::string technique;    // one line, the record's technique
   std::string predecessor;  // slug of the previous rung ("" for the baseline)
@@ -30,9 +33,14 @@ struct PairsRung {
   std::string cpu_solver;   // the baseline's registry solver
   std::function<std::string(const Problem&)> precondition;  // "" when the rung can run
   measure::Needs needs;     // what it needs of the GPU (unmet: skipped with the reason)
+  std::string variant() const { return "pairs." + slug; }
 };
 
+// The one list, in ladder order. Adding a rung: its kernels in one rNN_*.cu file and one entry here
+// (docs/ABC471G_SCALE.md, "Adding a rung").
 const std::vector<PairsRung>& pairs_ladder();
-const PairsRung& find_rung(const std::string& slug);  // throws InputError listing the slugs
+// By slug ("r03_partition_tc"), id ("p03") or variant ("pairs.r03_partition_tc"); throws InputError
+// listing the slugs.
+const PairsRung& find_rung(const std::string& name);
 
 }  // namespace joseki::abc471g::pairs

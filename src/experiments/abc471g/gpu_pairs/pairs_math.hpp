@@ -8,11 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define JOSEKI_HD __host__ __device__ __forceinline__
-#else
-#define JOSEKI_HD inline
-#endif
+#include "backend/hd.hpp"
 
 namespace joseki::abc471g::pairs {
 

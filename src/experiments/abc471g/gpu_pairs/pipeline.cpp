@@ -1,5 +1,7 @@
 // Host orchestration of the gpu-pairs solve (pipeline.hpp, pipeline_cuda.hpp).
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
+#include "measure/clock.hpp"
+#include "measure/enum_names.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -21,12 +23,9 @@
 namespace joseki::abc471g::pairs {
 
 const char* combiner_name(Combiner c) {
-  switch (c) {
-    case Combiner::Ntt: return "ntt";
-    case Combiner::TensorCore: return "tc";
-    case Combiner::Gemm: return "gemm";
-  }
-  return "?";
+  static constexpr measure::EnumName<Combiner> names[] = {
+      {Combiner::Ntt, "ntt"}, {Combiner::TensorCore, "tc"}, {Combiner::Gemm, "gemm"}};
+  return measure::enum_name(c, names);
 }
 measure::Needs combiner_needs(Combiner c, std::uint32_t k) {
   measure::Needs n;
@@ -62,9 +61,7 @@ std::uint32_t auto_pairs_per_thread(std::uint64_t pairs, int sms) {
 #ifdef JOSEKI_HAVE_CUDA
 
 namespace {
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+using measure::now_s;
 }  // namespace
 
 PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std::uint64_t begin, std::uint64_t end)

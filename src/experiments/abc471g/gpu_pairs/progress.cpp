@@ -1,4 +1,5 @@
 #include "experiments/abc471g/gpu_pairs/progress.hpp"
+#include "measure/clock.hpp"
 
 #include <unistd.h>
 
@@ -10,9 +11,7 @@
 namespace joseki::abc471g::pairs {
 
 namespace {
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+using measure::now_s;
 }  // namespace
 
 bool progress_wanted() {

@@ -1,5 +1,6 @@
 // Context creation on a second thread, and an exit without the CUDA teardown (startup.hpp).
 #include "experiments/abc471g/gpu_pairs/startup.hpp"
+#include "measure/clock.hpp"
 
 #include <unistd.h>
 
@@ -17,9 +18,7 @@ namespace joseki::abc471g::pairs::startup {
 
 namespace {
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+using measure::now_s;
 
 struct State {
   std::mutex mu;

@@ -1,0 +1,352 @@
+#include "measure/ladder.hpp"
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "measure/table.hpp"
+
+namespace joseki::measure {
+
+const RungSpec* Ladder::find(const std::string& name) const {
+  for (const RungSpec& r : rungs)
+    if (r.id == name || r.slug == name) return &r;
+  return nullptr;
+}
+
+const RungSpec* Ladder::baseline() const {
+  for (const RungSpec& r : rungs)
+    if (r.baseline) return &r;
+  return nullptr;
+}
+
+void Ladder::check() const {
+  std::set<std::string> seen;
+  int baselines = 0;
+  for (const RungSpec& r : rungs) {
+    if (r.id.empty() || r.slug.empty())
+      throw std::invalid_argument(fmt::format("{}: a rung without id or slug ('{}', '{}')", experiment, r.id, r.slug));
+    for (const std::string& name : {r.id, r.slug})
+      if (!seen.insert(name).second && !(name == r.slug && r.slug == r.id))
+        throw std::invalid_argument(fmt::format("{}: two rungs named '{}'", experiment, name));
+    if (!r.predecessor.empty() && !seen.count(r.predecessor) && find(r.predecessor))
+      throw std::invalid_argument(fmt::format("{}: {}'s predecessor '{}' is not an earlier rung", experiment, r.id,
+                                              r.predecessor));
+    baselines += r.baseline ? 1 : 0;
+  }
+  if (baselines > 1) throw std::invalid_argument(fmt::format("{}: {} rungs marked baseline", experiment, baselines));
+}
+
+Record rung_record(const std::string& experiment, const RungSpec& r, const std::string& backend, Scope scope,
+                   const std::string& mode, const Point& workload, const Point& config,
+                   const std::string& previous_slug) {
+  Record rec;
+  rec.experiment = experiment;
+  rec.variant = r.slug;
+  rec.rung = r.position;
+  rec.technique = r.technique;
+  rec.backend = backend;
+  rec.scope = to_string(scope);
+  rec.mode = mode;
+  rec.axes = workload;
+  for (const auto& [k, v] : config.values()) rec.axes.set(k, v);
+  rec.ladder.previous = previous_slug;
+  return rec;
+}
+
+Record skipped_rung_record(const std::string& experiment, const RungSpec& r, const Point& workload,
+                           const std::string& mode, const std::string& why) {
+  Record rec = rung_record(experiment, r, r.backend, r.backend == "cpu" ? Scope::CpuCompute : Scope::GpuCompute,
+                           mode, workload, Point{}, "");
+  rec.skipped = why;
+  return rec;
+}
+
+namespace {
+
+class Driver {
+ public:
+  Driver(const Ladder& lad, const LadderOptions& opt, LadderResult& out) : m_lad(lad), m_opt(opt), m_out(out) {}
+
+  void rung(const RungSpec& r, Runner* runner) {
+    if (!runner) return skip(r, "no " + r.backend + " runner in this run");
+    if (r.backend != "cpu")
+      if (const auto why = unmet(r.needs, runner->device())) return skip(r, *why);
+    try {
+      if (!validate(r, *runner)) return;
+      if (m_opt.validate_only) return;
+      Point config = r.defaults;
+      if (m_opt.sweep && r.sweep) {
+        const auto chosen = sweep(r, *runner);
+        if (!chosen) return;
+        config = *chosen;
+      }
+      for (Mode mode : m_opt.modes) time_row(r, *runner, config, mode);
+    } catch (const std::exception& e) {
+      const std::string msg = fmt::format("{}: {}", r.slug, e.what());
+      m_out.failures.push_back(msg);
+      for (Mode mode : m_opt.modes) {
+        Record rec = skipped_rung_record(m_lad.experiment, r, m_opt.workload, to_string(mode), "error: " + msg);
+        rec.validation = "failed: " + msg;
+        m_out.records.push_back(std::move(rec));
+      }
+    }
+  }
+
+ private:
+  void say(const std::string& s) const {
+    if (m_opt.progress) m_opt.progress(s);
+  }
+
+  std::string previous_slug(const RungSpec& r) const {
+    const RungSpec* p = r.predecessor.empty() ? nullptr : m_lad.find(r.predecessor);
+    return p ? p->slug : r.predecessor;  // not in this (sub)list: the name as declared
+  }
+
+  void skip(const RungSpec& r, const std::string& why) {
+    m_out.validations.push_back({r.slug, "", true, "skipped: " + why});
+    if (m_opt.validate_only) return;
+    for (Mode mode : m_opt.modes)
+      m_out.records.push_back(skipped_rung_record(m_lad.experiment, r, m_opt.workload, to_string(mode), why));
+  }
+
+  // Poisoned output, one run, exact comparison; twice, so that state a run leaves behind shows.
+  std::string check_once(Runner& runner) {
+    for (int run = 1; run <= 2; ++run) {
+      runner.poison_output();
+      runner.run();
+      if (std::string diff = runner.compare(); !diff.empty()) return fmt::format("run {}: {}", run, diff);
+    }
+    return "";
+  }
+
+  bool validate(const RungSpec& r, Runner& runner) {
+    std::vector<Point> configs{r.defaults};
+    for (const Point& p : r.validation_configs)
+      if (!(p == r.defaults)) configs.push_back(p);
+    bool all_ok = true, any_ran = false;
+    std::string first_failure;
+    for (const Point& c : configs) {
+      ValidationResult v{r.slug, runner.config_label(c), false, ""};
+      if (const auto why = runner.setup(r, c)) {
+        v.ok = true;
+        v.message = "skipped: " + *why;
+        m_out.validations.push_back(v);
+        continue;
+      }
+      any_ran = true;
+      const std::string diff = check_once(runner);
+      v.ok = diff.empty();
+      if (!v.ok) {
+        v.message = fmt::format("{} {}: {}", r.slug, v.config, diff);
+        m_out.failures.push_back(v.message);
+        if (first_failure.empty()) first_failure = v.message;
+        all_ok = false;
+      }
+      m_out.validations.push_back(v);
+    }
+    if (!any_ran) {
+      skip(r, "no validation configuration can run here");
+      return false;
+    }
+    if (all_ok) return true;
+    if (!m_opt.validate_only)
+      for (Mode mode : m_opt.modes) {
+        Record rec = rung_record(m_lad.experiment, r, runner.backend(), runner.scope(), to_string(mode),
+                                 m_opt.workload, r.defaults, previous_slug(r));
+        rec.validation = "failed: " + first_failure;
+        rec.skipped = "not timed: failed validation";
+        m_out.records.push_back(std::move(rec));
+      }
+    return false;
+  }
+
+  Measurement measure_at(Runner& runner, Mode mode) {
+    PrepareFn prepare;
+    if (mode == Mode::Cold) prepare = [&runner] { runner.flush(); };
+    return measure([&runner] { return runner.timed_run(); }, prepare, m_opt.rule, m_opt.warmup);
+  }
+
+  void fill(Record& rec, const Measurement& m, Runner& runner) {
+    rec.set_measurement(m);
+    rec.validation = "exact";
+    if (m.stats.median > 0) {
+      const Ceiling* c = m_opt.ceiling ? &*m_opt.ceiling : nullptr;
+      rec.throughput = throughput(runner.work(), m.stats.median, m_opt.datasheet_Bps, c ? c->name : "",
+                                  c ? c->bytes_per_s : 0);
+    }
+  }
+
+  // Every point of the sweep validated and timed in the first mode; the tie rule picks.
+  std::optional<Point> sweep(const RungSpec& r, Runner& runner) {
+    const Mode mode = m_opt.modes.empty() ? Mode::Cold : m_opt.modes.front();
+    const std::string name = fmt::format("{}_{}", r.slug, to_string(mode));
+    std::vector<Candidate> cands;
+    std::vector<std::size_t> at;  // record index of each candidate
+    for (const SweepPoint& sp : r.sweep->points()) {
+      Record rec = rung_record(m_lad.experiment, r, runner.backend(), runner.scope(), to_string(mode),
+                               m_opt.workload, sp.point, previous_slug(r));
+      rec.ladder.sweep = name;
+      std::optional<std::string> why = sp.skip_reason;
+      if (!why) why = runner.setup(r, sp.point);
+      if (!why) {
+        if (const std::string diff = check_once(runner); !diff.empty()) {
+          rec.validation = "failed: " + diff;
+          why = "not timed: failed validation";
+          m_out.failures.push_back(fmt::format("{} {}: {}", r.slug, sp.point.label(), diff));
+        }
+      }
+      if (why) {
+        rec.skipped = *why;
+        m_out.records.push_back(std::move(rec));
+        continue;
+      }
+      say(fmt::format("  sweep {} {}", r.slug, sp.point.label()));
+      fill(rec, measure_at(runner, mode), runner);
+      cands.push_back({sp.point, rec.summary->median});
+      at.push_back(m_out.records.size());
+      m_out.records.push_back(std::move(rec));
+    }
+    if (cands.empty()) {
+      skip(r, "no sweep point could run");
+      return std::nullopt;
+    }
+    const TieChoice c = choose(r.tie_rule, cands);
+    Record& win = m_out.records[at[c.chosen]];
+    win.ladder.chosen = true;
+    win.ladder.tie_rule = c.explanation;
+    if (const auto why = runner.setup(r, cands[c.chosen].point))
+      throw std::runtime_error("the chosen point cannot be set up again: " + *why);
+    return cands[c.chosen].point;
+  }
+
+  void time_row(const RungSpec& r, Runner& runner, const Point& config, Mode mode) {
+    if (const auto why = runner.setup(r, config)) return skip(r, *why);
+    Record rec = rung_record(m_lad.experiment, r, runner.backend(), runner.scope(), to_string(mode), m_opt.workload,
+                             config, previous_slug(r));
+    say(fmt::format("  {} {} {}", r.slug, runner.config_label(config), to_string(mode)));
+    fill(rec, measure_at(runner, mode), runner);
+    m_out.records.push_back(std::move(rec));
+  }
+
+  const Ladder& m_lad;
+  const LadderOptions& m_opt;
+  LadderResult& m_out;
+};
+
+}  // namespace
+
+LadderResult run_ladder(const Ladder& ladder, const std::vector<Runner*>& runners, const LadderOptions& opt) {
+  ladder.check();
+  LadderResult out;
+  Driver d(ladder, opt, out);
+  for (const RungSpec& r : ladder.rungs) {
+    Runner* runner = nullptr;
+    for (Runner* x : runners)
+      if (x && x->backend() == r.backend) runner = x;
+    d.rung(r, runner);
+  }
+  const RungSpec* base = ladder.baseline();
+  add_ladder_ratios(out.records, base ? base->slug : "");
+  if (opt.ceiling && opt.ceiling->time_s > 0)
+    for (Record& rec : out.records)
+      if (rec.is_ladder_row() && rec.summary->median > 0) {
+        rec.ladder.ceiling = opt.ceiling->name;
+        rec.ladder.x_ceiling = opt.ceiling->time_s / rec.summary->median;
+      }
+  return out;
+}
+
+GroupKey group_by_axes(std::vector<std::string> axes) {
+  return [axes = std::move(axes)](const Record& r) {
+    std::string k = r.experiment + "|" + r.mode;
+    for (const std::string& a : axes) k += "|" + (r.axes.has(a) ? to_string(r.axes.at(a)) : std::string("-"));
+    return k;
+  };
+}
+
+void add_ladder_ratios(std::vector<Record>& records, const std::string& baseline, const GroupKey& group_of) {
+  // Without a grouping: the experiment, the mode and the workload axes every ladder row shares.
+  GroupKey key = group_of;
+  if (!key) key = [](const Record& r) { return r.experiment + "|" + r.mode; };
+  auto usable = [](const Record& r) {
+    return r.rung >= 0 && r.is_ladder_row() && r.summary->median > 0 && r.validation.rfind("failed", 0) != 0;
+  };
+  std::map<std::string, std::map<std::string, double>> medians;  // group -> variant -> median
+  for (const Record& r : records)
+    if (usable(r)) medians[key(r)][r.variant] = r.summary->median;
+  for (Record& r : records) {
+    if (!usable(r)) continue;
+    const auto& group = medians[key(r)];
+    const double mine = r.summary->median;
+    if (!r.ladder.previous.empty())
+      if (const auto it = group.find(r.ladder.previous); it != group.end()) r.ladder.x_previous = it->second / mine;
+    if (!baseline.empty())
+      if (const auto it = group.find(baseline); it != group.end()) {
+        r.ladder.baseline = baseline;
+        r.ladder.x_baseline = it->second / mine;
+      }
+  }
+}
+
+namespace {
+std::string ratio_cell(const std::optional<double>& x) { return x ? format_ratio(*x) : "-"; }
+std::string config_of(const Record& r) {
+  std::string s;
+  for (const auto& [k, v] : r.axes.values()) s += (s.empty() ? "" : " ") + k + "=" + to_string(v);
+  return s;
+}
+}  // namespace
+
+std::string ladder_table(const std::vector<Record>& records) {
+  Table t({"rung", "variant", "technique", "config", "scope", "mode", "median", "noise", "GB/s", "% ceiling",
+           "x previous", "x baseline", "validation"});
+  for (const Record& r : records) {
+    if (!r.ladder.sweep.empty()) continue;
+    const std::string pos = r.rung >= 0 ? std::to_string(r.rung) : "-";
+    if (r.skipped) {
+      t.add_row({pos, r.variant, r.technique, config_of(r), r.scope, r.mode, "skipped: " + *r.skipped, "", "", "", "",
+                 "", r.validation});
+      continue;
+    }
+    const bool timed = r.summary.has_value();
+    const Throughput* tp = r.throughput ? &*r.throughput : nullptr;
+    t.add_row({pos, r.variant, r.technique, config_of(r), r.scope, r.mode, timed ? format_time(r.summary->median) : "-",
+               timed ? format_pct(100.0 * r.summary->rel_stdev) : "-",
+               tp && tp->bytes_per_s > 0 ? fmt::format("{:.1f}", tp->bytes_per_s / 1e9) : "-",
+               tp && tp->ceiling_Bps > 0 ? format_pct(tp->pct_ceiling) : "-", ratio_cell(r.ladder.x_previous),
+               ratio_cell(r.ladder.x_baseline), r.validation});
+  }
+  return t.markdown();
+}
+
+std::string sweep_table(const std::vector<Record>& records) {
+  std::string out;
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const Record*>> by;
+  for (const Record& r : records)
+    if (!r.ladder.sweep.empty()) {
+      if (!by.count(r.ladder.sweep)) order.push_back(r.ladder.sweep);
+      by[r.ladder.sweep].push_back(&r);
+    }
+  for (const std::string& name : order) {
+    Table t({"config", "median", "noise", "chosen"});
+    std::string rule;
+    for (const Record* r : by[name]) {
+      if (r->ladder.chosen) rule = r->ladder.tie_rule;
+      if (r->skipped) {
+        t.add_row({config_of(*r), "skipped: " + *r->skipped, "", ""});
+        continue;
+      }
+      t.add_row({config_of(*r), format_time(r->summary->median), format_pct(100.0 * r->summary->rel_stdev),
+                 r->ladder.chosen ? "yes" : ""});
+    }
+    out += fmt::format("Sweep {}{}\n\n{}\n", name, rule.empty() ? "" : " (tie rule: " + rule + ")", t.markdown());
+  }
+  return out;
+}
+
+}  // namespace joseki::measure
