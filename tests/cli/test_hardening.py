@@ -122,7 +122,7 @@ def mutations():
         ("extra_list", rec(4, "extra", []), "$.records[4].extra"),
         ("unknown_field", rec(5, "colour", "red"), "$.records[5].colour"),
         ("skipped_with_samples", rec(5, "skipped", "no GPU"), "$.records[5].samples"),
-        ("record_schema", rec(5, "schema", "joseki.record/2"), "$.records[5].schema"),
+        ("record_schema", rec(5, "schema", "joseki.record/9"), "$.records[5].schema"),
         ("record_null", lambda d: d["records"].__setitem__(0, None), "$.records[0]"),
         ("host_cpus_negative", lambda d: d["records"][0]["host"].__setitem__("logical_cpus", -4),
          "$.records[0].host.logical_cpus"),
