@@ -8,6 +8,6 @@ bash scripts/setup_arm64.sh
 PRESET=cpu-arm64
 cmake --preset "$PRESET" >/dev/null
 # Only what the unit and CLI tests run (the GPU tests would only report themselves skipped).
-cmake --build --preset "$PRESET" -j "$(nproc)" --target joseki joseki_unit_tests scope_child
+cmake --build --preset "$PRESET" -j "$(nproc)" --target joseki joseki_unit_tests scope_child joseki_probe_plain
 file build/cpu-arm64/joseki 2>/dev/null | sed 's/^/joseki test-arm64: /' || true
 ctest --preset "$PRESET" -j "$(nproc)" -L "unit|cli" "$@"
