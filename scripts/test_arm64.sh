@@ -10,6 +10,7 @@ cmake --preset "$PRESET" >/dev/null
 # Only what the unit and CLI tests run (the GPU tests would only report themselves skipped).
 cmake --build --preset "$PRESET" -j "$(nproc)" --target joseki joseki_unit_tests scope_child joseki_probe_plain
 file build/cpu-arm64/joseki 2>/dev/null | sed 's/^/joseki test-arm64: /' || true
-# The GPU ladder's host emulation (Abc471gGpuEmu.*: GPU kernel code run as fibers, minutes under
-# qemu) is the GPU paths', already run natively on x86-64: left out here.
-ctest --preset "$PRESET" -j "$(nproc)" -L "unit|cli" -E "^Abc471gGpuEmu\\." "$@"
+# Left out here: the GPU ladders' host-side checks (Abc471gGpuEmu: GPU kernel code run as fibers;
+# Abc471gGpuRegistry, Abc471gPairsReference: the GPU rungs' CPU references against brute force),
+# minutes each under qemu and already run natively on x86-64; they test GPU paths, not CPU ones.
+ctest --preset "$PRESET" -j "$(nproc)" -L "unit|cli" -E "^(Abc471gGpuEmu|Abc471gGpuRegistry|Abc471gPairsReference)\\." "$@"
