@@ -103,7 +103,8 @@ std::string sizes_table(const std::vector<measure::Record>& recs) {
       by_n[r.axes.get_int("n")][r.variant + "/" + r.scope] = &r;
   measure::Table t({"N", "r02 atomic count", "r03 partition count", "r03 pairs/s", "r04 GEMM combine", "validation",
                     "EXTERNAL solve", "post-main", "EXTERNAL fast", "post-main (fast)"});
-  for (const auto& [n, m] : by_n) {
+  for (const auto& [n, m_of_n] : by_n) {
+    const auto& m = m_of_n;  // lambdas cannot capture a structured binding in clang 14 (the fuzz build)
     auto cell = [&](const std::string& key) {
       auto it = m.find(key);
       return it != m.end() && it->second->summary ? ms(it->second->summary->median) : std::string("-");

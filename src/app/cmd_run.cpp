@@ -167,6 +167,7 @@ void run_tour(Context& ctx, RunArgs& args) {
       ctx.note("report: " + r.markdown_path + (r.html_path.empty() ? "" : " and " + r.html_path) + "; " + r.plots_note);
     } catch (const std::exception& e) {
       ctx.note(std::string("joseki run: the report could not be made: ") + e.what());
+      failures.push_back("report");  // a failure, not a success with a note (issue 21)
     }
   }
   ctx.note(fmt::format("joseki run: done in {:.1f} s; {} records in {}", tour_s, ctx.records.size(), records_path));

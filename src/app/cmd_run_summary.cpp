@@ -136,8 +136,8 @@ std::vector<Ladder> find_ladders(const std::vector<Record>& records) {
     if (!fresh)
       std::erase_if(it->second, [&](const std::string& k) { return std::find(keys.begin(), keys.end(), k) == keys.end(); });
   }
-  for (auto& [exp, keys] : common)
-    std::erase_if(keys, [&](const std::string& k) {
+  for (auto& [exp_name, keys] : common)
+    std::erase_if(keys, [&, &exp = exp_name](const std::string& k) {  // clang < 16: no structured binding capture
       std::map<std::string, std::set<std::string>> per_variant;  // variant -> values of k
       std::set<std::string> all;
       for (std::size_t i : cand)
