@@ -147,6 +147,42 @@ TEST(ProbeKernels, PointerChaseEndsWhereTheOrderSays) {
   EXPECT_GT(host(cyc, 1)[0], 2000);  // at least a cycle per dependent load
 }
 
+// The pure chases (issue 17): 8-byte slots holding global addresses, and the shared-memory ring
+// of shared addresses; both start mid-ring and must end at the node the order names, with a
+// node count that is not a multiple of the unroll (8) and steps that are not either.
+TEST(ProbeKernels, PurePointerChaseEndsWhereTheOrderSays) {
+  JOSEKI_REQUIRE_GPU();
+  const std::uint32_t nodes = 1001, spacing = 16;
+  const auto order = chase_order(nodes, 7);
+  cuda::DeviceBuffer<unsigned long long> slots(static_cast<std::size_t>(nodes) * spacing), end(1);
+  cuda::DeviceBuffer<u32> ord(nodes);
+  cuda::DeviceBuffer<long long> cyc(1);
+  ord.copy_from_host(order.data(), nodes);
+  slots.poison();
+  launch_ptr_chase_build(slots.data(), ord.data(), nodes, spacing, nullptr);
+  end.poison();
+  const std::size_t start = 17;
+  launch_ptr_chase(slots.data(), std::uint64_t{order[start]} * spacing, 123, 2005, cyc.data(), end.data(), nullptr);
+  EXPECT_EQ(host(end, 1)[0], static_cast<unsigned long long>(order[(start + 123 + 2005) % nodes]) * spacing);
+  EXPECT_GT(host(cyc, 1)[0], 2005);
+}
+
+TEST(ProbeKernels, SharedChaseEndsWhereTheOrderSays) {
+  JOSEKI_REQUIRE_GPU();
+  const std::uint32_t nodes = 999, spacing = 8;
+  const auto order = chase_order(nodes, 9);
+  cuda::DeviceBuffer<u32> next(static_cast<std::size_t>(nodes) * spacing), ord(nodes), end(1);
+  cuda::DeviceBuffer<long long> cyc(1);
+  ord.copy_from_host(order.data(), nodes);
+  next.poison();
+  launch_chase_build(next.data(), ord.data(), nodes, spacing, nullptr);
+  end.poison();
+  const std::size_t start = 500;
+  launch_shared_chase(next.data(), nodes * spacing, order[start] * spacing, 77, 3001, cyc.data(), end.data(), nullptr);
+  EXPECT_EQ(host(end, 1)[0], order[(start + 77 + 3001) % nodes] * spacing);
+  EXPECT_GT(host(cyc, 1)[0], 3001);
+}
+
 TEST(ProbeKernels, WorkingSetReadPartials) {
   JOSEKI_REQUIRE_GPU();
   const std::size_t n16 = 1001, per_block = 3000;

@@ -22,6 +22,7 @@
 #include "experiments/probes/common_kernels.hpp"
 #include "experiments/probes/gpu_util.hpp"
 #include "experiments/probes/mirrors.hpp"
+#include "experiments/probes/references.hpp"
 #endif
 
 namespace joseki::probes {
@@ -155,6 +156,114 @@ std::vector<Record> run_caches(const ProbeOptions& o) {
     lat.push_back(m.stats.median);
     recs.push_back(r);
   }
+
+  // ---- L1 by a pure pointer chase, and shared memory (issue 17, item 6) ----
+  // The chase above loads next[x] with x a word index, so its L1 figure includes the
+  // index-to-address arithmetic on the dependent path. Here each 8-byte slot holds the next
+  // slot's address (a load's address is the previous load's value); the ring is walked once
+  // before timing, so every timed load hits the L1.
+  {
+    auto* slots = reinterpret_cast<unsigned long long*>(buf.data());
+    cuda::DeviceBuffer<unsigned long long> end64(1);
+    for (const std::size_t w : {std::size_t{16384}, std::size_t{65536}, std::size_t{131072}}) {
+      Record r = make_record("caches", "pure_chase_latency",
+                             "one thread, ld.global whose address is the previous load's value (8-byte slots holding "
+                             "global addresses, 128 bytes apart); L1-resident",
+                             "GPU_COMPUTE", "hot", "cycles");
+      const std::uint32_t nodes = static_cast<std::uint32_t>(w / 128), spacing = 16;  // slots of 8 bytes
+      r.axes.set("working_set_bytes", static_cast<std::int64_t>(w))
+          .set("nodes", std::int64_t{nodes})
+          .set("spacing_bytes", std::int64_t{spacing} * 8);
+      const auto order = chase_order(nodes, run_seed() ^ static_cast<std::uint64_t>(w) ^ 0x5075726543686173ULL);
+      order_d.copy_from_host(order.data(), nodes, s);
+      launch_ptr_chase_build(slots, order_d.data(), nodes, spacing, s);
+      const int warm = static_cast<int>(nodes);
+      std::size_t pos = 0;
+      auto slot_of = [&](std::size_t k) { return static_cast<unsigned long long>(order[k]) * spacing; };
+      auto once = [&] {
+        launch_ptr_chase(slots, slot_of(pos), warm, steps, cyc_d.data(), end64.data(), s);
+        pos = (pos + static_cast<std::size_t>(warm) + static_cast<std::size_t>(steps)) % nodes;
+      };
+      Checker chk("chase end");
+      end64.poison(s);
+      once();
+      chk.expect(to_host(end64, 1, s)[0], slot_of(pos), "end slot (first run)");
+      if (!chk.ok()) {
+        r.validation = chk.text();
+        r.skipped = "not timed: validation failed";
+        recs.push_back(r);
+        continue;
+      }
+      auto m = measure_values([&] {
+        once();
+        return static_cast<double>(to_host(cyc_d, 1, s)[0]) / steps;
+      }, light_rule(o.rule, o.quick));
+      chk.expect(to_host(end64, 1, s)[0], slot_of(pos), "end slot (last sample)");
+      r.validation = chk.text();
+      if (!chk.ok()) {
+        r.skipped = "validation failed after timing";
+        recs.push_back(r);
+        continue;
+      }
+      r.set_measurement(m);
+      r.extra["ns_per_load"] = g.cycles_to_s(m.stats.median) * 1e9;
+      std::string display = cycles_text(m.stats.median, g.clock_hz()) + " at " + bytes_text(static_cast<double>(w));
+      for (std::size_t i = 0; i < lat_ws.size(); ++i)
+        if (lat_ws[i] == static_cast<double>(w)) {
+          r.extra["index_chase_cycles"] = lat[i];
+          display += fmt::format("; the index chase {:.1f} cycles ({:+.1f})", lat[i], lat[i] - m.stats.median);
+        }
+      r.extra["display"] = display;
+      add_reference(r, Published{"L1 hit latency, pointer chase", 34.2, "cycles",
+                                 "RRZE-HPC gpu-benches, gpu-latency/h100_pcie.txt (H100 PCIe, 1755 MHz: 34.0-34.8 "
+                                 "cycles at 1-216 kB)"},
+                    m.stats.median, "a different chase and another Hopper part (H100 PCIe)");
+      recs.push_back(r);
+    }
+
+    // Shared memory: 1024 nodes 32 bytes apart (32 KiB), the same random ring, chased with ld.shared.
+    Record r = make_record("caches", "shared_chase_latency",
+                           "one thread, ld.shared whose address is the previous load's value (1024 nodes, 32 bytes "
+                           "apart, 32 KiB of one block's shared memory)",
+                           "GPU_COMPUTE", "hot", "cycles");
+    const std::uint32_t nodes = 1024, spacing = 8, words = nodes * spacing;  // 4-byte words
+    r.axes.set("nodes", std::int64_t{nodes}).set("spacing_bytes", std::int64_t{spacing} * 4);
+    const auto order = chase_order(nodes, run_seed() ^ 0x5368617265644368ULL);
+    order_d.copy_from_host(order.data(), nodes, s);
+    launch_chase_build(buf.data(), order_d.data(), nodes, spacing, s);
+    const int warm = static_cast<int>(nodes);
+    std::size_t pos = 0;
+    auto once = [&] {
+      launch_shared_chase(buf.data(), words, order[pos] * spacing, warm, steps, cyc_d.data(), end_d.data(), s);
+      pos = (pos + static_cast<std::size_t>(warm) + static_cast<std::size_t>(steps)) % nodes;
+    };
+    Checker chk("chase end");
+    end_d.poison(s);
+    once();
+    chk.expect(to_host(end_d, 1, s)[0], order[pos] * spacing, "end word (first run)");
+    if (chk.ok()) {
+      auto m = measure_values([&] {
+        once();
+        return static_cast<double>(to_host(cyc_d, 1, s)[0]) / steps;
+      }, light_rule(o.rule, o.quick));
+      chk.expect(to_host(end_d, 1, s)[0], order[pos] * spacing, "end word (last sample)");
+      if (chk.ok()) {
+        r.set_measurement(m);
+        r.extra["ns_per_load"] = g.cycles_to_s(m.stats.median) * 1e9;
+        r.extra["display"] = cycles_text(m.stats.median, g.clock_hz()) + " per shared load";
+        add_reference(r, Published{"shared-memory load latency", 29.0, "cycles",
+                                   std::string(LUO_2024) + "; quoted second-hand (FINDINGS.md, R2)"},
+                      m.stats.median, "a different chase");
+      } else {
+        r.skipped = "validation failed after timing";
+      }
+    } else {
+      r.skipped = "not timed: validation failed";
+    }
+    r.validation = chk.text();
+    recs.push_back(r);
+  }
+
   if (lat.size() < 3) return recs;
 
   // ---- plateaus ----

@@ -35,6 +35,55 @@ __global__ void chase_kernel(const std::uint32_t* next, std::uint32_t start, int
   *end = x;
 }
 
+// The pure pointer chase: each 8-byte slot holds the absolute address of the next slot, so a
+// load's address IS the previous load's value (no index-to-address arithmetic on the dependent
+// path, unlike chase_kernel's next[x]). The loop counter is off that path and overlaps the load.
+// The pure pointer chase: each 8-byte slot holds the global address of the next slot, so a
+// load's address IS the previous load's value (ld.global with no index-to-address arithmetic on
+// the dependent path, unlike chase_kernel's next[x]). The loop counter is off that path.
+__global__ void ptr_chase_build_kernel(unsigned long long* slots, const std::uint32_t* __restrict__ order,
+                                       std::uint32_t nodes, std::uint32_t spacing) {
+  const unsigned long long base = __cvta_generic_to_global(slots);
+  for (std::size_t k = dev::global_thread(); k < nodes; k += dev::grid_threads()) {
+    const std::uint32_t to = order[k + 1 < nodes ? k + 1 : 0];
+    slots[static_cast<std::size_t>(order[k]) * spacing] = base + static_cast<unsigned long long>(to) * spacing * 8u;
+  }
+}
+
+__global__ void ptr_chase_kernel(const unsigned long long* slots, unsigned long long start_slot, int warm, int steps,
+                                 long long* cycles, unsigned long long* end_slot) {
+  const unsigned long long base = __cvta_generic_to_global(slots);
+  unsigned long long a = base + start_slot * 8u;
+  for (int i = 0; i < warm; ++i) asm volatile("ld.global.u64 %0, [%0];" : "+l"(a) : : "memory");
+  const long long t0 = clock64();
+#pragma unroll 8
+  for (int i = 0; i < steps; ++i) asm volatile("ld.global.u64 %0, [%0];" : "+l"(a) : : "memory");
+  const long long t1 = clock64();
+  *cycles = t1 - t0;
+  *end_slot = (a - base) / 8u;  // back to a slot index, for the host's check
+}
+
+// Shared-memory latency by a pure chase: the ring (word indices, as chase_build_kernel writes
+// them) is copied into shared memory as 32-bit shared-window addresses, then one thread chases
+// with ld.shared whose address register is the previous load's value.
+__global__ void shared_chase_kernel(const std::uint32_t* __restrict__ next, std::uint32_t words, std::uint32_t start,
+                                    int warm, int steps, long long* cycles, std::uint32_t* end) {
+  extern __shared__ std::uint32_t ring[];
+  const std::uint32_t base = static_cast<std::uint32_t>(__cvta_generic_to_shared(ring));
+  for (std::uint32_t i = threadIdx.x; i < words; i += blockDim.x) ring[i] = base + next[i] * 4u;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    std::uint32_t a = base + start * 4u;
+    for (int i = 0; i < warm; ++i) asm volatile("ld.shared.u32 %0, [%0];" : "+r"(a) : : "memory");
+    const long long t0 = clock64();
+#pragma unroll 8
+    for (int i = 0; i < steps; ++i) asm volatile("ld.shared.u32 %0, [%0];" : "+r"(a) : : "memory");
+    const long long t1 = clock64();
+    *cycles = t1 - t0;
+    *end = (a - base) / 4u;  // back to a word index, for the host's check
+  }
+}
+
 __global__ void ws_read_kernel(const uint4* __restrict__ d, std::size_t n16, std::size_t per_block,
                                std::uint32_t* partials) {
   std::size_t pos = (n16 / gridDim.x) * blockIdx.x;
@@ -76,6 +125,24 @@ void launch_chase_touch(const std::uint32_t* d_next, std::uint32_t nodes, std::u
 void launch_chase(const std::uint32_t* d_next, std::uint32_t start, int warm, int steps, long long* d_cycles,
                   std::uint32_t* d_end, cudaStream_t s) {
   chase_kernel<<<1, 1, 0, s>>>(d_next, start, warm, steps, d_cycles, d_end);
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+void launch_ptr_chase_build(unsigned long long* d_slots, const std::uint32_t* d_order, std::uint32_t nodes,
+                            std::uint32_t spacing_slots, cudaStream_t s) {
+  ptr_chase_build_kernel<<<1024, 256, 0, s>>>(d_slots, d_order, nodes, spacing_slots);
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+void launch_ptr_chase(const unsigned long long* d_slots, std::uint64_t start_slot, int warm, int steps,
+                      long long* d_cycles, unsigned long long* d_end_slot, cudaStream_t s) {
+  ptr_chase_kernel<<<1, 1, 0, s>>>(d_slots, start_slot, warm, steps, d_cycles, d_end_slot);
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+void launch_shared_chase(const std::uint32_t* d_next, std::uint32_t words, std::uint32_t start, int warm, int steps,
+                         long long* d_cycles, std::uint32_t* d_end, cudaStream_t s) {
+  shared_chase_kernel<<<1, 256, std::size_t{words} * 4, s>>>(d_next, words, start, warm, steps, d_cycles, d_end);
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 
