@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import mdhtml  # noqa: E402
 import plots  # noqa: E402
+import rankings  # noqa: E402
 import records as rec  # noqa: E402
 
 CSS = """
@@ -95,6 +96,8 @@ def main():
         plan = json.load(f)
     records = rec.load(plan["records_files"])
     items = plots.all_plots(records, plan["ladders"])
+    if plan.get("rankings"):  # only where the records hold a reduce ladder (issue 16)
+        items.append(plots.safe(rankings.plot, rankings.PID, rankings.SECTION, rankings.TITLE, plan["rankings"]))
 
     out_dir, plots_dir, marker = plan["out_dir"], plan["plots_dir"], plan["marker"]
     os.makedirs(os.path.join(out_dir, plots_dir), exist_ok=True)

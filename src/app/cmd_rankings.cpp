@@ -3,6 +3,7 @@
 // rule marked where it flips between columns. Seed 000's Apple M4 (wgpu) and seed 001's RTX 3060
 // Laptop appear as reference columns, marked "from the seed, not measured here".
 //
+// The table itself is built in cmd_rankings_table.cpp (shared with the report).
 // Rungs are matched across APIs by what they do: v1 = one atomic per element (r01_atomic,
 // vk_v1_atomic), v2 = shared/workgroup tree (r02_shared_tree, vk_v2_tree), v3 = coarsened + tree
 // (r03_coarsen, vk_v3_coarsen), v4 = warp/subgroup sums (r04_warp_shuffle, vk_v4_subgroup),
@@ -18,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include "app/cmd_rankings_table.hpp"
 #include "app/context.hpp"
 #include "measure/errors.hpp"
 #include "measure/table.hpp"
@@ -27,34 +29,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using measure::Record;
-
-const std::map<std::string, std::string>& rung_alias() {
-  static const std::map<std::string, std::string> m = {
-      {"r01_atomic", "v1"},        {"vk_v1_atomic", "v1"},      {"r02_shared_tree", "v2"}, {"vk_v2_tree", "v2"},
-      {"r03_coarsen", "v3"},       {"vk_v3_coarsen", "v3"},     {"r04_warp_shuffle", "v4"}, {"vk_v4_subgroup", "v4"},
-      {"r05_vector_loads", "v5"},  {"vk_v5_vec4", "v5"},        {"r06_single_pass", "v6"}, {"vk_v6_single_pass", "v6"}};
-  return m;
-}
-
-struct Column {
-  std::string label;
-  bool reference = false;             // from the seed, not measured here
-  std::map<std::string, double> t;    // v1..v6 -> median seconds
-  std::map<std::string, std::string> text;  // reference cells (ranges)
-  std::string best;                   // best ladder rung (any rung) and its time
-  double best_s = 0;
-  double best_Bps = 0, ceiling_Bps = 0;
-  std::map<std::string, double> ratio;      // cost ratios
-  std::map<std::string, bool> rule;         // rule -> holds
-  std::string ranking;
-  std::string predicted;                    // the ranking the probes' cost ratios predict ("" unknown)
-};
-
-// "r03 < r02 < r01" (CUDA's profile) -> "v3 < v2 < v1"; Vulkan's are already v-names.
-std::string v_names(std::string s) {
-  for (std::size_t i = 0; (i = s.find("r0", i)) != std::string::npos;) s.replace(i, 2, "v");
-  return s;
-}
 
 std::vector<std::string> files_of(const std::string& arg) {
   std::vector<std::string> v;
@@ -71,28 +45,6 @@ std::vector<std::string> files_of(const std::string& arg) {
   return v;
 }
 
-std::string ranking_of(const std::map<std::string, double>& t, const std::vector<std::string>& keys) {
-  std::vector<std::pair<std::string, double>> v;
-  for (const auto& k : keys)
-    if (t.count(k)) v.emplace_back(k, t.at(k));
-  if (v.size() < keys.size()) return "";
-  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-  std::string s;
-  for (const auto& [k, x] : v) s += (s.empty() ? "" : " < ") + k;
-  return s;
-}
-
-void derive_rules(Column& c) {
-  auto has = [&](const char* k) { return c.t.count(k) > 0; };
-  if (has("v1") && has("v2")) c.rule["one atomic per element (v1) beats the tree (v2)"] = c.t["v1"] < c.t["v2"];
-  if (has("v1") && has("v2") && has("v3"))
-    c.rule["coarsening (v3) beats v1 and v2"] = c.t["v3"] < c.t["v1"] && c.t["v3"] < c.t["v2"];
-  if (has("v3") && has("v4")) c.rule["warp/subgroup sums (v4) beat the tree (v3)"] = c.t["v4"] < c.t["v3"] * 0.98;
-  if (has("v4") && has("v5")) c.rule["16-byte loads (v5) beat 4-byte loads (v4)"] = c.t["v5"] < c.t["v4"] * 0.98;
-  if (has("v5") && has("v6")) c.rule["one pass (v6) beats fill + dispatch (v5)"] = c.t["v6"] < c.t["v5"] * 0.98;
-  c.ranking = ranking_of(c.t, {"v1", "v2", "v3"});
-}
-
 struct Opts {
   std::vector<std::string> sets;
   std::vector<std::string> sizes;
@@ -100,146 +52,19 @@ struct Opts {
   bool no_seed = false;
 };
 
-std::vector<Column> columns_of(const std::string& set, const std::set<std::int64_t>& sizes, const std::string& mode) {
-  std::map<std::string, Column> cols;  // key: device|backend|n|mode
-  std::map<std::string, std::map<std::string, double>> ratios;  // device|backend -> ratios
-  std::map<std::string, std::string> predicted;                   // device|backend -> predicted ranking
-  auto key_of = [](const Record& r) {
-    return fmt::format("{}|{}|{}|{}", r.device.name.empty() ? "?" : r.device.name, r.backend, r.axes.get_int("n"), r.mode);
-  };
+// The measured columns of one set: its record files read (other JSON in a results folder skipped).
+std::vector<RankColumn> columns_of(const std::string& set, const std::set<std::int64_t>& sizes, const std::string& mode) {
+  std::vector<Record> records;
   for (const std::string& f : files_of(set)) {
-    measure::RecordSet rs;
     try {
-      rs = measure::read_records(f);
+      measure::RecordSet rs = measure::read_records(f);
+      records.insert(records.end(), rs.records.begin(), rs.records.end());
     } catch (const InputError&) {
       if (fs::is_directory(set)) continue;  // other JSON in a results folder
       throw;
     }
-    for (const Record& r : rs.records) {
-      const std::string dev_api = fmt::format("{}|{}", r.device.name, r.backend == "vulkan" ? "vulkan" : "cuda");
-      if ((r.experiment == "probe.vulkan" || r.experiment == "probe.profile") && r.variant == "verdict:prediction" &&
-          r.extra.contains("predicted_ranking"))
-        predicted[dev_api] = v_names(r.extra["predicted_ranking"].get<std::string>());
-      if (r.summary && !r.skipped && r.scope == "VALUE") {
-        const double v = r.summary->median;
-        if (r.experiment == "probe.vulkan" && r.variant.rfind("ratio:", 0) == 0) ratios[dev_api][r.variant.substr(6)] = v;
-        if (r.experiment == "probe.profile") ratios[dev_api]["_" + r.variant] = v;
-      }
-      if (r.experiment != "reduce" || r.skipped || !r.summary || r.mode != mode || !r.axes.has("n")) continue;
-      if (r.axes.has("offset") && r.axes.get_int("offset") != 0) continue;
-      if (!sizes.empty() && !sizes.count(r.axes.get_int("n"))) continue;
-      if (!r.ladder.sweep.empty() || (r.backend != "cuda" && r.backend != "vulkan")) continue;
-      Column& c = cols[key_of(r)];
-      if (c.label.empty())
-        c.label = fmt::format("{} · {} · n=2^{:.0f} {} ({})", r.device.name, r.backend,
-                              std::log2(static_cast<double>(r.axes.get_int("n"))), r.mode, fs::path(set).filename().string());
-      if (r.variant == "stream_read" || r.variant == "vk_stream_read") {
-        c.ceiling_Bps = r.extra.value("value", 0.0);
-        continue;
-      }
-      if (r.rung < 1) continue;
-      if (const auto it = rung_alias().find(r.variant); it != rung_alias().end()) c.t[it->second] = r.summary->median;
-      if (c.best.empty() || r.summary->median < c.best_s) {
-        c.best_s = r.summary->median;
-        c.best = r.variant;
-        c.best_Bps = r.throughput ? r.throughput->bytes_per_s : 0;
-      }
-    }
   }
-  std::vector<Column> out;
-  for (auto& [k, c] : cols) {
-    const std::string dev_api = k.substr(0, k.find('|', k.find('|') + 1));
-    const auto& rt = ratios[dev_api];
-    for (const auto& [name, v] : rt)
-      if (name[0] != '_') c.ratio[name] = v;
-    // CUDA's probe profile: unit costs -> the same ratios where they mean the same thing.
-    if (rt.count("_global_load_elem_s") && rt.count("_atomic_same_op_s"))
-      c.ratio["opaque_atomic_over_load"] = rt.at("_atomic_same_op_s") / rt.at("_global_load_elem_s");
-    if (rt.count("atomic_over_load") && rt.count("opaque_over_uniform"))
-      c.ratio["opaque_atomic_over_load"] = rt.at("atomic_over_load") * rt.at("opaque_over_uniform");
-    if (const auto it = predicted.find(dev_api); it != predicted.end()) c.predicted = it->second;
-    derive_rules(c);
-    out.push_back(std::move(c));
-  }
-  return out;
-}
-
-std::vector<Column> seed_columns() {
-  Column m4;
-  m4.label = "Apple M4 · wgpu · 16.7 M u32 (seed 000) — from the seed, not measured here";
-  m4.reference = true;
-  m4.text = {{"v1", "≈ 2–4 ms"}, {"v2", "≈ 5–15 ms"}, {"v3", "≈ 1–2 ms (best 0.98 ms)"}, {"best", "v3"},
-             {"GB/s", "50–65"}};
-  m4.ranking = "v3 < v1 < v2";
-  m4.rule["one atomic per element (v1) beats the tree (v2)"] = true;  // "every run v2 > 2x v1"
-  m4.rule["coarsening (v3) beats v1 and v2"] = true;
-  Column rtx;
-  rtx.label = "RTX 3060 Laptop · CUDA (seed 001) — from the seed, not measured here";
-  rtx.reference = true;
-  rtx.text = {{"v1", "not in the seed"}, {"v2", "not in the seed"}, {"v3", "not in the seed"},
-              {"best", "ABC471G direct ladder: 246 ms → 4.515 ms GPU_COMPUTE (its sweep: within 2 % → larger chunk)"},
-              {"GB/s", "not in the seed"}};
-  return {m4, rtx};
-}
-
-std::string cell_time(const Column& c, const std::string& k) {
-  if (c.reference) return c.text.count(k) ? c.text.at(k) : "";
-  return c.t.count(k) ? measure::format_time(c.t.at(k)) : "";
-}
-
-void print(const std::vector<Column>& cols) {
-  std::vector<std::string> header{"row"};
-  for (const Column& c : cols) header.push_back(c.label);
-  header.push_back("flips?");
-  measure::Table t(header);
-  auto row = [&](const std::string& name, auto&& cell, bool flip_check) {
-    std::vector<std::string> r{name};
-    std::set<std::string> values;
-    for (const Column& c : cols) {
-      const std::string v = cell(c);
-      r.push_back(v);
-      if (!v.empty() && v != "not in the seed") values.insert(v);
-    }
-    r.push_back(flip_check ? (values.size() > 1 ? "**flips**" : values.empty() ? "" : "same") : "");
-    t.add_row(r);
-  };
-  for (const char* k : {"v1", "v2", "v3", "v4", "v5", "v6"})
-    row(std::string(k) + " median", [&](const Column& c) { return cell_time(c, k); }, false);
-  row("best rung", [](const Column& c) {
-    return c.reference ? (c.text.count("best") ? c.text.at("best") : "")
-                       : c.best.empty() ? "" : fmt::format("{} {}", c.best, measure::format_time(c.best_s));
-  }, false);
-  row("best GB/s", [](const Column& c) {
-    return c.reference ? (c.text.count("GB/s") ? c.text.at("GB/s") : "") : c.best_Bps > 0 ? fmt::format("{:.1f}", c.best_Bps / 1e9) : "";
-  }, false);
-  row("stream-read ceiling GB/s",
-      [](const Column& c) { return c.ceiling_Bps > 0 ? fmt::format("{:.1f}", c.ceiling_Bps / 1e9) : std::string(); }, false);
-  row("ranking v1/v2/v3 (fastest first)", [](const Column& c) { return c.ranking; }, true);
-  row("ranking the cost ratios predict (probes)", [](const Column& c) { return c.predicted; }, true);
-  row("prediction matches the measured ranking", [](const Column& c) {
-    if (c.predicted.empty() || c.ranking.empty()) return std::string();
-    return std::string(c.predicted == c.ranking ? "yes" : "no");
-  }, false);
-  std::set<std::string> rules;
-  for (const Column& c : cols)
-    for (const auto& [r, v] : c.rule) rules.insert(r);
-  for (const auto& r : rules)
-    row("rule: " + r, [&](const Column& c) {
-      const auto it = c.rule.find(r);
-      return it == c.rule.end() ? std::string() : it->second ? "holds" : "does not hold";
-    }, true);
-  std::set<std::string> ratios;
-  for (const Column& c : cols)
-    for (const auto& [r, v] : c.ratio) ratios.insert(r);
-  for (const auto& r : ratios)
-    row("cost ratio: " + r, [&](const Column& c) {
-      const auto it = c.ratio.find(r);
-      return it == c.ratio.end() ? std::string() : fmt::format("{:.3g}", it->second);
-    }, false);
-  std::cout << "## the reduction ladder across devices and APIs\n\n" << t.markdown()
-            << "\nv1 one atomic per element, v2 shared/workgroup-memory tree, v3 coarsened + tree, v4 warp/subgroup "
-               "sums, v5 16-byte loads, v6 single pass (CUDA r01..r06, Vulkan vk_v1..vk_v6). A rule \"flips\" when "
-               "the columns disagree. Ratios: probe.vulkan (Vulkan) / probe.profile (CUDA).\n";
+  return rank_columns(fs::path(set).filename().string(), records, sizes, mode);
 }
 
 void add_rankings_command(CLI::App& app, Context&) {
@@ -272,13 +97,13 @@ void add_rankings_command(CLI::App& app, Context&) {
       }
       sizes.insert(static_cast<std::int64_t>(n));
     }
-    std::vector<Column> cols;
-    if (!o->no_seed) cols = seed_columns();
+    std::vector<RankColumn> cols;
+    if (!o->no_seed) cols = seed_rank_columns();
     for (const auto& s : o->sets)
-      for (Column& c : columns_of(s, sizes, o->mode)) cols.push_back(std::move(c));
+      for (RankColumn& c : columns_of(s, sizes, o->mode)) cols.push_back(std::move(c));
     if (cols.size() == (o->no_seed ? 0u : 2u))
       throw InputError("rankings: no timed reduce ladder records (cuda or vulkan) in the given sets at that size/mode");
-    print(cols);
+    std::cout << rankings_markdown(cols, "## the reduction ladder across devices and APIs");
   });
 }
 

@@ -142,6 +142,7 @@ void run_tour(Context& ctx, RunArgs& args) {
           if (r.timestamp.empty()) Context::stamp(r, dev);
         const auto skipped = std::count_if(recs.begin(), recs.end(), [](const auto& r) { return r.skipped.has_value(); });
         outcome = fmt::format("done, {} records{}", recs.size(), skipped ? fmt::format(" ({} skipped)", skipped) : "");
+        if (recs.size() == 1 && recs.front().skipped) outcome = "skipped (" + *recs.front().skipped + ")";  // e.g. no Vulkan
         ctx.add(std::move(recs));
       } catch (const GpuUnavailable& e) {
         ctx.add(step_record(s, std::string("no GPU: ") + e.what(), false));

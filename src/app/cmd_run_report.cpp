@@ -15,6 +15,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "app/cmd_rankings_table.hpp"
 #include "app/cmd_run_summary.hpp"
 #include "measure/errors.hpp"
 #include "measure/record.hpp"
@@ -224,6 +225,7 @@ std::string report_markdown(const std::vector<Record>& recs, const std::vector<m
   for (const Record& r : recs)
     if (r.experiment == "device" && !r.skipped && r.summary) device.push_back(r);
   if (!device.empty()) md += "## Device ceilings\n\n" + ceilings_table(device) + "\n";
+  md += rankings_report_section(sets, files);  // empty without reduce ladder records
   if (const std::string s = scopes_table(recs); !s.empty())
     md += "## Four scopes\n\nMeasured together in one run per scope set: EXTERNAL = pre-main + PROGRAM + post-main; "
           "PROGRAM includes GPU_PIPELINE, which includes GPU_COMPUTE.\n\n" + s + "\n";
@@ -231,8 +233,8 @@ std::string report_markdown(const std::vector<Record>& recs, const std::vector<m
   return md;
 }
 
-nlohmann::json plan_json(const std::vector<Record>& recs, const std::vector<std::string>& files, const fs::path& out,
-                         const fs::path& md) {
+nlohmann::json plan_json(const std::vector<Record>& recs, const std::vector<measure::RecordSet>& sets,
+                         const std::vector<std::string>& files, const fs::path& out, const fs::path& md) {
   nlohmann::json ladders = nlohmann::json::array();
   for (const Ladder& l : find_ladders(recs))
     ladders.push_back({{"id", l.id()}, {"title", l.title()}, {"records", l.rungs}, {"fastest", l.fastest},
@@ -241,7 +243,7 @@ nlohmann::json plan_json(const std::vector<Record>& recs, const std::vector<std:
   for (const auto& f : files) abs_files.push_back(fs::absolute(f).string());
   return {{"records_files", abs_files}, {"out_dir", fs::absolute(out).string()},
           {"markdown", fs::absolute(md).string()}, {"plots_dir", PLOTS_DIR}, {"marker", PLOTS_MARKER},
-          {"ladders", ladders}};
+          {"ladders", ladders}, {"rankings", rankings_plot_plan(sets, files)}};
 }
 
 }  // namespace
@@ -297,7 +299,7 @@ ReportResult generate_report(const std::vector<std::string>& record_files, const
   const std::string python = why_not.empty() ? find_python(tmp, why_not) : "";
   if (why_not.empty()) {
     const fs::path plan = tmp / "plan.json";
-    std::ofstream(plan) << plan_json(recs, record_files, out, md_path).dump(1);
+    std::ofstream(plan) << plan_json(recs, sets, record_files, out, md_path).dump(1);
     std::string output;
     int rc = -1;
     try {

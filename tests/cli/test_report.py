@@ -3,6 +3,7 @@ fixture records in tests/data/report/full.json (synthetic); graceful when record
 matplotlib are absent; the page rendered by headless Chromium when it is installed."""
 import base64
 import glob
+import json
 import os
 import re
 import shutil
@@ -16,7 +17,8 @@ FULL = os.path.join(ROOT, "tests/data/report/full.json")
 EXPECTED_PLOTS = ["plot-ladder-reduce-n-16777216-cold", "plot-ladder-reduce-n-268435456-cold",
                   "plot-ladder-abc471g-case-max-cold", "plot-sweep-reduce-r03_grid_items",
                   "plot-sweep-abc471g-g08_block_chunk", "plot-sweep-abc471g-g02_chunk", "plot-caches",
-                  "plot-coalescing", "plot-banks", "plot-scopes", "plot-startup", "plot-probe-barriers"]
+                  "plot-coalescing", "plot-banks", "plot-scopes", "plot-startup", "plot-probe-barriers", "plot-rankings"]
+RANKINGS = os.path.join(ROOT, "tests/data/report/rankings.json")  # CUDA + Vulkan (H200) + Vulkan (lavapipe)
 
 
 def have_matplotlib():
@@ -88,6 +90,76 @@ def every_plot_is_in_the_html_and_is_a_real_png(s):
     expect(len(links) == len(EXPECTED_PLOTS), f"report.md links {len(links)} plots")
     for link in links:
         expect(os.path.getsize(os.path.join(d, link)) > 8000, f"{link} is missing or tiny")
+
+
+def rankings_report(s):
+    """The report of the CUDA + Vulkan fixture, once; returns (folder, report.md)."""
+    if not hasattr(s, "_rankings"):
+        d = os.path.join(s.tmp, "rankings")
+        p = s.run("report", RANKINGS, "--out", d)
+        expect_exit(p, 0, "report.md")
+        with open(os.path.join(d, "report.md")) as f:
+            s._rankings = (d, f.read())
+    return s._rankings
+
+
+def table_lines(text):
+    return [line for line in text.splitlines() if line.startswith("|")]
+
+
+@suite.test
+def report_has_the_rankings_section_with_the_table_rankings_prints(s):
+    _, md = rankings_report(s)
+    expect("\n## Rankings across devices and APIs" in md, "report.md lacks the rankings section")
+    sec = md[md.index("\n## Rankings across devices and APIs") + 1:]
+    sec = sec[:sec.index("\n## ", 1)]
+    for needle in ("from the seed, not measured here", "Apple M4", "RTX 3060 Laptop", "NVIDIA H200 · cuda · n=2^24 cold",
+                   "NVIDIA H200 · vulkan · n=2^24 cold", "llvmpipe (LLVM 15.0.6, 256 bits) · vulkan · n=2^24 cold",
+                   "Rules that flip: one atomic per element (v1) beats the tree (v2)"):
+        expect(needle in sec, f"rankings section lacks {needle!r}:\n{sec[:1500]}")
+    rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]] for line in table_lines(sec)}
+    v1v2 = rows["rule: one atomic per element (v1) beats the tree (v2)"]
+    # seed M4, seed RTX (no figure), H200 cuda, H200 vulkan, lavapipe, flips?
+    expect(v1v2 == ["holds", "", "holds", "does not hold", "holds", "**flips**"], f"v1/v2 rule row: {v1v2}")
+    expect(rows["ranking v1/v2/v3 (fastest first)"][3:5] == ["v3 < v2 < v1", "v3 < v1 < v2"],
+           f"rankings: {rows['ranking v1/v2/v3 (fastest first)']}")
+    # The same table as `joseki rankings` prints (one code path), row for row.
+    p = s.run("rankings", RANKINGS)
+    expect_exit(p, 0, "across devices")
+    expect(table_lines(p.stdout) == table_lines(sec), "the report's table differs from `joseki rankings`'")
+
+
+@suite.test
+def rankings_plot_is_drawn_and_embedded(s):
+    need_plots()
+    d, md = rankings_report(s)
+    png_path = os.path.join(d, "report-plots", "rankings.png")
+    expect(os.path.isfile(png_path), "report-plots/rankings.png missing")
+    with open(png_path, "rb") as f:
+        w, h = png_size(f.read())
+    expect(w >= 400 and h >= 150, f"rankings.png is {w}x{h}")
+    expect("report-plots/rankings.png" in md, "report.md does not link the rankings plot")
+    expect("Rules that flip between the columns" in md and "one atomic per element (v1) beats the tree (v2)" in md,
+           "the plot's caption names the flipped rule")
+    with open(os.path.join(d, "report.html")) as f:
+        figs = figures(f.read())
+    expect("plot-rankings" in figs and figs["plot-rankings"][1], "plot-rankings missing from report.html")
+
+
+@suite.test
+def no_rankings_section_without_a_reduce_ladder(s):
+    d = os.path.join(s.tmp, "no-reduce")
+    os.makedirs(d, exist_ok=True)
+    with open(RANKINGS) as f:
+        doc = json.load(f)
+    doc["records"] = [r for r in doc["records"] if r["experiment"] != "reduce"] or [dict(doc["records"][0],
+                                                                                       experiment="other")]
+    with open(os.path.join(d, "records.json"), "w") as f:
+        json.dump(doc, f)
+    p = s.run("report", d)
+    expect_exit(p, 0, "report.md")
+    with open(os.path.join(d, "report.md")) as f:
+        expect("Rankings across devices and APIs" not in f.read(), "a rankings section without reduce records")
 
 
 @suite.test

@@ -76,6 +76,43 @@ def without_gpu_every_gpu_row_says_why(s):
 
 
 @suite.test
+def vulkan_step_runs_the_ladder_or_says_why_not(s):
+    """The tour's Vulkan step (issue 16): the Vulkan ladder and probes where a Vulkan device exists
+    (lavapipe in CI), and then the report's cross-device rankings section; else one skipped record."""
+    p, out, _ = tour(s)
+    expect("vulkan" in steps(s), "no vulkan step in the tour")
+    with open(os.path.join(out, "records.json")) as f:
+        recs = json.load(f)["records"]
+    with open(os.path.join(out, "report.md")) as f:
+        md = f.read()
+    timed = [r for r in recs if r["backend"] == "vulkan" and r["experiment"] == "reduce" and not r["skipped"]
+             and r["rung"] >= 1]
+    if timed:
+        expect({r["variant"] for r in timed} >= {"vk_v1_atomic", "vk_v2_tree", "vk_v3_coarsen"}, "v1..v3 not all timed")
+        expect(all(r["validation"] == "exact" for r in timed), "a Vulkan rung in the tour was not exact")
+        expect(any(r["experiment"] == "probe.vulkan" for r in recs), "no Vulkan probe records")
+        expect("\n## Rankings across devices and APIs" in md and "from the seed, not measured here" in md,
+               "the tour's report lacks the rankings section")
+    else:
+        skips = [r for r in recs if r["experiment"] == "vulkan" and r["skipped"]]
+        expect(skips and "Vulkan" in skips[0]["skipped"], f"no Vulkan records and no skip reason: {skips}")
+        expect("vulkan: skipped (" in p.stderr, "the progress does not say the vulkan step was skipped")
+
+
+@suite.test
+def vulkan_step_without_a_driver_is_skipped_with_the_reason(s):
+    out = os.path.join(s.tmp, "novk")
+    p = s.run("run", "--quick", "--only", "vulkan", "--out", out, "--progress", "lines",
+              env={"VK_ICD_FILENAMES": "/nonexistent/icd.json", "VK_DRIVER_FILES": "/nonexistent/icd.json"})
+    expect_exit(p, 0, "### Skipped")
+    expect("vulkan: skipped (no Vulkan device: " in p.stderr, f"progress: {p.stderr[-600:]}")
+    with open(os.path.join(out, "records.json")) as f:
+        recs = json.load(f)["records"]
+    expect(len(recs) == 1 and recs[0]["skipped"].startswith("no Vulkan device: ") and recs[0]["summary"] is None,
+           f"want one skipped record with the reason: {recs}")
+
+
+@suite.test
 def only_selects_steps_and_accepts_lists(s):
     out = os.path.join(s.tmp, "only")
     p = s.run("run", "--quick", "--only", "check,device", "--out", out, "--no-report")

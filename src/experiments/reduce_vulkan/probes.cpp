@@ -136,6 +136,7 @@ void measure_and_predict(const VkProbeOptions& o, const VkUnitCosts& c, std::siz
     v.backend = "vulkan";
     v.scope = "VALUE";
     v.extra["predicted_ranking"] = pred.ranking;
+    v.extra["rule"] = rule;  // the tour's summary lists verdicts by extra.rule and extra.figure
     if (measured.size() != 3) {
       v.skipped = "measured ranking unavailable: a rung of v1..v3 was not timed";
     } else {
@@ -147,6 +148,7 @@ void measure_and_predict(const VkProbeOptions& o, const VkUnitCosts& c, std::siz
       v.validation = "not-applicable";
       v.extra["measured_ranking"] = out.measured_ranking;
       v.extra["verdict"] = holds ? "holds" : "does not hold";
+      v.extra["figure"] = "predicted " + pred.ranking + ", measured " + out.measured_ranking;
       for (const auto& [name, t] : measured) v.extra["measured_" + name + "_s"] = t;
     }
     out.records.push_back(std::move(v));

@@ -190,6 +190,43 @@ def full(rng):
     return out
 
 
+VK_REDUCE = [  # variant, rung, technique, seconds at 2^24 on the H200 (invented), on lavapipe (invented)
+    ("vk_v1_atomic", 1, "one atomicAdd per element", 480.0e-6, 0.45),
+    ("vk_v2_tree", 2, "workgroup-memory tree", 97.0e-6, 2.9),
+    ("vk_v3_coarsen", 3, "grid-stride register sums + workgroup tree", 25.0e-6, 0.12),
+    ("vk_v4_subgroup", 4, "grid-stride + subgroupAdd", 20.0e-6, 0.088),
+    ("vk_v5_vec4", 5, "uvec4 loads + subgroupAdd", 17.6e-6, 0.052),
+    ("vk_v6_single_pass", 6, "v5 + last-workgroup-done ticket", 18.1e-6, 0.058),
+]
+LAVAPIPE = dict({k: 0 for k, v in H200.items() if isinstance(v, int) and not isinstance(v, bool)},
+                present=True, index=0, name="llvmpipe (LLVM 15.0.6, 256 bits)", compute_capability="0.0", warp_size=8,
+                global_mem_bytes=2147483648, smem_per_block_optin=32768, pci_bus_id="", clock_bw_Bps=0.0,
+                datasheet_bw_Bps=0.0, datasheet_source="memory clock x bus width")
+
+
+def vulkan_ladder(rng, n, device, lavapipe):
+    """The Vulkan ladder (backend vulkan) of one device: v1..v6 and the stream-read ceiling."""
+    out, scale = [], n / 2**24
+    vk = {"name": device["name"], "api_version": "1.3.230" if lavapipe else "1.4.312", "subgroup_size": device["warp_size"]}
+    ceiling = (1.7e9 if lavapipe else 4.42e12)
+    out.append(rec(rng, "reduce", "vk_stream_read", 4 * n / ceiling, backend="vulkan", axes={"n": n, "offset": 0},
+                   device=device, extra={"value": ceiling, "vulkan": vk}))
+    for variant, rung, tech, t_h200, t_lvp in VK_REDUCE:
+        out.append(rec(rng, "reduce", variant, (t_lvp if lavapipe else t_h200) * scale, rung=rung, technique=tech,
+                       backend="vulkan", axes={"n": n, "offset": 0}, bytes_=4 * n, elements=n, device=device,
+                       extra={"vulkan": vk}))
+    return out
+
+
+def rankings(rng):
+    """CUDA and Vulkan ladders of the same (invented) H200 and a Vulkan ladder on lavapipe, where one
+    atomic per element beats the tree (a rule that flips against the H200)."""
+    out = [r for r in reduce_ladder(rng, 2**24) if r["backend"] == "cuda"]
+    out += vulkan_ladder(rng, 2**24, dict(H200, warp_size=32), lavapipe=False)
+    out += vulkan_ladder(rng, 2**24, LAVAPIPE, lavapipe=True)
+    return out
+
+
 def write(name, records):
     doc = {"schema": "joseki.records/1", "command": COMMAND, "created": "2026-11-29T22:30:00Z", "records": records}
     with open(os.path.join(HERE, name), "w") as f:
@@ -199,6 +236,7 @@ def write(name, records):
 
 def main():
     write("full.json", full(random.Random(1)))
+    write("rankings.json", rankings(random.Random(11)))
     # compare: base; a re-run within the noise; a run with two rungs made 3x slower; another GPU.
     noisy = {"cpu_all_cores": 0.10}
     base = reduce_ladder(random.Random(2), 2**24, noise_of=noisy)
