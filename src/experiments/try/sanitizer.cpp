@@ -153,8 +153,15 @@ SanitizeReport run_sanitizers(const std::vector<std::string>& child_argv, const 
     rep.json[tool] = j;
     lines += fmt::format("compute-sanitizer --tool {}: {}\n", tool, verdict);
     for (const auto& l : f.first) lines += "    " + l + "\n";
-    for (const auto& [k, c] : f.kinds)  // the other kinds of report, one line each
-      if (k != f.kind) lines += fmt::format("    also: {} ({}x)\n", k, c);
+    int also = 0;  // the other kinds of report, one line each, the first few
+    for (const auto& [k, c] : f.kinds) {
+      if (k == f.kind) continue;
+      if (++also > 4) {
+        lines += fmt::format("    ... and {} more kinds of report\n", f.kinds.size() - 5);
+        break;
+      }
+      lines += fmt::format("    also: {} ({}x)\n", k, c);
+    }
     rep.summary += (rep.summary.empty() ? "" : "; ") + fmt::format("{}: {}", tool, verdict);
   }
   rep.text = "## compute-sanitizer over the validation (compiled with -lineinfo: FILE:LINE below)\n\n" +
