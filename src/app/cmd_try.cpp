@@ -21,6 +21,7 @@
 #include "app/context.hpp"
 #include "experiments/reduce/workload.hpp"
 #include "experiments/try/ladders.hpp"
+#include "experiments/try/reduce_spec.hpp"
 #include "experiments/try/result.hpp"
 #include "experiments/try/sanitizer.hpp"
 #include "measure/errors.hpp"
@@ -266,7 +267,16 @@ void run_parent(Context& ctx, const TryOpts& o, const trykernel::TryFile& f) {
   const std::string out = tmp + "/result.json";
   const double t0 = measure::steady_seconds();
   if (o.sanitize) {
-    const trykernel::SanitizeReport s = trykernel::run_sanitizers(child_args(ctx, o, out, true, true), tmp, o.kill_after);
+    std::string ns;
+    for (std::size_t v : trykernel::reduce_sanitize_sizes()) ns += (ns.empty() ? "" : ", ") + std::to_string(v);
+    const std::string scope = fmt::format(
+        "Checked at n = {}{} only, offset 0, in an input buffer of exactly n words (a read past in[n - 1] is outside "
+        "the allocation), the default configuration, two runs each: the sanitizers are slow (racecheck ~100x); "
+        "the full validation (more sizes, offsets 0..3) runs without --sanitize. Each tool is stopped after {:.0f} s "
+        "(--kill-after).",
+        ns, o.n.empty() ? "" : " and --n " + o.n, o.kill_after);
+    const trykernel::SanitizeReport s =
+        trykernel::run_sanitizers(child_args(ctx, o, out, true, true), tmp, o.kill_after, scope);
     std::cout << s.text;
     json e = history_entry(o, f, s.clean ? "sanitizer-clean" : "sanitizer-errors", s.clean ? 0 : 1, s.summary,
                            measure::steady_seconds() - t0);
@@ -432,8 +442,9 @@ void add_try_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--seed", o->seed, "random seed of the input (default: fresh each run; recorded)");
   cmd->add_flag("--validate-only", o->validate_only, "check your kernel at every validation size and offset, time "
                                                      "nothing");
-  cmd->add_flag("--sanitize", o->sanitize, "run the check under compute-sanitizer (memcheck, then racecheck) and "
-                                           "report out-of-bounds accesses and races with file and line");
+  cmd->add_flag("--sanitize", o->sanitize, "run the check under compute-sanitizer (memcheck, then racecheck) at a "
+                                           "few small sizes, offset 0, in exact-size buffers, and report "
+                                           "out-of-bounds accesses and races with file and line");
   cmd->add_option("--kill-after", o->kill_after, "seconds before a try that has not finished is killed (a kernel "
                                                  "that never returns)")
       ->check(CLI::Range(1.0, 86400.0))

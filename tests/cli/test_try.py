@@ -178,7 +178,23 @@ def sanitize_reports_the_out_of_bounds_read_with_file_and_line(s):
     out = p.stdout + p.stderr
     if "needs compute-sanitizer" in out:
         raise Skip("no compute-sanitizer on this host")
-    expect_exit(p, 1, "memcheck", "Invalid __global__ read", "wrong_oob.cu:")
+    expect_exit(p, 1, "memcheck", "Invalid __global__ read", "wrong_oob.cu:", "n = 1, 5, 4099, 65537",
+                "exactly n words", "--report-api-errors no")
+    # The kernel's errors alone: joseki's own calls (the signature check) are no report of the kernel's.
+    expect("Program hit" not in out and "cudaFuncGetParamInfo" not in out,
+           f"the sanitizer report holds an API error of joseki's:\n{out[-3000:]}")
+
+
+@suite.test
+def sanitize_reports_the_race_with_file_and_line(s):
+    need_gpu(s)
+    p = s.run("try", f"{EX}/wrong_race.cu", "--ladder", "reduce", "--sanitize", "--kill-after", "50",
+              "--history-dir", hist_dir(s, "gpu"), timeout=150)
+    out = p.stdout + p.stderr
+    if "needs compute-sanitizer" in out:
+        raise Skip("no compute-sanitizer on this host")
+    expect_exit(p, 1, "racecheck", "hazard", "wrong_race.cu:")
+    expect("did not finish" not in out, f"a sanitizer ran past --kill-after 50:\n{out[-3000:]}")
 
 
 @suite.test

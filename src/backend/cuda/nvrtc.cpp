@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 #include <nvrtc.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstring>
 #include <mutex>
@@ -96,6 +97,36 @@ std::optional<LibraryInfo> library(std::string* why) {
   return a->info;
 }
 
+std::optional<std::vector<std::size_t>> ptx_param_sizes(const std::string& ptx, const std::string& entry) {
+  // ".entry NAME(" -- NAME exactly (not a longer name it prefixes), then the list up to ')'.
+  std::string name;
+  for (char ch : entry) {
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_') name += '\\';
+    name += ch;
+  }
+  const std::regex head("\\.entry\\s+" + name + "\\s*\\(");
+  std::smatch h;
+  if (!std::regex_search(ptx, h, head)) return std::nullopt;
+  const std::size_t begin = static_cast<std::size_t>(h.position(0) + h.length(0));
+  const std::size_t end = ptx.find(')', begin);
+  if (end == std::string::npos) return std::nullopt;
+  const std::string list = ptx.substr(begin, end - begin);
+  // Each parameter: ".param [.align A] .TYPE [.ptr .SPACE .align A] NAME[COUNT]?", TYPE one of
+  // u/s/b/f 8..64; its size is the TYPE's bytes times COUNT.
+  static const std::regex type(R"(\.[usbf](8|16|32|64)\b)");
+  static const std::regex count(R"(\[\s*(\d+)\s*\]\s*$)");
+  std::vector<std::size_t> sizes;
+  std::istringstream ps(list);
+  for (std::string one; std::getline(ps, one, ',');) {
+    if (one.find(".param") == std::string::npos) continue;
+    std::smatch t, c;
+    if (!std::regex_search(one, t, type)) return std::nullopt;  // a parameter not understood: say nothing
+    const std::size_t bytes = std::stoul(t[1].str()) / 8;
+    sizes.push_back(std::regex_search(one, c, count) ? bytes * std::stoul(c[1].str()) : bytes);
+  }
+  return sizes;
+}
+
 std::optional<PtxasInfo> parse_ptxas_info(const std::string& log, const std::string& kernel) {
   std::istringstream in(log);
   std::string line, block;
@@ -172,6 +203,14 @@ CompileResult compile(const CompileRequest& req) {
       api->check(api->cubin_size(prog, &n), "GetCUBINSize");
       res.cubin.resize(n);
       api->check(api->cubin(prog, res.cubin.data()), "GetCUBIN");
+      // NVRTC keeps the PTX of a cubin compile too (12.x, 13.x): its .param lists give the
+      // kernels' signatures. Not an error when absent.
+      std::size_t pn = 0;
+      if (api->ptx_size(prog, &pn) == NVRTC_SUCCESS && pn > 1) {
+        res.ptx.assign(pn, '\0');
+        if (api->ptx(prog, res.ptx.data()) != NVRTC_SUCCESS) res.ptx.clear();
+        while (!res.ptx.empty() && res.ptx.back() == '\0') res.ptx.pop_back();
+      }
     } else {
       api->check(api->ptx_size(prog, &n), "GetPTXSize");
       res.ptx.assign(n, '\0');
@@ -203,6 +242,7 @@ Module::Module(const CompileResult& c, const std::string& entry) {
                                entry, cudaGetErrorString(g)));
   }
   m_kernel = reinterpret_cast<const void*>(k);
+  if (!c.ptx.empty()) m_ptx_params = ptx_param_sizes(c.ptx, entry);
 }
 
 Module::~Module() {
@@ -223,14 +263,16 @@ Module::Attributes Module::attributes() const {
   return r;
 }
 
-std::vector<std::size_t> Module::param_sizes() const {
+std::optional<std::vector<std::size_t>> Module::param_sizes(std::size_t max_count) const {
+  if (m_ptx_params) return *m_ptx_params;
   std::vector<std::size_t> sizes;
-  for (std::size_t i = 0; i < 64; ++i) {
+  for (std::size_t i = 0; i <= max_count; ++i) {
     std::size_t offset = 0, size = 0;
     if (cudaFuncGetParamInfo(m_kernel, i, &offset, &size) != cudaSuccess) break;
     sizes.push_back(size);
   }
   (void)cudaGetLastError();  // the call past the last parameter fails by design; not a sticky error
+  if (sizes.empty()) return std::nullopt;
   return sizes;
 }
 

@@ -31,6 +31,12 @@ struct PtxasInfo {
 // when the log has none for it (a PTX-only compile runs no ptxas). Pure; unit-tested.
 std::optional<PtxasInfo> parse_ptxas_info(const std::string& log, const std::string& kernel);
 
+// The byte sizes of `entry`'s parameters, in order, read off its `.entry NAME(.param ...)` list in
+// PTX (".param .u64 x" -> 8, ".param .align 8 .b8 x[24]" -> 24); nullopt when the PTX has no such
+// entry. An extern "C" name carries no types, so this is how a launcher checks a signature
+// without a CUDA call that fails by design. Pure; unit-tested.
+std::optional<std::vector<std::size_t>> ptx_param_sizes(const std::string& ptx, const std::string& entry);
+
 // "sm_90" / "compute_90" / "90" -> "sm_90" etc.; throws InputError naming the text otherwise.
 std::string normalize_arch(const std::string& arch);
 
@@ -44,7 +50,7 @@ struct CompileRequest {
 struct CompileResult {
   bool ok = false;
   std::string log;             // NVRTC's log (errors, warnings, ptxas -v lines)
-  std::string ptx;             // the PTX (compute_XX) or empty
+  std::string ptx;             // the PTX (compute_XX, and sm_XX where NVRTC keeps it) or empty
   std::vector<char> cubin;     // the cubin (sm_XX) or empty
   std::string command;         // "nvrtc <options>" as passed, for the record
   double seconds = 0;          // create + compile + fetch
@@ -75,13 +81,16 @@ class Module {
     int max_threads_per_block = 0, binary_version = 0, ptx_version = 0;
   };
   Attributes attributes() const;
-  // The sizes of the kernel's parameters in order (cudaFuncGetParamInfo): an extern "C" name carries
-  // no types, so this is how a launcher checks the signature before it passes arguments.
-  std::vector<std::size_t> param_sizes() const;
+  // The sizes of the kernel's parameters in order: from the compiled PTX's .param list when the
+  // compile kept PTX (no CUDA call), else from cudaFuncGetParamInfo over indices 0..max_count (the
+  // call one past the last parameter fails by design, an API error compute-sanitizer reports).
+  // nullopt when neither says (no PTX and the runtime's call fails at index 0).
+  std::optional<std::vector<std::size_t>> param_sizes(std::size_t max_count = 64) const;
   // Resident blocks per SM for this block size and dynamic shared memory.
   int blocks_per_sm(int block, std::size_t dynamic_smem) const;
 
  private:
+  std::optional<std::vector<std::size_t>> m_ptx_params;  // from the PTX, when the compile kept it
   void* m_library = nullptr;  // cudaLibrary_t
   const void* m_kernel = nullptr;  // cudaKernel_t
 };

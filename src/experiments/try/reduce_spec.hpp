@@ -27,6 +27,11 @@ std::vector<std::string> reduce_defines(const ReduceSpec& s, int block, int unro
 
 // The validation sizes (1, 3, 31, 255, 4097, 2^20+3 and n when n > 0), ascending.
 std::vector<std::size_t> reduce_validation_sizes(std::size_t n);
+// The sizes checked under --sanitize (compute-sanitizer; racecheck is ~100x slower than a plain
+// run): 1, 5, 4099, 65537 -- tiny, odd (not a multiple of 4 nor of a block), one past a block
+// multiple and past a power of two -- each at offset 0 in a buffer of exactly n words, so that a
+// read past in[n - 1] lies outside the allocation and memcheck names it.
+std::vector<std::size_t> reduce_sanitize_sizes();
 // "out[0] = ..., expected ...: the difference is in[28..30], the last 3 elements: the tail is not read"
 // -- which elements a wrong sum missed or added, when it is a few at either end. `in` holds n
 // words and room_after more after them (the harness's buffer).

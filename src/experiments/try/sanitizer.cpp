@@ -60,6 +60,12 @@ SanitizerFindings parse_sanitizer_log(const std::string& log) {
                                t.rfind("Race reported", 0) == 0 || t.rfind("Program hit", 0) == 0 ||
                                t.rfind("Warning: Race", 0) == 0 || t.rfind("Error:", 0) == 0 ||
                                t.rfind("Misaligned", 0) == 0 || t.rfind("Out-of-range", 0) == 0;
+    if (starts_report && t.rfind("Program hit", 0) == 0 && t.find("on CUDA API call") != std::string::npos) {
+      ++f.api_errors;  // joseki's own call, not the kernel's
+      in_first = false;
+      continue;
+    }
+    if (starts_report) ++f.kinds[t];
     if (f.first.empty() && starts_report) {
       in_first = true;
       f.kind = t;
@@ -76,11 +82,26 @@ SanitizerFindings parse_sanitizer_log(const std::string& log) {
       f.first.push_back(t);
     }
   }
-  if (!f.summary_seen && !f.first.empty()) f.errors = 1;
+  if (f.summary_seen) {
+    // memcheck's ERROR SUMMARY counts API errors too; racecheck's counts hazards alone.
+    int reports = 0;
+    for (const auto& [k, c] : f.kinds) reports += c;
+    if (f.api_errors && f.errors >= f.api_errors && f.errors - f.api_errors >= reports) f.errors -= f.api_errors;
+  } else {
+    for (const auto& [k, c] : f.kinds) f.errors += c;
+  }
   return f;
 }
 
-SanitizeReport run_sanitizers(const std::vector<std::string>& child_argv, const std::string& tmp_dir, double limit_s) {
+std::vector<std::string> sanitizer_argv(const std::string& sanitizer, const std::string& tool, const std::string& log) {
+  std::vector<std::string> a = {sanitizer, "--tool", tool, "--log-file", log, "--error-exitcode", "9",
+                                "--print-limit", "20", "--report-api-errors", "no"};
+  if (tool == "racecheck") a.insert(a.end(), {"--racecheck-report", "analysis"});
+  return a;
+}
+
+SanitizeReport run_sanitizers(const std::vector<std::string>& child_argv, const std::string& tmp_dir, double limit_s,
+                              const std::string& scope) {
   const std::string san = find_sanitizer();
   if (san.empty())
     throw RunError("--sanitize needs compute-sanitizer (the CUDA toolkit's; not on PATH nor in /usr/local/cuda/bin; "
@@ -92,8 +113,7 @@ SanitizeReport run_sanitizers(const std::vector<std::string>& child_argv, const 
   for (const char* tool : {"memcheck", "racecheck"}) {
     const std::string log = tmp_dir + "/" + tool + ".log";
     measure::SpawnOptions so;
-    so.argv = {san, "--tool", tool, "--log-file", log, "--error-exitcode", "9", "--print-limit", "20"};
-    if (std::string(tool) == "racecheck") so.argv.insert(so.argv.end(), {"--racecheck-report", "all"});
+    so.argv = sanitizer_argv(san, tool, log);
     so.argv.insert(so.argv.end(), child_argv.begin(), child_argv.end());
     so.timeout_s = limit_s;
     so.want_report = false;
@@ -105,13 +125,17 @@ SanitizeReport run_sanitizers(const std::vector<std::string>& child_argv, const 
     ss << in.rdbuf();
     const SanitizerFindings f = parse_sanitizer_log(ss.str());
     nlohmann::json j = {{"exit_code", r.exit_code}, {"errors", f.errors}, {"first", f.first}, {"kind", f.kind},
-                        {"timed_out", r.timed_out}};
+                        {"kinds", f.kinds},          {"api_errors", f.api_errors}, {"timed_out", r.timed_out},
+                        {"command", so.argv}};
     std::string verdict;
+    const char* what = std::string(tool) == "racecheck" ? "hazard(s)" : "error(s)";
     if (r.timed_out) {
-      verdict = fmt::format("did not finish within {:.0f} s (killed)", limit_s);
+      verdict = f.errors > 0 ? fmt::format("{} {} before it was stopped: did not finish within {:.0f} s (killed)",
+                                           f.errors, what, limit_s)
+                             : fmt::format("did not finish within {:.0f} s (killed)", limit_s);
       rep.clean = false;
     } else if (f.errors > 0) {
-      verdict = fmt::format("{} {}", f.errors, std::string(tool) == "racecheck" ? "hazard(s)" : "error(s)");
+      verdict = fmt::format("{} {}", f.errors, what);
       rep.clean = false;
     } else if (!f.summary_seen && r.exit_code != 0) {
       std::ifstream e(so.stderr_path);
@@ -129,9 +153,22 @@ SanitizeReport run_sanitizers(const std::vector<std::string>& child_argv, const 
     rep.json[tool] = j;
     lines += fmt::format("compute-sanitizer --tool {}: {}\n", tool, verdict);
     for (const auto& l : f.first) lines += "    " + l + "\n";
+    int also = 0;  // the other kinds of report, one line each, the first few
+    for (const auto& [k, c] : f.kinds) {
+      if (k == f.kind) continue;
+      if (++also > 4) {
+        lines += fmt::format("    ... and {} more kinds of report\n", f.kinds.size() - 5);
+        break;
+      }
+      lines += fmt::format("    also: {} ({}x)\n", k, c);
+    }
     rep.summary += (rep.summary.empty() ? "" : "; ") + fmt::format("{}: {}", tool, verdict);
   }
-  rep.text = "## compute-sanitizer over the validation (compiled with -lineinfo: FILE:LINE below)\n\n" + lines;
+  rep.text = "## compute-sanitizer over the validation (compiled with -lineinfo: FILE:LINE below)\n\n" +
+             (scope.empty() ? "" : scope + "\n") +
+             "The kernel's accesses alone: joseki's own CUDA calls are checked by joseki, not reported "
+             "(--report-api-errors no).\n\n" +
+             lines;
   return rep;
 }
 

@@ -4,6 +4,7 @@
 // tool; neither is fatal when the tool is missing: they say so.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,11 @@ struct SanitizerFindings {
   bool summary_seen = false;
   std::vector<std::string> first; // the first report's lines, "=========" stripped (kind, where, thread, address)
   std::string kind;               // "Invalid __global__ read of size 16 bytes", "Race reported between ..."
+  // "Program hit cudaError... on CUDA API call to ..." reports: joseki's own CUDA calls, not the
+  // kernel's accesses (joseki checks each call itself). Counted apart, left out of `errors`
+  // where the summary counted them, and never chosen as `first`.
+  int api_errors = 0;
+  std::map<std::string, int> kinds;  // each kernel report's first line -> how many times
 };
 // Parses a compute-sanitizer log. Pure; unit-tested.
 SanitizerFindings parse_sanitizer_log(const std::string& log);
@@ -31,9 +37,19 @@ struct SanitizeReport {
   std::string text;     // what the CLI prints
   nlohmann::json json;
 };
+// The command line for one tool (before the child's argv): the log to `log`, exit code 9 on an
+// error, at most 20 reports printed, API errors not reported (--report-api-errors no: they are
+// joseki's own calls, each of which joseki checks; the report holds the kernel's errors alone),
+// racecheck in its default "analysis" mode (one report per pair of racing lines; "all" also
+// prints every hazard, slow enough on a racy kernel to miss any limit). Pure; unit-tested.
+std::vector<std::string> sanitizer_argv(const std::string& sanitizer, const std::string& tool, const std::string& log);
+
 // Runs child_argv (a try child in validate-only mode) under memcheck, then racecheck, each with
-// --log-file in tmp_dir and a time limit. Throws RunError when there is no compute-sanitizer.
-SanitizeReport run_sanitizers(const std::vector<std::string>& child_argv, const std::string& tmp_dir, double limit_s);
+// --log-file in tmp_dir and a time limit (a tool stopped at the limit still reports what its log
+// holds). `scope` (what the child checks) heads the text. Throws RunError when there is no
+// compute-sanitizer.
+SanitizeReport run_sanitizers(const std::vector<std::string>& child_argv, const std::string& tmp_dir, double limit_s,
+                              const std::string& scope = "");
 
 // ncu over child_argv, a validate-only child that launches the user's kernel and `best_rung` (at
 // the timed size alone); the symptom rows (metric, yours, theirs, matches). {"skipped": why}
