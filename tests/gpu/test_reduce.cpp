@@ -131,13 +131,15 @@ TEST(ReduceGpu, StatefulRungsStayExactOverAnyNumberOfLaunches) {
     EXPECT_TRUE(r.summary.has_value());
     if (r.summary) ++timed;
   }
-  EXPECT_EQ(timed, 5 * 2 * 2);
+  const int rungs = static_cast<int>(o.rungs.size());  // r11 is skipped where cp.async.bulk is missing
+  EXPECT_GE(rungs, 4);
+  EXPECT_EQ(timed, rungs * 2 * 2);
   int validations = 0;
   for (const auto& v : res.validations) {
     EXPECT_TRUE(v.ok) << v.message;
     ++validations;
   }
-  EXPECT_EQ(validations, 5 * 2);
+  EXPECT_EQ(validations, rungs * 2);
 }
 
 TEST(ReduceGpu, TimedLadderHasRatiosCeilingAndExactResults) {

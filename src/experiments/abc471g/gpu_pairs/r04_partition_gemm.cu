@@ -228,6 +228,26 @@ int current_device_attribute() {
 }
 int current_cc_major() { return current_device_attribute<cudaDevAttrComputeCapabilityMajor>(); }
 
+// Whether the code that runs on the current device has griddepcontrol: the virtual architecture this
+// file's kernels were compiled from (cudaFuncAttributes::ptxVersion), not the GPU's compute capability.
+// A compute_80 PTX build on an H200 runs kernels without griddepcontrol.wait; launched as programmatic
+// dependents they would read their predecessor's output before it is written (measured: wrong counts
+// at k = 64.. in the compute_80 proof build on the H200, results/h200/2026-12-01-device-call-3).
+bool running_code_has_pdl() {
+  static std::atomic<int> cached[64] = {};  // 0 unknown, 1 no, 2 yes
+  int dev = 0;
+  JOSEKI_CUDA_CHECK(cudaGetDevice(&dev));
+  if (dev < 0 || dev >= 64) dev = 0;
+  int v = cached[dev].load(std::memory_order_relaxed);
+  if (v == 0) {
+    cudaFuncAttributes fa{};
+    JOSEKI_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_hist_kernel));
+    v = (current_cc_major() >= 9 && fa.ptxVersion >= 90) ? 2 : 1;
+    cached[dev].store(v, std::memory_order_relaxed);
+  }
+  return v == 2;
+}
+
 template <class... K, class... A>
 void launch_dependent(void (*kernel)(K...), dim3 grid, dim3 block, std::size_t smem, cudaStream_t s, A... args) {
   cudaLaunchConfig_t cfg{};
@@ -239,7 +259,7 @@ void launch_dependent(void (*kernel)(K...), dim3 grid, dim3 block, std::size_t s
   attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr[0].val.programmaticStreamSerializationAllowed = 1;
   cfg.attrs = attr;
-  cfg.numAttrs = current_cc_major() >= 9 ? 1 : 0;
+  cfg.numAttrs = running_code_has_pdl() ? 1 : 0;
   JOSEKI_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, static_cast<K>(args)...));
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
