@@ -13,11 +13,11 @@ for arch in 80 75; do
   preset=ptx$arch
   if [[ ${JOSEKI_NO_BUILD:-0} != 1 ]]; then
     cmake --preset "$preset" >/dev/null
-    cmake --build --preset "$preset" -j "$(nproc)" --target joseki joseki_gpu_tests scope_child
+    cmake --build --preset "$preset" -j "$(nproc)" --target joseki joseki_gpu_tests scope_child joseki_probe_plain joseki_probe_context joseki_probe_cuda_link joseki_probe_cuda_touch
   fi
   dst=.device/bin-$preset
   rm -rf "$dst" && mkdir -p "$dst"
-  for f in build/$preset/joseki build/$preset/tests/joseki_gpu_tests build/$preset/tests/scope_child; do
+  for f in build/$preset/joseki build/$preset/tests/joseki_gpu_tests build/$preset/tests/scope_child build/$preset/probes/joseki_probe_*; do
     [[ -x $f ]] || { echo "stage_ptx: $f missing (build the $preset preset)" >&2; exit 1; }
     cp "$f" "$dst/"
   done
