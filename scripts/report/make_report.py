@@ -5,7 +5,7 @@ Run by `joseki report` and at the end of `joseki run` (not meant to be run by ha
     python3 make_report.py --plan PLAN.json
 The plan, written by joseki, names the record files, report.md (already written by joseki,
 with the line <!-- joseki:plots --> where the plots go), the output folder, and the ladders
-joseki found in the records (one grouping rule, in C++: src/app/cmd_run_summary.cpp).
+joseki found in the records (one grouping rule, in C++: src/report/summary.cpp).
 This script
   - draws every plot into OUT/report-plots/*.png; a plot whose records are absent says so;
   - replaces the marker in report.md by a Plots section that links the PNGs;

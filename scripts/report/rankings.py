@@ -1,7 +1,7 @@
 """The report's cross-device plot (issue 16): per (device, API, size) column of the rankings table,
 each reduction rung's median time normalised to that column's best rung, with the rules that flip
 between columns marked. The numbers come from joseki (plan["rankings"], built by the same C++ code
-as `joseki rankings`: src/app/cmd_rankings_table.cpp), so the plot and the table cannot disagree."""
+as `joseki rankings`: src/report/rankings.cpp), so the plot and the table cannot disagree."""
 import numpy as np
 
 from style import Plot, plt, render

@@ -16,12 +16,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "app/cmd_run_report.hpp"
-#include "app/cmd_run_summary.hpp"
 #include "app/context.hpp"
 #include "measure/errors.hpp"
 #include "measure/program_scope.hpp"
 #include "measure/table.hpp"
+#include "report/report.hpp"
+#include "report/summary.hpp"
 
 namespace joseki::app {
 namespace {
@@ -42,7 +42,7 @@ std::string key_of(const Record& r) {
 
 Side load(const std::string& arg) {
   Side s{arg, {}, {}};
-  for (const std::string& f : record_files_of(arg)) {
+  for (const std::string& f : report::record_files_of(arg)) {
     const measure::RecordSet set = measure::read_records(f);
     s.records.insert(s.records.end(), set.records.begin(), set.records.end());
   }
@@ -96,7 +96,7 @@ Verdict judge(const Record& a, const Record& b, double threshold, double min_dif
   if (!(ma > 0) || !(mb > 0)) return {ma == mb ? "SAME" : "DIFFERENT", "", false};
   const double d = mb / ma - 1;
   const std::string change = fmt::format("{:+.1f}%", 100 * d);
-  const double band = std::max({rel_noise(a), rel_noise(b), min_diff});
+  const double band = std::max({report::rel_noise(a), report::rel_noise(b), min_diff});
   if (std::fabs(d) <= band) return {"SAME", change, false};
   const int dir = direction(a.unit);
   if (dir == 0) return {"DIFFERENT", change, false};
@@ -150,8 +150,8 @@ void compare(const CompareArgs& args) {
     ++counts[v.status.rfind("skipped", 0) == 0 ? "skipped" : word];
     regressions += v.regression;
     if (args.changed_only && (word == "SAME" || v.status.rfind("skipped", 0) == 0)) continue;
-    auto fig = [](const Record& r) { return r.summary ? value_cell(r, r.summary->median) : std::string("-"); };
-    auto noise = [](const Record& r) { return r.summary ? measure::format_pct(100 * rel_noise(r)) : std::string("-"); };
+    auto fig = [](const Record& r) { return r.summary ? report::value_cell(r, r.summary->median) : std::string("-"); };
+    auto noise = [](const Record& r) { return r.summary ? measure::format_pct(100 * report::rel_noise(r)) : std::string("-"); };
     t.add_row({ra.experiment, ra.variant, ra.axes.label(), ra.scope, ra.mode, fig(ra), fig(rb), v.change, noise(ra),
                noise(rb), v.status});
   }

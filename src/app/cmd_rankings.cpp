@@ -3,7 +3,7 @@
 // rule marked where it flips between columns. Seed 000's Apple M4 (wgpu) and seed 001's RTX 3060
 // Laptop appear as reference columns, marked "from the seed, not measured here".
 //
-// The table itself is built in cmd_rankings_table.cpp (shared with the report).
+// The table itself is built in src/report/rankings.cpp (shared with the report).
 // Rungs are matched across APIs by what they do: v1 = one atomic per element (r01_atomic,
 // vk_v1_atomic), v2 = shared/workgroup tree (r02_shared_tree, vk_v2_tree), v3 = coarsened + tree
 // (r03_coarsen, vk_v3_coarsen), v4 = warp/subgroup sums (r04_warp_shuffle, vk_v4_subgroup),
@@ -19,10 +19,10 @@
 
 #include <fmt/format.h>
 
-#include "app/cmd_rankings_table.hpp"
 #include "app/context.hpp"
 #include "measure/errors.hpp"
 #include "measure/table.hpp"
+#include "report/rankings.hpp"
 
 namespace joseki::app {
 namespace {
@@ -53,7 +53,7 @@ struct Opts {
 };
 
 // The measured columns of one set: its record files read (other JSON in a results folder skipped).
-std::vector<RankColumn> columns_of(const std::string& set, const std::set<std::int64_t>& sizes, const std::string& mode) {
+std::vector<report::RankColumn> columns_of(const std::string& set, const std::set<std::int64_t>& sizes, const std::string& mode) {
   std::vector<Record> records;
   for (const std::string& f : files_of(set)) {
     try {
@@ -64,7 +64,7 @@ std::vector<RankColumn> columns_of(const std::string& set, const std::set<std::i
       throw;
     }
   }
-  return rank_columns(fs::path(set).filename().string(), records, sizes, mode);
+  return report::rank_columns(fs::path(set).filename().string(), records, sizes, mode);
 }
 
 void add_rankings_command(CLI::App& app, Context&) {
@@ -97,13 +97,13 @@ void add_rankings_command(CLI::App& app, Context&) {
       }
       sizes.insert(static_cast<std::int64_t>(n));
     }
-    std::vector<RankColumn> cols;
-    if (!o->no_seed) cols = seed_rank_columns();
+    std::vector<report::RankColumn> cols;
+    if (!o->no_seed) cols = report::seed_rank_columns();
     for (const auto& s : o->sets)
-      for (RankColumn& c : columns_of(s, sizes, o->mode)) cols.push_back(std::move(c));
+      for (report::RankColumn& c : columns_of(s, sizes, o->mode)) cols.push_back(std::move(c));
     if (cols.size() == (o->no_seed ? 0u : 2u))
       throw InputError("rankings: no timed reduce ladder records (cuda or vulkan) in the given sets at that size/mode");
-    std::cout << rankings_markdown(cols, "## the reduction ladder across devices and APIs");
+    std::cout << report::rankings_markdown(cols, "## the reduction ladder across devices and APIs");
   });
 }
 

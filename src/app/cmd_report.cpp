@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "app/cmd_run_report.hpp"
 #include "app/context.hpp"
 #include "measure/errors.hpp"
+#include "report/report.hpp"
 
 namespace joseki::app {
 namespace {
@@ -24,13 +24,13 @@ void add_report_command(CLI::App& app, Context& ctx) {
   cmd->callback([&ctx, inputs, out] {
     std::vector<std::string> files;
     for (const std::string& in : *inputs)
-      for (const std::string& f : record_files_of(in)) files.push_back(f);
+      for (const std::string& f : report::record_files_of(in)) files.push_back(f);
     std::string dir = *out;
     if (dir.empty()) {
       if (inputs->size() == 1 && std::filesystem::is_directory(inputs->front())) dir = inputs->front();
       else throw InputError("--out: required when the inputs are record files (the report needs a folder)");
     }
-    const ReportResult r = generate_report(files, dir, ctx.self_exe);
+    const report::ReportResult r = report::generate_report(files, dir, ctx.self_exe);
     std::cout << "report: " << r.markdown_path << "\n";
     if (!r.html_path.empty()) std::cout << "report: " << r.html_path << " (" << r.plots << " plots)\n";
     ctx.note("report: " + r.plots_note);

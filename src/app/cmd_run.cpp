@@ -1,7 +1,7 @@
 // `joseki run`: the tour. Device facts and ceilings, then every registered step (each
-// experiment's ladder, the probes) in order, with progress on stderr (cmd_run_progress),
-// tables on stdout, a summary at the end (cmd_run_summary), all records in one timestamped
-// folder and the report made from them (cmd_run_report). Without a GPU the CPU paths run
+// experiment's ladder, the probes) in order, with progress on stderr (report/progress),
+// tables on stdout, a summary at the end (report/summary), all records in one timestamped
+// folder and the report made from them (report/report). Without a GPU the CPU paths run
 // and each GPU step says why it was skipped. A step that fails does not stop the tour: it
 // is recorded as failed and the exit code is 1. docs/REPORT.md.
 #include <algorithm>
@@ -12,13 +12,13 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "app/cmd_run_progress.hpp"
-#include "app/cmd_run_report.hpp"
-#include "app/cmd_run_summary.hpp"
 #include "app/context.hpp"
 #include "backend/gpu.hpp"
 #include "measure/errors.hpp"
 #include "measure/table.hpp"
+#include "report/progress.hpp"
+#include "report/report.hpp"
+#include "report/summary.hpp"
 
 namespace joseki::app {
 namespace {
@@ -125,7 +125,7 @@ void run_tour(Context& ctx, RunArgs& args) {
     est.push_back(s.gpu_only && !opt.gpu ? 0.0 : opt.quick ? s.est_seconds_quick : s.est_seconds_full);
   }
   std::vector<std::string> failures;
-  TourProgress progress(TourProgress::choose(args.progress, ctx.quiet), names, est);
+  report::TourProgress progress(report::TourProgress::choose(args.progress, ctx.quiet), names, est);
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const TourStep& s = steps[i];
     progress.begin_step(i, s.description);
@@ -161,10 +161,10 @@ void run_tour(Context& ctx, RunArgs& args) {
   const double tour_s = progress.elapsed_s();
   progress.stop();
 
-  std::cout << "\n## Summary\n\n" << summary_markdown(ctx.records) << std::flush;
+  std::cout << "\n## Summary\n\n" << report::summary_markdown(ctx.records) << std::flush;
   if (!args.no_report) {
     try {
-      const ReportResult r = generate_report({records_path}, opt.out_dir, ctx.self_exe);
+      const report::ReportResult r = report::generate_report({records_path}, opt.out_dir, ctx.self_exe);
       ctx.note("report: " + r.markdown_path + (r.html_path.empty() ? "" : " and " + r.html_path) + "; " + r.plots_note);
     } catch (const std::exception& e) {
       ctx.note(std::string("joseki run: the report could not be made: ") + e.what());

@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-namespace joseki::app {
+namespace joseki::report {
 
 class TourProgress {
  public:
@@ -71,4 +71,4 @@ class TourProgress {
   std::atomic<int> m_pump_busy{0};
 };
 
-}  // namespace joseki::app
+}  // namespace joseki::report

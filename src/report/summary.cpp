@@ -1,4 +1,4 @@
-#include "app/cmd_run_summary.hpp"
+#include "report/summary.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -11,7 +11,7 @@
 
 #include "measure/table.hpp"
 
-namespace joseki::app {
+namespace joseki::report {
 
 using measure::Record;
 
@@ -166,7 +166,7 @@ std::vector<Ladder> find_ladders(const std::vector<Record>& records) {
       modeless.push_back(i);
       continue;
     }
-    Ladder key{r.experiment, workload_label(r, common[r.experiment]), r.mode, scope_class(r.scope), {}, 0, "", 0};
+    Ladder key{r.experiment, workload_label(r, common[r.experiment]), r.mode, scope_class(r.scope), {}, 0, "", 0, ""};
     key.family = variant_family(r.variant);
     Ladder* l = find(key);
     if (!l) l = &ladders.emplace_back(key);
@@ -175,7 +175,7 @@ std::vector<Ladder> find_ladders(const std::vector<Record>& records) {
   // Records without a cache mode (CPU baselines) belong to every moded ladder of their workload.
   for (std::size_t i : modeless) {
     const Record& r = records[i];
-    Ladder key{r.experiment, workload_label(r, common[r.experiment]), "", scope_class(r.scope), {}, 0, "", 0};
+    Ladder key{r.experiment, workload_label(r, common[r.experiment]), "", scope_class(r.scope), {}, 0, "", 0, ""};
     key.family = variant_family(r.variant);
     bool placed = false;
     for (Ladder& l : ladders)
@@ -317,4 +317,4 @@ std::string summary_markdown(const std::vector<Record>& records) {
   return md;
 }
 
-}  // namespace joseki::app
+}  // namespace joseki::report

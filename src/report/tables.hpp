@@ -1,5 +1,5 @@
-// Tables shared by subcommands: the device facts and the measured ceilings (defined in cmd_device.cpp;
-// used by `joseki device`, the tour and the report).
+// Tables shared by subcommands and the report: the device facts and the measured ceilings
+// (used by `joseki device`, the tour and the report).
 #pragma once
 
 #include <string>
@@ -7,9 +7,9 @@
 
 #include "measure/record.hpp"
 
-namespace joseki::app {
+namespace joseki::report {
 
 std::string facts_table(const measure::DeviceFacts& d);
 std::string ceilings_table(const std::vector<measure::Record>& recs);
 
-}  // namespace joseki::app
+}  // namespace joseki::report

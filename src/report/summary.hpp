@@ -5,14 +5,12 @@
 // appears here without code changes.
 #pragma once
 
-#include "app/tables.hpp"
-
 #include <string>
 #include <vector>
 
 #include "measure/record.hpp"
 
-namespace joseki::app {
+namespace joseki::report {
 
 // One ladder: the rungs of one experiment measured on one workload (the axes that all of
 // the experiment's rungs share, e.g. n), in one cache mode and one scope class (CPU and
@@ -55,4 +53,4 @@ double extra_double(const measure::Record& r, const char* key, double fallback =
 std::string extra_string(const measure::Record& r, const char* key);
 
 
-}  // namespace joseki::app
+}  // namespace joseki::report

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace joseki::app {
+namespace joseki::report {
 
 struct ReportResult {
   std::string markdown_path;
@@ -25,4 +25,4 @@ ReportResult generate_report(const std::vector<std::string>& record_files, const
 // records.json (else every *.json record set in it). Throws InputError naming the argument.
 std::vector<std::string> record_files_of(const std::string& arg);
 
-}  // namespace joseki::app
+}  // namespace joseki::report

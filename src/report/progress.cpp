@@ -1,4 +1,4 @@
-#include "app/cmd_run_progress.hpp"
+#include "report/progress.hpp"
 #include "measure/clock.hpp"
 
 #include <fcntl.h>
@@ -16,7 +16,7 @@
 
 #include <fmt/format.h>
 
-namespace joseki::app {
+namespace joseki::report {
 namespace {
 
 using measure::now_s;
@@ -291,4 +291,4 @@ void TourProgress::stop() {
   m_stopped = true;
 }
 
-}  // namespace joseki::app
+}  // namespace joseki::report

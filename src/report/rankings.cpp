@@ -1,12 +1,12 @@
-// The cross-device rankings table (issue 16): cmd_rankings_table.hpp. Moved here from
-// cmd_rankings.cpp so that `joseki rankings` and the report build the one same table.
+// The cross-device rankings table (issue 16): rankings.hpp. Here in the report engine so that
+// `joseki rankings` (app/cmd_rankings.cpp) and the report build the one same table.
 //
 // Rungs are matched across APIs by what they do: v1 = one atomic per element (r01_atomic,
 // vk_v1_atomic), v2 = shared/workgroup tree (r02_shared_tree, vk_v2_tree), v3 = coarsened + tree
 // (r03_coarsen, vk_v3_coarsen), v4 = warp/subgroup sums (r04_warp_shuffle, vk_v4_subgroup),
 // v5 = 16-byte loads (r05_vector_loads, vk_v5_vec4), v6 = single pass (r06_single_pass,
 // vk_v6_single_pass).
-#include "app/cmd_rankings_table.hpp"
+#include "report/rankings.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -17,7 +17,7 @@
 
 #include "measure/table.hpp"
 
-namespace joseki::app {
+namespace joseki::report {
 namespace {
 
 using measure::Record;
@@ -283,4 +283,4 @@ nlohmann::json rankings_plot_plan(const std::vector<measure::RecordSet>& sets,
           {"reference", {{"label", all.front().label}, {"ranking", all.front().ranking}, {"rules", all.front().rule}}}};
 }
 
-}  // namespace joseki::app
+}  // namespace joseki::report

@@ -1,4 +1,4 @@
-#include "app/cmd_run_report.hpp"
+#include "report/report.hpp"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -15,14 +15,15 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
-#include "app/cmd_rankings_table.hpp"
-#include "app/cmd_run_summary.hpp"
 #include "measure/errors.hpp"
 #include "measure/record.hpp"
 #include "measure/spawn.hpp"
 #include "measure/table.hpp"
+#include "report/rankings.hpp"
+#include "report/summary.hpp"
+#include "report/tables.hpp"
 
-namespace joseki::app {
+namespace joseki::report {
 namespace fs = std::filesystem;
 using measure::Record;
 
@@ -58,7 +59,7 @@ std::string find_script(const std::string& self_exe, std::string& why_not) {
   }
   const fs::path rel = fs::path("scripts") / "report" / "make_report.py";
   std::vector<fs::path> tried;
-  // The source tree this binary was built from (this file is src/app/cmd_run_report.cpp).
+  // The source tree this binary was built from (this file is src/report/report.cpp).
   tried.push_back(fs::path(__FILE__).parent_path().parent_path().parent_path() / rel);
   // Next to the binary or above it (build/release/joseki, .device/bin/joseki on the GPU host).
   fs::path d = fs::path(self_exe).parent_path();
@@ -331,4 +332,4 @@ ReportResult generate_report(const std::vector<std::string>& record_files, const
   return res;
 }
 
-}  // namespace joseki::app
+}  // namespace joseki::report

@@ -1,6 +1,6 @@
 // The cross-device rankings table of the reduction ladder (issue 16), shared by
 // `joseki rankings A B ...` (cmd_rankings.cpp) and the report's "Rankings across devices and APIs"
-// section (cmd_rankings_table.cpp: rankings_report_section, called from cmd_run_report.cpp).
+// section (rankings_report_section, called from report.cpp).
 // One column per (record set, device, backend, n, mode); the seeds' figures as reference columns
 // marked "from the seed, not measured here"; each rule marked where it flips between columns.
 #pragma once
@@ -15,7 +15,7 @@
 
 #include "measure/record.hpp"
 
-namespace joseki::app {
+namespace joseki::report {
 
 struct RankColumn {
   std::string label;
@@ -48,4 +48,4 @@ std::vector<std::string> flipped_rules(const std::vector<RankColumn>& cols);
 std::string rankings_report_section(const std::vector<measure::RecordSet>& sets, const std::vector<std::string>& files);
 nlohmann::json rankings_plot_plan(const std::vector<measure::RecordSet>& sets, const std::vector<std::string>& files);
 
-}  // namespace joseki::app
+}  // namespace joseki::report
