@@ -83,10 +83,9 @@ void add_solve(CLI::App* parent, Context& ctx) {
   cmd->add_option("input", o->input, "input file (default: standard input)");
   cmd->callback([&ctx, o] {
     const g::Solver& solver = g::find_solver(o->solver);  // unknown name: exit 2 before reading
-    // A GPU solver: create the context on a second thread while the input is read and parsed
-    // (issue 6, start-up cost; gpu_pairs/startup.hpp).
-    if (solver.needs_gpu)
-      joseki::abc471g::pairs::startup::begin_context_async(ctx.device, solver.name == "gpu-pairs-gemm");
+    // The solver's warm start (a GPU solver creates its context, and loads its libraries, on other
+    // threads while the input is read and parsed: issue 6, start-up cost; gpu_pairs/startup.hpp).
+    if (solver.warm_start) solver.warm_start(ctx.device);
     const auto t0 = std::chrono::steady_clock::now();
     const g::Problem p = parse_input(o->input);
     const double parse_s = since(t0);

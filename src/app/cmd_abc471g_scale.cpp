@@ -18,7 +18,7 @@
 #include "experiments/abc471g/gpu_multi/multi.hpp"
 #include "experiments/abc471g/gpu_pairs/bench.hpp"
 #include "experiments/abc471g/gpu_pairs/bench_util.hpp"
-#include "experiments/abc471g/gpu_pairs/costs.hpp"
+#include "experiments/abc471g/cost/costs.hpp"
 #include "experiments/abc471g/gpu_pairs/ladder.hpp"
 #include "experiments/abc471g/inputs.hpp"
 #include "measure/errors.hpp"
@@ -192,7 +192,7 @@ void add_calibrate(CLI::App* parent, Context& ctx) {
   cmd->add_option("--solvers", o->solvers, "comma-separated solvers (default: all but auto, brute, editorial)");
   cmd->add_option("--threads", o->threads, "CPU threads for the CPU solvers (0 = all)")->check(CLI::Range(0, 4096));
   cmd->callback([&ctx, o] {
-    gp::CalibrateOptions co;
+    g::CalibrateOptions co;
     co.self_exe = ctx.self_exe;
     co.device = ctx.device;
     co.threads = o->threads;
@@ -204,9 +204,9 @@ void add_calibrate(CLI::App* parent, Context& ctx) {
       b = e + 1;
     }
     std::vector<measure::Record> recs;
-    const gp::CostModel m = gp::calibrate(co, &recs);
-    const std::string path = o->out.empty() ? gp::costs_path() : o->out;
-    gp::save_costs(m, path);
+    const g::CostModel m = g::calibrate(co, &recs);
+    const std::string path = o->out.empty() ? g::costs_path() : o->out;
+    g::save_costs(m, path);
     measure::Table t({"solver", "t(N, K) fit", "at the max case", "worst fit error"});
     for (const auto& [name, f] : m.solvers)
       t.add_row({name, f.formula(), ms(f.seconds(7e6, 2300)), fmt::format("{:.0f}%", 100 * f.max_rel_err)});

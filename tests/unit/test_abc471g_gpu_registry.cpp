@@ -8,7 +8,7 @@
 #include <set>
 
 #include "backend/gpu.hpp"
-#include "experiments/abc471g/dispatch.hpp"
+#include "experiments/abc471g/cost/dispatch.hpp"
 #include "experiments/abc471g/gpu_direct/ladder.hpp"
 #include "experiments/abc471g/inputs.hpp"
 #include "measure/errors.hpp"

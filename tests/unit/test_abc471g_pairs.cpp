@@ -11,11 +11,11 @@
 #include <set>
 
 #include "backend/gpu.hpp"
-#include "experiments/abc471g/dispatch.hpp"
+#include "experiments/abc471g/cost/dispatch.hpp"
 #include "experiments/abc471g/gpu_multi/multi.hpp"
 #include "experiments/abc471g/gpu_multi/nccl.hpp"
 #include "experiments/abc471g/gpu_pairs/bench.hpp"
-#include "experiments/abc471g/gpu_pairs/costs.hpp"
+#include "experiments/abc471g/cost/costs.hpp"
 #include "experiments/abc471g/gpu_pairs/ladder.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
@@ -291,7 +291,7 @@ TEST(Abc471gPairsCosts, FitRecoversAKnownModel) {
   std::vector<std::array<double, 3>> pts;
   for (double k : {256.0, 2300.0})
     for (double n : {1e5, 1e6, 1e7, 1e8}) pts.push_back({n, k, c0 + cn * n + cnk * n * k + ck2 * k * k});
-  const gp::SolverFit f = gp::fit_solver(pts);
+  const ab::SolverFit f = ab::fit_solver(pts);
   EXPECT_NEAR(f.c0 / c0, 1, 1e-6);
   EXPECT_NEAR(f.c_n / cn, 1, 1e-6);
   EXPECT_NEAR(f.c_nk / cnk, 1, 1e-6);
@@ -300,7 +300,7 @@ TEST(Abc471gPairsCosts, FitRecoversAKnownModel) {
   // A term the data contradict is clamped at zero, never negative.
   std::vector<std::array<double, 3>> lin;
   for (double n : {1e3, 1e4, 1e5, 1e6}) lin.push_back({n, 100, 1e-3 + 2e-9 * n - (n > 1e5 ? 1e-4 : 0)});
-  const gp::SolverFit g = gp::fit_solver(lin);
+  const ab::SolverFit g = ab::fit_solver(lin);
   EXPECT_GE(g.c0, 0);
   EXPECT_GE(g.c_n, 0);
   EXPECT_GE(g.c_nk, 0);
@@ -308,7 +308,7 @@ TEST(Abc471gPairsCosts, FitRecoversAKnownModel) {
 }
 
 TEST(Abc471gPairsCosts, FileRoundTripAndErrors) {
-  gp::CostModel m = gp::default_costs();
+  ab::CostModel m = ab::default_costs();
   m.source = "measured";
   m.created = "2026-11-29T00:00:00Z";
   m.gpu_fixed_external_s = 0.181;
@@ -316,21 +316,21 @@ TEST(Abc471gPairsCosts, FileRoundTripAndErrors) {
   pts.push_back({1e5, 2300, 1e-3});
   pts.push_back({1e6, 2300, 9e-3});
   pts.push_back({1e7, 2300, 8.8e-2});
-  m.solvers["cpu-direct"] = gp::fit_solver(pts);
+  m.solvers["cpu-direct"] = ab::fit_solver(pts);
   const std::string dir =
       (std::filesystem::temp_directory_path() / ("joseki-costs-" + std::to_string(::getpid()))).string();
   const std::string path = dir + "/sub/abc471g_costs.json";
-  gp::save_costs(m, path);
-  const auto back = gp::load_costs(path);
+  ab::save_costs(m, path);
+  const auto back = ab::load_costs(path);
   ASSERT_TRUE(back.has_value());
   EXPECT_EQ(back->source, "measured");
   EXPECT_DOUBLE_EQ(back->gpu_fixed_external_s, 0.181);
   EXPECT_DOUBLE_EQ(back->solvers.at("cpu-direct").c_n, m.solvers.at("cpu-direct").c_n);
-  EXPECT_FALSE(gp::load_costs(dir + "/absent.json").has_value());
-  nlohmann::json j = gp::to_json(m);
+  EXPECT_FALSE(ab::load_costs(dir + "/absent.json").has_value());
+  nlohmann::json j = ab::to_json(m);
   j["gpu"].erase("module_load_s");
   try {
-    gp::costs_from_json(j);
+    ab::costs_from_json(j);
     FAIL() << "a missing field must be an InputError";
   } catch (const joseki::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("gpu.module_load_s"), std::string::npos) << e.what();
@@ -339,11 +339,11 @@ TEST(Abc471gPairsCosts, FileRoundTripAndErrors) {
 }
 
 TEST(Abc471gPairsCosts, CalibratedChoiceFollowsTheModel) {
-  gp::CostModel m;
+  ab::CostModel m;
   m.source = "measured";
   m.gpu_fixed_external_s = 0.2;
   m.module_load_s = 0;
-  gp::SolverFit cpu, gpu;
+  ab::SolverFit cpu, gpu;
   cpu.c0 = 1e-4;
   cpu.c_n = 1e-8;  // 10 ns per element
   gpu.c0 = 1e-3;
@@ -354,7 +354,7 @@ TEST(Abc471gPairsCosts, CalibratedChoiceFollowsTheModel) {
   const auto small = gp::choose_calibrated(random_problem(1000, 50, 1, 1, 1), cands, m);
   EXPECT_EQ(small.first, "cpu-direct") << small.second;
   const auto big = gp::choose_calibrated(random_problem(1'000'000'000ULL, 50, 1, 1, 1), cands, m);
-  if (gp::gpu_presence_reason().empty()) {
+  if (ab::gpu_presence_reason().empty()) {
     EXPECT_EQ(big.first, "gpu-pairs") << big.second;
   } else {
     EXPECT_EQ(big.first, "cpu-direct") << "no GPU here: gpu-pairs must not be chosen\n" << big.second;
@@ -367,7 +367,7 @@ TEST(Abc471gPairsCosts, AutoSeesTheGpuEstimator) {
   for (const auto& e : c.candidates)
     if (e.solver == "gpu-pairs") {
       found = true;
-      if (gp::gpu_presence_reason().empty()) {
+      if (ab::gpu_presence_reason().empty()) {
         EXPECT_FALSE(e.infeasible.has_value()) << e.formula;
       } else {
         EXPECT_TRUE(e.infeasible.has_value());
@@ -419,7 +419,7 @@ TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {
   EXPECT_THROW(ab::find_solver("gpu-pairs").solve(p, {}), joseki::GpuUnavailable);
   EXPECT_THROW(gp::startup::await_context(0), joseki::GpuUnavailable);
   if (!std::filesystem::exists("/dev/nvidiactl")) {
-    EXPECT_FALSE(gp::gpu_presence_reason().empty());
+    EXPECT_FALSE(ab::gpu_presence_reason().empty());
   }
 }
 

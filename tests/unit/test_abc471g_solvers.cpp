@@ -18,7 +18,7 @@
 #include "experiments/abc471g/cpu/direct.hpp"
 #include "experiments/abc471g/cpu/fft_combine.hpp"
 #include "experiments/abc471g/cpu/pairs.hpp"
-#include "experiments/abc471g/dispatch.hpp"
+#include "experiments/abc471g/cost/dispatch.hpp"
 #include "experiments/abc471g/io.hpp"
 #include "experiments/abc471g/problem.hpp"
 #include "measure/errors.hpp"
@@ -268,6 +268,49 @@ TEST(Abc471gAuto, ExplainsItsChoiceWithEveryCandidate) {
   for (const auto& e : c.candidates) pairs_infeasible = pairs_infeasible || (e.solver == "cpu-pairs" && e.infeasible);
   EXPECT_TRUE(pairs_infeasible) << c.explanation;
   EXPECT_EQ(c.solver, "cpu-direct");
+}
+
+// Issue 14 item 4: the warm start is the solver's hook (no name test in the CLI), and the cost
+// model has its own folder with no include arrow between it and any solver folder but the
+// estimator registry (cost/estimator.hpp).
+TEST(Abc471gAuto, WarmStartIsTheSolversHook) {
+  for (const Solver& s : solver_registry()) {
+    if (s.name == "auto") {
+      EXPECT_FALSE(s.warm_start) << "auto decides after parsing; it has nothing to warm";
+    } else if (s.needs_gpu) {
+      EXPECT_TRUE(s.warm_start) << s.name << ": a GPU solver starts its context while the input is read";
+    } else {
+      EXPECT_FALSE(s.warm_start) << s.name;
+    }
+  }
+}
+
+TEST(Abc471gAuto, CostModelFolderHasNoArrowToSolverFolders) {
+  const fs::path root = fs::path(JOSEKI_SOURCE_DIR) / "src" / "experiments" / "abc471g";
+  auto includes = [](const fs::path& f) {
+    std::ifstream in(f);
+    std::vector<std::string> v;
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind("#include \"", 0) == 0) v.push_back(line);
+    return v;
+  };
+  int seen = 0;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    if (!e.is_regular_file()) continue;
+    const std::string rel = fs::relative(e.path(), root).string();
+    for (const std::string& inc : includes(e.path())) {
+      ++seen;
+      if (rel.rfind("cost/", 0) == 0) {
+        EXPECT_EQ(inc.find("abc471g/gpu_"), std::string::npos) << rel << ": " << inc;
+      } else if (rel.rfind("gpu_", 0) == 0) {
+        EXPECT_EQ(inc.find("abc471g/cost/dispatch.hpp"), std::string::npos) << rel << ": " << inc;
+        // A solver reaches the model only through cost/estimator.hpp (the benches read the cost file).
+        if (rel.find("bench") == std::string::npos)
+          EXPECT_EQ(inc.find("abc471g/cost/costs.hpp"), std::string::npos) << rel << ": " << inc;
+      }
+    }
+  }
+  EXPECT_GT(seen, 100) << "no sources found under " << root;
 }
 
 TEST(Abc471gBench, CaseSpecsParseAndBadOnesNameThePart) {

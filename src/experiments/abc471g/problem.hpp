@@ -81,10 +81,15 @@ struct Solver {
   bool needs_gpu = false;
   int order = 0;            // listing order
   std::function<SolveResult(const Problem&, const SolveOptions&)> solve;
+  // Optional: called by `solve` first thing, before the input is read, with the device index; a
+  // GPU solver starts its context (and the libraries it loads) on other threads here so that the
+  // work overlaps reading and parsing (gpu_pairs/startup.hpp). Must not block; empty: nothing.
+  std::function<void(int device)> warm_start = {};
 };
 
 // Solvers register themselves (static registrar in their own file):
 //   static const SolverRegistrar reg{Solver{"cpu-direct", "...", false, 20, solve_cpu_direct}};
+// (a GPU solver adds its warm_start hook as a sixth field)
 std::vector<Solver>& solver_registry();  // sorted by order on first use after registration
 const Solver& find_solver(const std::string& name);  // throws InputError listing the names
 struct SolverRegistrar {

@@ -9,8 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "experiments/abc471g/dispatch.hpp"
+#include "experiments/abc471g/cost/estimator.hpp"
 #include "experiments/abc471g/gpu_direct/ladder_internal.hpp"
+#include "experiments/abc471g/gpu_pairs/startup.hpp"
 #include "measure/errors.hpp"
 
 #ifdef JOSEKI_HAVE_CUDA
@@ -112,7 +113,7 @@ SolveResult solve_gpu_direct(const Problem& p, const SolveOptions& opt) {
 // `solve --solver gpu-direct` (g15) on the max case 142.3 ms, nearly all of it set-up
 // (GPU_PIPELINE 0.30 ms, parsing ~3 ms); its kernel, first launch included, 182.7 us for
 // N*K = 1.61e10 lane steps (8.8e13 per second; 145.8 us warm in the ladder). A cost file written
-// by `joseki device` / `joseki abc471g calibrate` replaces both (dispatch.cpp).
+// by `joseki device` / `joseki abc471g calibrate` replaces both (cost/dispatch.cpp).
 CostEstimate estimate(const ProblemShape& s, const MachineShape&) {
   CostEstimate e{kName, 0, "", std::nullopt};
   if (!built_with_cuda()) {
@@ -137,7 +138,7 @@ CostEstimate estimate(const ProblemShape& s, const MachineShape&) {
 const SolverRegistrar reg{Solver{kName,
                                  "GPU: the direct ladder's final rung (bit-sliced counters, A generated on the GPU "
                                  "by jump-ahead); K <= 2304, N <= 2^32",
-                                 true, 45, solve_gpu_direct}};
+                                 true, 45, solve_gpu_direct, [](int d) { pairs::startup::begin_context_async(d); }}};
 const CostEstimatorRegistrar est_reg{kName, estimate};
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "backend/gpu.hpp"
 #include "experiments/abc471g/gpu_multi/nccl.hpp"
+#include "experiments/abc471g/gpu_pairs/startup.hpp"
 #include "measure/errors.hpp"
 
 #ifdef JOSEKI_HAVE_CUDA
@@ -242,7 +243,7 @@ SolveResult solve_gpu_multi(const Problem& p, const SolveOptions&) {
 const SolverRegistrar reg{Solver{"gpu-multi",
                                  "every GPU of this host: the pair range split, one table per GPU, NCCL all-reduce, "
                                  "tensor-core combine on GPU 0",
-                                 true, 45, solve_gpu_multi}};
+                                 true, 45, solve_gpu_multi, [](int d) { pairs::startup::begin_context_async(d); }}};
 
 }  // namespace
 }  // namespace joseki::abc471g::multi

@@ -18,6 +18,10 @@
 #include "measure/spawn.hpp"
 #include "measure/stopping.hpp"
 
+namespace joseki::abc471g {
+struct CostModel;
+}
+
 namespace joseki::abc471g::pairs {
 
 struct BenchOptions {
@@ -82,7 +86,7 @@ Reference reference_answer(const Problem& p);
 // "" when equal; else the first mismatches ("k = 5: got 7, expected 6; ...").
 std::string compare_answers(const Answer& got, const Answer& want);
 // The calibrated auto's choice among `candidates` (those with a fit and feasible here), and why.
-struct CostModel;
+using ::joseki::abc471g::CostModel;  // cost/costs.hpp
 std::pair<std::string, std::string> choose_calibrated(const Problem& p, const std::vector<std::string>& candidates);
 std::pair<std::string, std::string> choose_calibrated(const Problem& p, const std::vector<std::string>& candidates,
                                                       const CostModel& m);

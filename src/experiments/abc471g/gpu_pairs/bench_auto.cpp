@@ -19,7 +19,7 @@
 #include "backend/gpu.hpp"
 #include "experiments/abc471g/gpu_pairs/bench.hpp"
 #include "experiments/abc471g/gpu_pairs/bench_util.hpp"
-#include "experiments/abc471g/gpu_pairs/costs.hpp"
+#include "experiments/abc471g/cost/costs.hpp"
 #include "experiments/abc471g/inputs.hpp"
 #include "experiments/abc471g/io.hpp"
 #include "measure/errors.hpp"

@@ -15,7 +15,7 @@
 #include "measure/clock.hpp"
 #include "experiments/abc471g/gpu_pairs/bench.hpp"
 #include "experiments/abc471g/gpu_pairs/bench_util.hpp"
-#include "experiments/abc471g/gpu_pairs/costs.hpp"
+#include "experiments/abc471g/cost/costs.hpp"
 #include "experiments/abc471g/gpu_pairs/reference.hpp"
 #include "backend/gpu.hpp"
 #include "measure/errors.hpp"

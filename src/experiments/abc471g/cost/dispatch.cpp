@@ -1,7 +1,7 @@
 // The cost model behind `auto`. Per-element costs were measured on the 2-core development
 // machine (AMD EPYC Zen 4 under KVM, one thread, `joseki abc471g solve --explain` phase times);
 // they only need to rank the solvers, not to predict to the millisecond.
-#include "experiments/abc471g/dispatch.hpp"
+#include "experiments/abc471g/cost/dispatch.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,16 +11,11 @@
 
 #include "backend/cpu/parallel.hpp"
 #include "experiments/abc471g/cpu/pairs.hpp"
-#include "experiments/abc471g/gpu_pairs/costs.hpp"
+#include "experiments/abc471g/cost/costs.hpp"
 #include "measure/errors.hpp"
 
 namespace joseki::abc471g {
 namespace {
-
-std::map<std::string, CostEstimator>& estimators() {
-  static std::map<std::string, CostEstimator> m;
-  return m;
-}
 
 // Seconds per element of generation, and per element and lane vector of the direct kernel
 // (carry-save tree depth 7, tiles of 2; CPU time of one thread on the development machine).
@@ -75,15 +70,20 @@ CostEstimate est_pairs(const ProblemShape& p, const MachineShape& m) {
 }
 
 void ensure_cpu_estimators() {
-  auto& m = estimators();
+  auto& m = registered_estimators();
   if (!m.count("cpu-direct")) m["cpu-direct"] = est_direct;
   if (!m.count("cpu-pairs")) m["cpu-pairs"] = est_pairs;
 }
 
 }  // namespace
 
+std::map<std::string, CostEstimator>& registered_estimators() {
+  static std::map<std::string, CostEstimator> m;
+  return m;
+}
+
 CostEstimatorRegistrar::CostEstimatorRegistrar(std::string solver, CostEstimator f) {
-  estimators()[std::move(solver)] = std::move(f);
+  registered_estimators()[std::move(solver)] = std::move(f);
 }
 
 MachineShape machine_shape(const SolveOptions& opt) {
@@ -97,12 +97,12 @@ MachineShape machine_shape(const SolveOptions& opt) {
 Choice choose_solver(const ProblemShape& shape, const MachineShape& machine) {
   ensure_cpu_estimators();
   Choice c;
-  for (const auto& [name, f] : estimators()) c.candidates.push_back(f(shape, machine));
+  for (const auto& [name, f] : registered_estimators()) c.candidates.push_back(f(shape, machine));
   // Where `joseki device` (or `joseki abc471g calibrate`) measured this machine's costs, they
-  // replace the built-in per-element constants above (gpu_pairs/costs.hpp).
+  // replace the built-in per-element constants above (costs.hpp).
   for (CostEstimate& e : c.candidates) {
     if (e.infeasible) continue;
-    if (const auto cal = pairs::calibrated_estimate(e.solver, static_cast<double>(shape.n), shape.k,
+    if (const auto cal = calibrated_estimate(e.solver, static_cast<double>(shape.n), shape.k,
                                                           static_cast<int>(machine.threads))) {
       e.seconds = cal->first;
       e.formula = cal->second;

@@ -1,5 +1,5 @@
 // Measured costs for `auto` (costs.hpp): the cost file, the fit, and the calibration run.
-#include "experiments/abc471g/gpu_pairs/costs.hpp"
+#include "experiments/abc471g/cost/costs.hpp"
 #include "measure/clock.hpp"
 
 #include <sys/stat.h>
@@ -23,7 +23,7 @@
 #include "measure/spawn.hpp"
 #include "measure/stats.hpp"
 
-namespace joseki::abc471g::pairs {
+namespace joseki::abc471g {
 
 std::string SolverFit::formula() const {
   std::string s = fmt::format("{:.3f} ms", c0 * 1e3);
@@ -379,4 +379,4 @@ CostModel calibrate(const CalibrateOptions& o, std::vector<measure::Record>* rec
   return m;
 }
 
-}  // namespace joseki::abc471g::pairs
+}  // namespace joseki::abc471g

@@ -3,7 +3,7 @@
 // for every solver, a fitted time t(N, K) = c0 + c_n N + c_nk N K + c_k2 K^2 of its solve call,
 // all measured on this machine by `calibrate` and kept in a JSON file:
 //   $JOSEKI_COSTS, else $XDG_CACHE_HOME/joseki/abc471g_costs.json, else ~/.cache/joseki/abc471g_costs.json.
-// The gpu-pairs estimator registered with dispatch.hpp's CostEstimatorRegistrar reads it, so
+// The GPU solvers' estimators (estimator.hpp, calibrated_gpu_estimator) and dispatch.cpp read it, so
 // `--solver auto` weighs the GPU's fixed costs against its per-pair rate; without a file it
 // uses the defaults below and says so in --explain.
 #pragma once
@@ -21,7 +21,7 @@
 
 #include "measure/record.hpp"
 
-namespace joseki::abc471g::pairs {
+namespace joseki::abc471g {
 
 // t(N, K) = c0 + c_n * N + c_nk * N * K + c_k2 * K^2 seconds (all coefficients >= 0).
 struct SolverFit {
@@ -89,4 +89,4 @@ struct CalibrateOptions {
 // Measures everything above. Records: one VALUE record per fixed cost and per solver fit.
 CostModel calibrate(const CalibrateOptions& o, std::vector<measure::Record>* records = nullptr);
 
-}  // namespace joseki::abc471g::pairs
+}  // namespace joseki::abc471g

@@ -1,17 +1,17 @@
-// `auto`: pick the solver expected to be fastest for this N and K on this machine, from a
-// simple cost model, and say why. Each candidate solver has an estimator (seconds for a problem
-// shape on a machine shape); auto runs the cheapest feasible one. CPU estimators live in
-// dispatch.cpp; other solvers (GPU) add theirs with a static CostEstimatorRegistrar, e.g. from
-// the ceilings `joseki device` measures (launch latency, context creation, bandwidth).
+// What a solver tells `auto` about itself: an estimator (seconds for a problem shape on a machine
+// shape), registered with a static CostEstimatorRegistrar from the solver's own file. This header
+// is all a solver folder includes of the cost model; the choice itself is dispatch.hpp's, the
+// measured costs costs.hpp's. CPU estimators are built in (dispatch.cpp); a GPU solver whose cost
+// is its calibrated fit plus the GPU's fixed costs registers calibrated_gpu_estimator(...).
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "backend/cpu/cpu_info.hpp"
-#include "experiments/abc471g/problem.hpp"
 
 namespace joseki::abc471g {
 
@@ -38,14 +38,12 @@ using CostEstimator = std::function<CostEstimate(const ProblemShape&, const Mach
 struct CostEstimatorRegistrar {
   CostEstimatorRegistrar(std::string solver, CostEstimator f);
 };
+// Every registered estimator by solver name (the built-in CPU ones are added by choose_solver).
+std::map<std::string, CostEstimator>& registered_estimators();
 
-struct Choice {
-  std::string solver;
-  std::vector<CostEstimate> candidates;  // every estimator's figure, cheapest first
-  std::string explanation;               // multi-line, for --explain
-};
-
-MachineShape machine_shape(const SolveOptions& opt);
-Choice choose_solver(const ProblemShape& shape, const MachineShape& machine);
+// The estimator of a GPU solver that `joseki abc471g calibrate` fits (costs.hpp): the GPU's fixed
+// costs plus the solver's fit (its built-in default fit when the
+// cost file has none; --explain says so), infeasible without a GPU or above max_k.
+CostEstimator calibrated_gpu_estimator(std::string solver, std::uint32_t max_k);
 
 }  // namespace joseki::abc471g
