@@ -3,8 +3,11 @@
 // the max case side by side (x previous, x g01), the sweeps with their tie rules (--sweep), and
 // the four scopes of `solve --solver gpu-direct` measured together. Also the tour step
 // "abc471g-gpu". The ladder itself: src/experiments/abc471g/gpu_direct/ (docs/ABC471G_GPU.md).
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -13,6 +16,7 @@
 #include "experiments/abc471g/gpu_direct/ladder.hpp"
 #include "experiments/abc471g/io.hpp"
 #include "measure/errors.hpp"
+#include "measure/ladder.hpp"
 #include "measure/table.hpp"
 
 namespace joseki::app {
@@ -32,62 +36,21 @@ struct LadderOpts {
   measure::StoppingRule rule;
 };
 
-std::string cell_time(const measure::Record& r) { return r.summary ? measure::format_time(r.summary->median) : "-"; }
 std::string cell_noise(const measure::Record& r) {
   return r.summary ? measure::format_pct(100.0 * r.summary->rel_stdev) : "-";
-}
-std::string cell_ratio(const std::optional<double>& x) {
-  return x ? measure::format_ratio(*x) : "-";
-}
-std::string cell_axis(const measure::Record& r, const char* name) {
-  return r.axes.has(name) ? r.axes.get_str(name) : "-";
-}
-
-std::string ladder_table(const std::vector<measure::Record>& recs) {
-  measure::Table t({"rung", "technique", "A", "block", "chunk", "GPU_COMPUTE", "noise", "x previous", "x g01",
-                    "seed (RTX 3060 Laptop)", "validation"});
-  for (const measure::Record& r : recs) {
-    const L::RungInfo& info = L::find_rung(r.variant);
-    const std::string seed = info.seed_ms > 0 ? fmt::format("{:.2f} ms", info.seed_ms) : "-";
-    const std::string a = info.a_on_device ? "GPU" : "host";
-    if (r.skipped) {
-      t.add_row({r.variant, info.technique, a, cell_axis(r, "block"), cell_axis(r, "chunk"), "skipped: " + *r.skipped,
-                 "", "", "", seed, r.validation});
-      continue;
-    }
-    t.add_row({r.variant, info.technique, a, cell_axis(r, "block"), cell_axis(r, "chunk"), cell_time(r),
-               cell_noise(r), cell_ratio(r.ladder.x_previous), cell_ratio(r.ladder.x_baseline), seed, r.validation});
-  }
-  return t.markdown();
 }
 
 // Where the block and chunk of a row come from, for the rows not at their own defaults.
 std::string geometry_notes(const std::vector<measure::Record>& recs) {
   std::string s;
   for (const measure::Record& r : recs) {
+    if (!r.is_ladder_row() && !r.skipped) continue;
+    if (!r.ladder.sweep.empty()) continue;
     const std::string g = r.extra.value("geometry", "defaults");
     if (g == "defaults") continue;
-    s += fmt::format("- {}: block {}, chunk {}: {}\n", r.variant, cell_axis(r, "block"), cell_axis(r, "chunk"), g);
+    s += fmt::format("- {}: {}: {}\n", r.variant, r.axes.label(), g);
   }
   return s.empty() ? "" : "\nGeometry:\n" + s;
-}
-
-std::string sweep_table(const std::vector<measure::Record>& recs) {
-  measure::Table t({"block", "chunk", "GPU_COMPUTE", "noise", "vs fastest", "chosen"});
-  std::string rule;
-  for (const measure::Record& r : recs) {
-    if (r.skipped) {
-      t.add_row({cell_axis(r, "block"), cell_axis(r, "chunk"), "skipped: " + *r.skipped, "", "", ""});
-      continue;
-    }
-    const bool chosen = r.ladder.chosen;
-    if (chosen) rule = r.ladder.tie_rule;
-    t.add_row({cell_axis(r, "block"), cell_axis(r, "chunk"), cell_time(r), cell_noise(r),
-               r.extra.contains("vs_fastest") ? fmt::format("+{:.1f}%", (r.extra["vs_fastest"].get<double>() - 1) * 100)
-                                              : "-",
-               chosen ? "**chosen**" : ""});
-  }
-  return t.markdown() + (rule.empty() ? "" : "\nTie rule: " + rule + "\n");
 }
 
 std::string scopes_table(const std::vector<measure::Record>& recs) {
@@ -104,13 +67,27 @@ std::string scopes_table(const std::vector<measure::Record>& recs) {
   return t.markdown();
 }
 
-std::string validation_table(const L::ValidationReport& rep, const std::vector<const L::RungInfo*>& rs) {
-  measure::Table t({"rung", "runs (cases x configurations)", "result"});
-  for (const L::RungInfo* r : rs) {
-    const int runs = rep.runs_per_rung.count(r->id) ? rep.runs_per_rung.at(r->id) : 0;
-    const auto f = rep.failures.find(r->id);
-    t.add_row({r->variant(), std::to_string(runs),
-               f != rep.failures.end() ? "FAILED: " + f->second : (runs ? "exact" : "not run (no applicable case)")});
+// One line per rung: the configurations it was validated at (each on every case that fits it),
+// the runs compared, the result.
+std::string validation_table(const measure::LadderResult& res, const L::DirectRunner& runner) {
+  measure::Table t({"rung", "configurations", "runs (case x configuration, twice)", "result"});
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const measure::ValidationResult*>> by;
+  for (const measure::ValidationResult& v : res.validations) {
+    if (!by.count(v.variant)) order.push_back(v.variant);
+    by[v.variant].push_back(&v);
+  }
+  for (const std::string& name : order) {
+    int ran = 0;
+    std::string failed, skipped;
+    for (const measure::ValidationResult* v : by[name]) {
+      if (v->message.rfind("skipped", 0) != 0) ++ran;
+      else if (skipped.empty()) skipped = v->message;
+      if (!v->ok && failed.empty()) failed = "FAILED: " + v->message;
+    }
+    const std::string result = !failed.empty() ? failed : ran ? "exact" : skipped;
+    const auto it = runner.runs_per_rung().find(name);
+    t.add_row({name, std::to_string(ran), std::to_string(it == runner.runs_per_rung().end() ? 0 : it->second), result});
   }
   return t.markdown();
 }
@@ -143,80 +120,89 @@ void run_ladder(Context& ctx, const LadderOpts& o, bool print_header = true) {
   const measure::DeviceFacts dev = joseki::gpu::device_facts(ctx.device);  // GpuUnavailable without a GPU
   std::vector<std::string> failures;
   auto note = [&ctx](const std::string& s) { ctx.note("abc471g ladder: " + s); };
-  auto keep = [&ctx, &dev](std::vector<measure::Record> recs) {
-    for (auto& r : recs) Context::stamp(r, dev);
-    ctx.add(recs);
-    return recs;
-  };
 
-  // 1. Validation: the suite (vectors + edge cases), or only the given case with --validate-only.
+  // The suite (vectors + edge cases), or only the given case with --validate-only; the timed case.
   std::vector<std::string> notes;
   std::vector<C::Case> cases;
-  if (o.validate_only && (!o.input.empty() || !o.bcase.empty()))
+  const bool only_given = o.validate_only && (!o.input.empty() || !o.bcase.empty());
+  if (only_given)
     cases.push_back(timed);
   else
     cases = L::validation_suite(notes);
   for (const auto& n : notes) note(n);
-  const L::ValidationReport rep = L::validate(rs, cases, ctx.device, note);
+  std::vector<std::uint32_t> a;
+  abc471g::Answer reference;
+  std::optional<C::Case> timed_case;
+  if (!o.validate_only) {
+    note(fmt::format("case {}: N = {}, K = {}, M = {}; computing the CPU reference ...", timed.name, timed.problem.n,
+                     timed.problem.k, timed.problem.m()));
+    a = C::generate_all(timed.problem);
+    reference = timed.expected ? *timed.expected : C::reference_answer(timed.problem, a);
+    timed_case = timed;
+  }
+  L::DirectRunner runner(std::move(cases), timed_case, ctx.device, &a, &reference);
+
+  // Validation, the sweeps (--sweep: g02's and g08's choices are the geometry of their rows and of
+  // g03, g04, g09), the rows, the ratios: the measurement core's one ladder protocol.
+  const measure::Ladder lad = L::make_ladder(rs, timed.problem.k);
+  measure::LadderOptions lo;
+  lo.modes = {mode};
+  lo.rule = o.rule;
+  lo.sweep = o.sweep;
+  lo.validate_only = o.validate_only;
+  lo.workload.set("case", timed.name);
+  lo.workload.set("n", static_cast<std::int64_t>(timed.problem.n));
+  lo.workload.set("k", static_cast<std::int64_t>(timed.problem.k));
+  lo.workload.set("m", static_cast<std::int64_t>(timed.problem.m()));
+  lo.datasheet_Bps = dev.datasheet_bw_Bps();
+  lo.progress = note;
+  measure::LadderResult res = measure::run_ladder(lad, {&runner}, lo);
+  failures = res.failures;
+
+  const std::string suite = fmt::format("{} cases ({})", runner.cases() - (timed_case ? 1 : 0),
+                                        notes.empty() ? "given case only" : notes.front());
   if (print_header)
-    std::cout << fmt::format("## ABC471G on the GPU: validation ({} cases, {} runs; {})\n\n", rep.cases, rep.runs,
-                             notes.empty() ? "given case only" : notes.front())
-              << validation_table(rep, rs) << std::endl;
-  for (const auto& [id, f] : rep.failures) failures.push_back(f);
+    std::cout << fmt::format("## ABC471G on the GPU: validation ({})\n\n", suite) << validation_table(res, runner)
+              << std::endl;
   if (o.validate_only) {
     if (!failures.empty()) throw ValidationError("abc471g ladder: " + failures.front());
     return;
   }
-
-  // 2. The sweeps first (--sweep): a tuned rung's ladder row (g02, g08, and the rungs that run at
-  // their geometry) uses the tie rule's choice of this run; without --sweep, the recorded choice.
-  note(fmt::format("case {}: N = {}, K = {}, M = {}; computing the CPU reference ...", timed.name, timed.problem.n,
-                   timed.problem.k, timed.problem.m()));
-  const std::vector<std::uint32_t> a = C::generate_all(timed.problem);
-  const abc471g::Answer reference = timed.expected ? *timed.expected : C::reference_answer(timed.problem, a);
-  L::DeviceCase dc(timed.problem, ctx.device, &a);
-  L::TimingOptions topt{ctx.device, mode, o.rule};
-  L::Tuned tuned;
-  std::string sweep_tables;
-  if (o.sweep)
-    for (const L::RungInfo* r : rs) {
-      if (!L::has_sweep(*r)) continue;
-      const auto sw = keep(L::sweep_rung(*r, dc, timed.name, reference, topt, note));
-      if (sw.empty()) continue;
-      sweep_tables += fmt::format("## Sweep {} ({})\n\n", sw.front().ladder.sweep.empty() ? r->id : sw.front().ladder.sweep, r->variant()) +
-                      sweep_table(sw) + "\n";
-      for (const auto& s : sw)
-        if (s.validation.rfind("failed", 0) == 0) failures.push_back(s.validation);
-      if (!r->tuned_by.empty())
-        if (const auto c = L::chosen_config(*r, sw)) tuned[r->id] = *c;
-    }
-
-  // 3. GPU_COMPUTE of every rung on the timed case.
-  auto timed_recs = L::time_rungs(rs, dc, timed.name, reference, rep, topt, note, tuned);
-  const std::string suite = fmt::format("{} cases, {} runs ({})", rep.cases, rep.runs,
-                                        notes.empty() ? "given case only" : notes.front());
-  for (auto& r : timed_recs) r.extra["validation_suite"] = suite;
-  const auto ladder = keep(std::move(timed_recs));
+  std::set<std::string> swept;
+  for (const measure::Record& r : res.records)
+    if (r.ladder.chosen) swept.insert(L::find_rung(r.variant).id);
+  for (measure::Record& r : res.records) {
+    const L::RungInfo& info = L::find_rung(r.variant);
+    if (r.ladder.sweep.empty())
+      r.extra["geometry"] = L::geometry_note(info, swept.count(L::geometry_source(info).id) > 0);
+    r.extra["validation_suite"] = suite;
+    r.extra["a_source"] = info.a_on_device ? "generated on the GPU" : "generated on the host, copied";
+    if (info.seed_ms > 0) r.extra["seed_laptop_ms"] = info.seed_ms;
+    Context::stamp(r, dev);
+  }
+  ctx.add(res.records);
   std::cout << fmt::format("## ABC471G direct ladder on {} (case {}: N = {}, K = {}, M = {}; GPU_COMPUTE, {})\n\n",
                            dev.name, timed.name, timed.problem.n, timed.problem.k, timed.problem.m(), o.mode)
-            << ladder_table(ladder) << geometry_notes(ladder) << std::endl;
-  for (const auto& r : ladder)
-    if (r.validation.rfind("failed", 0) == 0 && !rep.failures.count(L::find_rung(r.variant).id))
-      failures.push_back(r.validation);
-  std::cout << sweep_tables << std::flush;
+            << measure::ladder_table(res.records) << geometry_notes(res.records) << std::endl;
+  if (o.sweep) std::cout << measure::sweep_table(res.records) << std::flush;
 
-  // 4. The four scopes of the final rung, together, in one run.
+  // The four scopes of the final rung, together, in one run.
   const bool final_selected = std::any_of(rs.begin(), rs.end(), [](const L::RungInfo* r) { return r == &L::final_rung(); });
-  if (!o.no_scopes && final_selected && !rep.failures.count(L::final_rung().id)) {
+  const bool final_ok = std::none_of(res.failures.begin(), res.failures.end(), [](const std::string& f) {
+    return f.rfind(L::final_rung().variant(), 0) == 0;
+  });
+  if (!o.no_scopes && final_selected && final_ok) {
     const std::string path = o.input.empty() ? L::write_case_file(timed.problem) : o.input;
     std::vector<measure::Record> sc;
     try {
-      sc = keep(L::four_scopes(ctx.self_exe, path, timed, reference, ctx.device, o.rule, note));
+      sc = L::four_scopes(ctx.self_exe, path, timed, reference, ctx.device, o.rule, note);
     } catch (...) {
       if (o.input.empty()) std::remove(path.c_str());
       throw;
     }
     if (o.input.empty()) std::remove(path.c_str());
+    for (auto& r : sc) Context::stamp(r, dev);
+    ctx.add(sc);
     std::cout << fmt::format("## Four scopes of `joseki abc471g solve --solver gpu-direct` ({}), one run, case {}\n\n",
                              L::final_rung().variant(), timed.name)
               << scopes_table(sc) << std::endl;

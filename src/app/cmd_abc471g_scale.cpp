@@ -22,6 +22,7 @@
 #include "experiments/abc471g/gpu_pairs/ladder.hpp"
 #include "experiments/abc471g/inputs.hpp"
 #include "measure/errors.hpp"
+#include "measure/ladder.hpp"
 #include "measure/table.hpp"
 
 namespace joseki::app {
@@ -93,8 +94,10 @@ std::string ms(double s) { return measure::format_time(s); }
 // One row per N: GPU_COMPUTE of the atomic count (r02), of the partition count (r03, the shipped
 // default) and of r04 (its GEMM combine) side by side, then the shipped solve's EXTERNAL figures.
 std::string sizes_table(const std::vector<measure::Record>& recs) {
-  const std::string r02 = "pairs.r02_atomic_tc_int8/GPU_COMPUTE", r03 = "pairs.r03_partition_tc/GPU_COMPUTE",
-                    r04 = "pairs.r04_partition_gemm/GPU_COMPUTE";
+  // The ladder's rungs that `scale sizes` times in process (their variants come from the one list).
+  const std::string r02 = gp::find_rung("p02").variant() + "/GPU_COMPUTE",
+                    r03 = gp::find_rung("p03").variant() + "/GPU_COMPUTE",
+                    r04 = gp::find_rung("p04").variant() + "/GPU_COMPUTE";
   std::map<std::int64_t, std::map<std::string, const measure::Record*>> by_n;
   for (const auto& r : recs)
     if (r.axes.has("n") && (r.scope == "GPU_COMPUTE" || r.scope == "EXTERNAL") &&
@@ -246,7 +249,7 @@ void add_scale(CLI::App* parent, Context& ctx) {
       const std::string name = spec->n == 7'000'000 && spec->k == 2300 ? "max" : "N=" + gp::bench::fmt_n(spec->n);
       auto recs = gp::bench_ladder(p, name, bench_options(ctx, *rule));
       std::cout << "## gpu-pairs ladder, " << name << " (N = " << p.n << ", K = " << p.k << ", M = " << p.m() << ")\n\n"
-                << measure::records_table(recs) << std::endl;
+                << measure::ladder_table(recs) << "\n" << measure::sweep_table(recs) << std::flush;
       keep(ctx, std::move(recs));
     });
   }
@@ -359,7 +362,8 @@ std::vector<measure::Record> tour_abc471g_pairs(Context& ctx, const TourOptions&
     if (r.validation.rfind("failed", 0) == 0 && failed.empty()) failed = r.variant + ": " + r.validation;
   }
   if (!failed.empty()) throw ValidationError("abc471g-pairs: " + failed);
-  std::cout << "## gpu-pairs ladder, max case\n\n" << measure::records_table(all) << std::endl;
+  std::cout << "## gpu-pairs ladder, max case\n\n" << measure::ladder_table(all) << "\n" << measure::sweep_table(all)
+            << std::flush;
   return all;
 }
 

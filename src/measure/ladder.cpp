@@ -79,10 +79,13 @@ class Driver {
       if (!validate(r, *runner)) return;
       if (m_opt.validate_only) return;
       Point config = r.defaults;
+      if (!r.geometry_of.empty())
+        if (const RungSpec* g = m_lad.find(r.geometry_of); g && m_chosen.count(g->slug)) config = m_chosen[g->slug];
       if (m_opt.sweep && r.sweep) {
         const auto chosen = sweep(r, *runner);
         if (!chosen) return;
-        config = *chosen;
+        m_chosen[r.slug] = *chosen;
+        if (r.sweep_sets_row) config = *chosen;
       }
       for (Mode mode : m_opt.modes) time_row(r, *runner, config, mode);
     } catch (const std::exception& e) {
@@ -128,12 +131,13 @@ class Driver {
     for (const Point& p : r.validation_configs)
       if (!(p == r.defaults)) configs.push_back(p);
     bool all_ok = true, any_ran = false;
-    std::string first_failure;
+    std::string first_failure, first_skip;
     for (const Point& c : configs) {
       ValidationResult v{r.slug, runner.config_label(c), false, ""};
       if (const auto why = runner.setup(r, c)) {
         v.ok = true;
         v.message = "skipped: " + *why;
+        if (first_skip.empty()) first_skip = *why;
         m_out.validations.push_back(v);
         continue;
       }
@@ -149,7 +153,7 @@ class Driver {
       m_out.validations.push_back(v);
     }
     if (!any_ran) {
-      skip(r, "no validation configuration can run here");
+      skip(r, first_skip.empty() ? "no validation configuration can run here" : first_skip);
       return false;
     }
     if (all_ok) return true;
@@ -165,6 +169,7 @@ class Driver {
   }
 
   Measurement measure_at(Runner& runner, Mode mode) {
+    if (auto own = runner.measure(mode, m_opt.rule, m_opt.warmup)) return *own;
     PrepareFn prepare;
     if (mode == Mode::Cold) prepare = [&runner] { runner.flush(); };
     return measure([&runner] { return runner.timed_run(); }, prepare, m_opt.rule, m_opt.warmup);
@@ -235,6 +240,7 @@ class Driver {
   const Ladder& m_lad;
   const LadderOptions& m_opt;
   LadderResult& m_out;
+  std::map<std::string, Point> m_chosen;  // slug -> the tie rule's choice of its sweep in this run
 };
 
 }  // namespace

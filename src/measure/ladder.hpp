@@ -45,6 +45,11 @@ struct RungSpec {
   std::vector<Point> validation_configs;  // besides `defaults`: small configurations that cut the
                                           // input at awkward places (partial tiles, chunk edges)
   bool baseline = false;    // "x baseline" of the ladder is x this rung
+  // The configuration of the rung's row when `--sweep` ran: its own sweep's choice (sweep_sets_row,
+  // the default), or, with geometry_of (the id or slug of an earlier rung), that rung's choice in
+  // this run, so that "x previous" measures only the technique; without a choice, `defaults`.
+  std::string geometry_of;
+  bool sweep_sets_row = true;  // false: the sweep only informs; the row stays at `defaults`
   std::string output;       // the output contract in words ("d_out[0] = the sum, written whole")
   std::any impl;            // the backend's handle (launcher, SPIR-V, source); the Runner casts it
 };
@@ -78,6 +83,9 @@ class Runner {
   virtual double timed_run() = 0;            // one run, timed (GPU events or the CPU clock), seconds
   virtual void flush() {}                    // cold mode: evict the caches before a sample (untimed)
   virtual Work work() const = 0;             // the work one run does, for throughput
+  // A backend's own timer for the set-up rung (e.g. CUDA events with the L2 flush on the stream,
+  // hot batches, the GPU's environment); nullopt: run_ladder samples timed_run() with flush().
+  virtual std::optional<Measurement> measure(Mode, const StoppingRule&, const WarmUp&) { return std::nullopt; }
   virtual std::string config_label(const Point& config) const { return config.label(); }
 };
 

@@ -15,6 +15,7 @@
 #include "experiments/abc471g/inputs.hpp"
 #include "experiments/abc471g/problem.hpp"
 #include "gpu_facts.hpp"
+#include "measure/ladder.hpp"
 #include "measure/record.hpp"
 
 // Everything above is ordinary host code; from here on the rungs' .cu files are compiled as host
@@ -24,6 +25,7 @@
 // clang-format off
 #include "experiments/abc471g/gpu_direct/common.cu"
 #include "gpu_direct_rungs.inc"  // every gNN_*.cu (tests/CMakeLists.txt)
+#include "../rungs/abc471g_t01_two_lanes.cu"  // the test-only rung (adding a rung the documented way)
 // clang-format on
 
 namespace {
@@ -336,6 +338,137 @@ TEST(Abc471gGpuEmu, PreconditionsNameTheValue) {
   EXPECT_NE(emu_ops("g11").check({1000, 10, 1}, {100, 1000}).find("100"), std::string::npos);
   EXPECT_NE(emu_ops("g11").check({1000, 10, 1}, {128, 40000}).find("40000"), std::string::npos);
   EXPECT_EQ(emu_ops("g12").check({1000, 2560, 1}, {128, 1000}), "");  // 8 x 5 words of 64 lanes
+}
+
+// ---- the ladder protocol on the host emulation -------------------------------------------------
+
+// A measure::Runner that runs a rung's emulated kernels on the CPU: the same protocol as the CUDA
+// DirectRunner (setup -> poison -> run -> exact compare, timed runs), backend "cuda-emulated".
+class EmuRunner : public measure::Runner {
+ public:
+  explicit EmuRunner(const C::Case& c) : m_x(prepare(c)) {}
+  std::string backend() const override { return "cuda-emulated"; }
+  measure::Scope scope() const override { return measure::Scope::CpuCompute; }
+  measure::DeviceFacts device() const override {  // the emulation: an sm_90 part of emu::options().sm_count SMs
+    measure::DeviceFacts d;
+    d.present = true;
+    d.name = "host emulation (emu.hpp)";
+    d.cc_major = 9;
+    d.cc_minor = 0;
+    return d;
+  }
+  std::optional<std::string> setup(const measure::RungSpec& s, const measure::Point& p) override {
+    m_rung = std::any_cast<const L::RungInfo*>(s.impl);
+    m_cfg = L::config_of(*m_rung, p);
+    const std::string why = L::check(*m_rung, shape(), m_cfg);
+    if (!why.empty()) return why;
+    m_scratch.assign((m_rung->ops->scratch_bytes(shape(), m_cfg) + 15) / 16 + 1, uint4{});
+    return std::nullopt;
+  }
+  void poison_output() override {
+    m_answer.assign(m_x.p.k, 0xA5A5A5A5u);
+    std::memset(m_scratch.data(), 0xA5, m_scratch.size() * 16);
+  }
+  void run() override {
+    gpu_api::DeviceProblem dp;
+    dp.shape = shape();
+    dp.seed = m_x.p.seed;
+    dp.d_a = m_rung->a_on_device ? nullptr : m_x.a.data();
+    dp.d_b = m_x.p.b.data();
+    dp.d_v = m_x.p.v.data();
+    dp.d_answer = m_answer.data();
+    dp.d_scratch = m_scratch.data();
+    m_rung->ops->launch(dp, m_cfg, nullptr);
+    ++runs[m_rung->variant()];
+  }
+  std::string compare() override { return C::compare_answers(Answer(m_answer.begin(), m_answer.end()), m_x.want); }
+  double timed_run() override {
+    const double t0 = measure::steady_seconds();
+    run();
+    return measure::steady_seconds() - t0;
+  }
+  measure::Work work() const override {
+    measure::Work w;
+    w.elements = static_cast<double>(m_x.p.n) * m_x.p.k;
+    return w;
+  }
+  std::map<std::string, int> runs;
+
+ private:
+  gpu_api::Shape shape() const { return {m_x.p.n, m_x.p.k, m_x.p.m()}; }
+  Prepared m_x;
+  const L::RungInfo* m_rung = nullptr;
+  gpu_api::Config m_cfg;
+  std::vector<std::uint32_t> m_answer;
+  std::vector<uint4> m_scratch;
+};
+
+// Adding a rung to the direct ladder, the documented way (docs/ABC471G_GPU.md, "Adding a rung"):
+// one file (tests/rungs/abc471g_t01_two_lanes.cu: kernel, RungOps, RungInfo) plus one line that puts
+// it in the ladder. The ladder then validates it (poisoned output, exact, at its defaults and its
+// validation configurations), sweeps it with the tie rule, times it, ratios it by its declared
+// predecessor, and lists it in the one table, all through measure::run_ladder. Here the kernels
+// run on the host emulation (so it runs in CI, without a GPU); without a runner for its backend
+// the same rung is a skipped row whose reason says so.
+TEST(Abc471gGpuEmuLadder, AddingARungIsOneFileAndOneLine) {
+  const L::RungInfo t01 = E::t01_info();
+  std::vector<L::RungInfo> rungs{L::find_rung("g01"), L::find_rung("g05")};
+  for (L::RungInfo& r : rungs) r.ops = &emu_ops(r.id);  // the emulated kernels of the ladder's rungs
+  measure::Ladder lad{"abc471g", {}};
+  for (const L::RungInfo& r : rungs) lad.rungs.push_back(L::rung_spec(r, 300));
+  lad.rungs.push_back(L::rung_spec(t01, 300));  // <- the one registration line
+  for (measure::RungSpec& s : lad.rungs) s.backend = "cuda-emulated";
+  ASSERT_NE(lad.find("t01"), nullptr);
+  EXPECT_EQ(lad.find("t01")->slug, "t01_two_lanes");
+  EXPECT_EQ(lad.find("t01")->predecessor, "g01_lane_per_thread");
+  ASSERT_TRUE(lad.find("t01")->sweep.has_value()) << "its file declares a block sweep";
+
+  const C::Case c = C::builtin_case("small");
+  EmuRunner runner(c);
+  measure::LadderOptions lo;
+  lo.sweep = true;
+  lo.rule.min_samples = 3;
+  lo.rule.max_samples = 3;
+  lo.rule.timeout_s = 5;
+  lo.rule.min_time_s = 0;
+  lo.warmup.min_runs = 0;
+  lo.warmup.min_time_s = 0;
+  lo.workload.set("case", c.name);
+  const measure::LadderResult res = measure::run_ladder(lad, {&runner}, lo);
+  EXPECT_TRUE(res.failures.empty()) << res.failures.front();
+  int validated = 0;
+  for (const measure::ValidationResult& v : res.validations)
+    if (v.variant == "t01_two_lanes") {
+      EXPECT_TRUE(v.ok) << v.message;
+      ++validated;
+    }
+  EXPECT_EQ(validated, 3) << "its defaults and its two validation configurations";
+  EXPECT_GE(runner.runs["t01_two_lanes"], 2 * 3 + 2 * 3) << "each configuration run twice, and every sweep point";
+  const measure::Record* row = nullptr;
+  int sweep_points = 0;
+  for (const measure::Record& r : res.records) {
+    if (r.variant != "t01_two_lanes") continue;
+    if (!r.ladder.sweep.empty()) ++sweep_points;
+    else row = &r;
+  }
+  EXPECT_EQ(sweep_points, 3);
+  ASSERT_NE(row, nullptr);
+  ASSERT_TRUE(row->is_ladder_row());
+  EXPECT_EQ(row->validation, "exact");
+  EXPECT_GT(row->summary->median, 0);
+  ASSERT_TRUE(row->ladder.x_previous.has_value()) << "x previous: against g01, its declared predecessor";
+  EXPECT_EQ(row->ladder.previous, "g01_lane_per_thread");
+  EXPECT_EQ(row->ladder.baseline, "g01_lane_per_thread");
+  const std::string table = measure::ladder_table(res.records);
+  EXPECT_NE(table.find("t01_two_lanes"), std::string::npos) << table;
+  EXPECT_NE(measure::sweep_table(res.records).find("t01_two_lanes"), std::string::npos);
+
+  // The same ladder where no runner of its backend exists: a skipped row with the reason.
+  lo.sweep = false;
+  const measure::LadderResult none = measure::run_ladder(lad, {}, lo);
+  const std::string t2 = measure::ladder_table(none.records);
+  EXPECT_NE(t2.find("t01_two_lanes"), std::string::npos);
+  EXPECT_NE(t2.find("skipped: no cuda-emulated runner in this run"), std::string::npos) << t2;
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "experiments/abc471g/gpu_direct/ladder.hpp"
 #include "experiments/abc471g/inputs.hpp"
 #include "measure/errors.hpp"
+#include "measure/ladder.hpp"
 
 namespace {
 
@@ -108,52 +109,56 @@ TEST(Abc471gGpuRegistry, TunedRungsAndTheirFollowersShareOneGeometry) {
   EXPECT_EQ(L::find_rung("g09").geometry_of, "g08");
 }
 
-TEST(Abc471gGpuRegistry, LadderConfigUsesThisRunsChoiceElseTheRecordedOne) {
+TEST(Abc471gGpuRegistry, GeometryNoteSaysWhereTheRowsConfigurationComesFrom) {
   const L::RungInfo& g08 = L::find_rung("g08");
   const L::RungInfo& g09 = L::find_rung("g09");
   const L::RungInfo& g07 = L::find_rung("g07");
   // No sweep in this run: the defaults, which for a tuned rung are a recorded choice.
-  L::LadderConfig c = L::ladder_config(g08, {});
-  EXPECT_EQ(c.config.block, g08.defaults.block);
-  EXPECT_EQ(c.config.chunk, g08.defaults.chunk);
-  EXPECT_NE(c.source.find(g08.tuned_by), std::string::npos) << c.source;
-  EXPECT_EQ(L::ladder_config(g07, {}).source, "defaults");
-  // This run's sweep chose block 32, chunk 2048: g08 and g09 run there, g07 does not move.
-  const L::Tuned tuned{{"g08", gpu_api::Config{32, 2048}}};
-  for (const L::RungInfo* r : {&g08, &g09}) {
-    c = L::ladder_config(*r, tuned);
-    EXPECT_EQ(c.config.block, 32) << r->id;
-    EXPECT_EQ(c.config.chunk, 2048) << r->id;
-    EXPECT_NE(c.source.find("this run's sweep of g08"), std::string::npos) << c.source;
-  }
-  EXPECT_EQ(L::ladder_config(g07, tuned).config.chunk, g07.defaults.chunk);
+  EXPECT_NE(L::geometry_note(g08, false).find(g08.tuned_by), std::string::npos) << L::geometry_note(g08, false);
+  EXPECT_EQ(L::geometry_note(g07, false), "defaults");
+  EXPECT_EQ(L::geometry_note(g07, true), "defaults") << "g07 is not tuned: a sweep does not move it";
+  for (const L::RungInfo* r : {&g08, &g09})
+    EXPECT_NE(L::geometry_note(*r, true).find("this run's sweep of g08"), std::string::npos) << r->id;
+  EXPECT_NE(L::geometry_note(g09, true).find("the geometry of g08"), std::string::npos);
 }
 
-TEST(Abc471gGpuRegistry, ChosenConfigReadsTheTieRulesChoice) {
-  const L::RungInfo& g08 = L::find_rung("g08");
-  std::vector<measure::Record> sweep(3);
-  const std::int64_t blocks[] = {32, 72, 96};
-  for (int i = 0; i < 3; ++i) {
-    sweep[i].axes.set("block", blocks[i]);
-    sweep[i].axes.set("chunk", std::int64_t{4096});
-    sweep[i].ladder.chosen = i == 1;
+// The ladder in the measurement core's terms: one RungSpec per rungs.def line, records' variant =
+// id_slug, predecessors by variant, g01 the one baseline, tuned rungs' rows at their sweep's choice
+// and their followers at the same geometry.
+TEST(Abc471gGpuRegistry, RungSpecsForTheCoresLadder) {
+  const measure::Ladder lad = L::make_ladder(L::select_rungs("all"), 2300);
+  ASSERT_EQ(lad.rungs.size(), L::rungs().size());
+  EXPECT_EQ(lad.experiment, "abc471g");
+  EXPECT_NO_THROW(lad.check());
+  ASSERT_NE(lad.baseline(), nullptr);
+  EXPECT_EQ(lad.baseline()->slug, "g01_lane_per_thread");
+  for (std::size_t i = 0; i < lad.rungs.size(); ++i) {
+    const measure::RungSpec& s = lad.rungs[i];
+    const L::RungInfo& r = L::rungs()[i];
+    EXPECT_EQ(s.id, r.id);
+    EXPECT_EQ(s.slug, r.variant());
+    EXPECT_EQ(s.position, r.rung);
+    EXPECT_EQ(s.backend, "cuda");
+    EXPECT_EQ(std::any_cast<const L::RungInfo*>(s.impl), &r);
+    if (!r.predecessor.empty()) {
+      EXPECT_EQ(s.predecessor, L::find_rung(r.predecessor).variant());
+    }
+    EXPECT_EQ(s.geometry_of, r.geometry_of);
+    EXPECT_EQ(s.sweep_sets_row, !r.tuned_by.empty()) << r.id;
+    EXPECT_EQ(s.validation_configs.size(), r.validation.size());
+    const gpu_api::Config back = L::config_of(r, s.defaults);
+    EXPECT_EQ(back.block, r.defaults.block);
+    EXPECT_EQ(back.chunk, r.defaults.chunk);
   }
-  auto c = L::chosen_config(g08, sweep);
-  ASSERT_TRUE(c.has_value());
-  EXPECT_EQ(c->block, 72);
-  EXPECT_EQ(c->chunk, 4096);
-  sweep[1].ladder.chosen = false;
-  EXPECT_FALSE(L::chosen_config(g08, sweep).has_value()) << "no choice (every point failed): the defaults stay";
-  // g13's sweep has no numeric chunk ("one wave"): only the block is taken.
-  const L::RungInfo& g13 = L::find_rung("g13");
-  std::vector<measure::Record> one(1);
-  one[0].axes.set("block", std::int64_t{256});
-  one[0].axes.set("chunk", std::string("one wave"));
-  one[0].ladder.chosen = true;
-  c = L::chosen_config(g13, one);
-  ASSERT_TRUE(c.has_value());
-  EXPECT_EQ(c->block, 256);
-  EXPECT_EQ(c->chunk, g13.defaults.chunk);
+  // The one-wave rungs carry chunk "one wave" (the records' axes), which is chunk 0 to a launcher.
+  const measure::RungSpec* g13 = lad.find("g13");
+  ASSERT_NE(g13, nullptr);
+  EXPECT_EQ(g13->defaults.get_str("chunk"), "one wave");
+  EXPECT_EQ(L::config_of(L::find_rung("g13"), g13->defaults).chunk, 0);
+  EXPECT_FALSE(lad.find("g01")->defaults.has("chunk")) << "g01 has no chunks";
+  // A selection keeps the predecessor's full name (records' ladder.previous).
+  const measure::Ladder quick = L::make_ladder(L::select_rungs("g01,g15"), 2300);
+  EXPECT_EQ(quick.find("g15")->predecessor, "g14_transposed_table");
 }
 
 TEST(Abc471gGpuRegistry, ReferenceMatchesBruteOnTheEdgeCases) {

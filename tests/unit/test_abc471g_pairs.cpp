@@ -24,6 +24,7 @@
 #include "experiments/abc471g/gpu_pairs/startup.hpp"
 #include "experiments/abc471g/gpu_pairs/test_support.hpp"
 #include "measure/errors.hpp"
+#include "measure/ladder.hpp"
 
 namespace {
 
@@ -411,6 +412,77 @@ TEST(Abc471gPairsLadder, OneListWithIdsOfItsOwnAndDeclaredPredecessors) {
     if (!r.predecessor.empty()) EXPECT_LT(gp::find_rung(r.predecessor).position, r.position) << r.slug;
   }
   EXPECT_EQ(gp::find_rung("p04").variant(), "pairs.r04_partition_gemm") << "records keep their variants";
+}
+
+// A rung added to the list with one entry runs through the measurement core's protocol
+// (measure::run_ladder): validated (poisoned output, exact, twice), timed, x previous against its
+// declared predecessor, x the baseline (p00), and a row of the one table; the GPU rungs, without a
+// runner of their backend here, are rows whose skip reason says so. The test rung is a CPU rung
+// (its "file" is the registry's cpu-direct solver), so this runs on any machine.
+TEST(Abc471gPairsLadder, ARungAddedWithOneEntryIsValidatedTimedAndListed) {
+  const ab::Problem p = random_problem(4001, 70, 13, 5, 3);
+  const ab::Answer want = brute(p);
+  gp::PairsRung t90;
+  t90.id = "p90";
+  t90.position = 90;
+  t90.slug = "t90_cpu_direct";
+  t90.name = "the direct count (test-only rung)";
+  t90.technique = "cpu-direct: N x K lane steps on the CPU";
+  t90.predecessor = "r00_cpu_pairs";
+  t90.cpu_solver = "cpu-direct";
+  t90.precondition = [](const ab::Problem&) { return std::string(); };
+  std::vector<gp::PairsRung> rungs = gp::pairs_ladder();
+  rungs.push_back(t90);  // <- the one registration line (in ladder.cpp: one entry of the list)
+  const joseki::measure::Ladder lad = gp::core_ladder(p, rungs);
+  ASSERT_NE(lad.find("p90"), nullptr);
+  EXPECT_EQ(lad.find("p90")->slug, "pairs.t90_cpu_direct");
+  EXPECT_EQ(lad.find("p90")->predecessor, "pairs.r00_cpu_pairs");
+  ASSERT_NE(lad.baseline(), nullptr);
+  EXPECT_EQ(lad.baseline()->slug, "pairs.r00_cpu_pairs");
+
+  const auto cpu = gp::make_cpu_runner(p, want);
+  joseki::measure::LadderOptions lo;
+  lo.rule.min_samples = 3;
+  lo.rule.min_time_s = 0;
+  lo.rule.timeout_s = 2;
+  lo.workload.set("n", static_cast<std::int64_t>(p.n)).set("k", static_cast<std::int64_t>(p.k));
+  const joseki::measure::LadderResult res = joseki::measure::run_ladder(lad, {cpu.get()}, lo);
+  EXPECT_TRUE(res.failures.empty()) << res.failures.front();
+  const joseki::measure::Record* row = nullptr;
+  int skipped_gpu = 0;
+  for (const auto& r : res.records) {
+    if (r.variant == "pairs.t90_cpu_direct") row = &r;
+    if (r.backend == "cuda" && r.skipped) {
+      ++skipped_gpu;
+      EXPECT_NE(r.skipped->find("no cuda runner"), std::string::npos) << *r.skipped;
+    }
+  }
+  EXPECT_EQ(skipped_gpu, 4) << "p01..p04";
+  ASSERT_NE(row, nullptr);
+  ASSERT_TRUE(row->is_ladder_row());
+  EXPECT_EQ(row->validation, "exact");
+  EXPECT_EQ(row->scope, "CPU_COMPUTE");
+  ASSERT_TRUE(row->ladder.x_previous.has_value());
+  ASSERT_TRUE(row->ladder.x_baseline.has_value());
+  EXPECT_EQ(row->ladder.previous, "pairs.r00_cpu_pairs");
+  const std::string table = joseki::measure::ladder_table(res.records);
+  EXPECT_NE(table.find("pairs.t90_cpu_direct"), std::string::npos) << table;
+  EXPECT_NE(table.find("skipped: no cuda runner in this run"), std::string::npos) << table;
+
+  // A wrong solver is caught by the same protocol: not timed, the difference named.
+  gp::PairsRung bad = t90;
+  bad.id = "p91";
+  bad.slug = "t91_wrong";
+  bad.cpu_solver = "cpu-direct";
+  ab::Answer wrong = want;
+  wrong[3] += 1;
+  const auto cpu_wrong = gp::make_cpu_runner(p, wrong);
+  const std::vector<gp::PairsRung> one{bad};
+  const auto res2 = joseki::measure::run_ladder(gp::core_ladder(p, one), {cpu_wrong.get()}, lo);
+  ASSERT_FALSE(res2.failures.empty());
+  ASSERT_EQ(res2.records.size(), 1u);
+  EXPECT_EQ(res2.records[0].validation.rfind("failed", 0), 0u) << res2.records[0].validation;
+  EXPECT_FALSE(res2.records[0].summary.has_value());
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

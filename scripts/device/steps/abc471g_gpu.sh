@@ -7,6 +7,7 @@
 #      and the GPU CLI tests (tests/cli/test_abc471g_gpu.py: the quick tour step, --validate-only)
 #   3. compute-sanitizer memcheck and racecheck on the validation of a small case (all rungs, every
 #      validation configuration)
+#   4. `joseki compare` of the ladder's records with the last full H200 tour (SAME expected per rung)
 # ABC_SKIP_LADDER=1 skips part 1 (when the full tour runs it in the same call).
 # Each part has its own time limit and is skipped (said so) when the step's budget is spent; one
 # failing part does not stop the others. Full logs in $W; a summary table at the end.
@@ -69,6 +70,17 @@ else
   echo "skipped: step budget spent"
 fi
 
+step "abc471g_gpu: compare the ladder with the last full H200 tour (results/h200/2026-11-30-tour-final)"
+abc_rc_cmp=-
+if [[ -s $W/abc471g_ladder.json ]] && gunzip -c results/h200/2026-11-30-tour-final/records.json.gz > "$W/abc471g_ref_tour_final.json" 2>/dev/null; then
+  "$J" compare "$W/abc471g_ref_tour_final.json" "$W/abc471g_ladder.json" > "$W/abc471g_compare.md" 2>&1
+  abc_rc_cmp=$?
+  grep -E "abc471g" "$W/abc471g_compare.md" | grep -E "GPU_COMPUTE" | head -60
+  echo "[exit $abc_rc_cmp]"
+else
+  echo "skipped: no ladder records or no tour-final records"
+fi
+
 step "abc471g_gpu: summary ($(( $(date +%s) - abc_t0 )) s)"
 echo "| part | exit (124: timed out) |"
 echo "|---|---|"
@@ -77,8 +89,9 @@ echo "| GPU tests (abc471g_gpu_tests.log) | $abc_rc_tests |"
 echo "| GPU CLI tests (abc471g_gpu_cli.log) | $abc_rc_cli |"
 echo "| memcheck (abc471g_memcheck.log) | $abc_rc_mem |"
 echo "| racecheck (abc471g_racecheck.log) | $abc_rc_race |"
+echo "| compare vs tour-final (abc471g_compare.md) | ${abc_rc_cmp:--} |"
 echo
 grep -h "^## ABC471G on the GPU: validation" "$W/abc471g_ladder.md" || true
-awk '/^## ABC471G direct ladder/{p=1} /^## (Sweep|Four scopes)/{p=0} p' "$W/abc471g_ladder.md"
-grep -h -E "^## Sweep|\*\*chosen\*\*|^Tie rule" "$W/abc471g_ladder.md" || true
+awk '/^## ABC471G direct ladder/{p=1} /^(## )?(Sweep|## Four scopes)/{p=0} p' "$W/abc471g_ladder.md"
+grep -h -E "^(## )?Sweep|\*\*chosen\*\*|\| yes +\|$|^Tie rule" "$W/abc471g_ladder.md" || true
 awk '/^## Four scopes/{p=1} p' "$W/abc471g_ladder.md"

@@ -29,6 +29,11 @@ struct DeviceCase::Impl {
   std::unique_ptr<cuda::Stream> stream;
   std::unique_ptr<cuda::GpuTimer> timer;
 
+  cuda::GpuTimer& gpu_timer() {
+    if (!timer) timer = std::make_unique<cuda::GpuTimer>(device);
+    return *timer;
+  }
+
   // A on the device, generated on the host the first time a rung reads it.
   const std::uint32_t* device_a() {
     if (a.size() == p.n) return a.data();
@@ -94,12 +99,23 @@ Answer DeviceCase::run(const RungInfo& r, const Config& c) {
 }
 
 measure::Measurement DeviceCase::time(const RungInfo& r, const Config& c, measure::Mode mode,
-                                      const measure::StoppingRule& rule) {
+                                      const measure::StoppingRule& rule, const measure::WarmUp& warmup) {
   const gpu_api::DeviceProblem dp = m->prepare(r, c, false);
-  if (!m->timer) m->timer = std::make_unique<cuda::GpuTimer>(m->device);
   const gpu_api::RungOps& ops = ops_of(r);
-  return m->timer->measure([&](cudaStream_t s) { ops.launch(dp, c, s); }, mode, rule);
+  return m->gpu_timer().measure([&](cudaStream_t s) { ops.launch(dp, c, s); }, mode, rule, 0, warmup);
 }
+
+double DeviceCase::time_once(const RungInfo& r, const Config& c) {
+  const gpu_api::DeviceProblem dp = m->prepare(r, c, false);
+  cuda::GpuTimer& t = m->gpu_timer();
+  cuda::EventPair ev;
+  ev.start(t.stream());
+  ops_of(r).launch(dp, c, t.stream());
+  ev.stop(t.stream());
+  return ev.seconds();
+}
+
+void DeviceCase::flush_l2() { m->gpu_timer().flush_l2(); }
 
 #else  // CPU-only build
 
@@ -113,9 +129,12 @@ DeviceCase::DeviceCase(const Problem&, int, const std::vector<std::uint32_t>*) {
 DeviceCase::~DeviceCase() = default;
 const Problem& DeviceCase::problem() const { return m->p; }
 Answer DeviceCase::run(const RungInfo&, const Config&) { throw GpuUnavailable("built without CUDA"); }
-measure::Measurement DeviceCase::time(const RungInfo&, const Config&, measure::Mode, const measure::StoppingRule&) {
+measure::Measurement DeviceCase::time(const RungInfo&, const Config&, measure::Mode, const measure::StoppingRule&,
+                                      const measure::WarmUp&) {
   throw GpuUnavailable("built without CUDA");
 }
+double DeviceCase::time_once(const RungInfo&, const Config&) { throw GpuUnavailable("built without CUDA"); }
+void DeviceCase::flush_l2() { throw GpuUnavailable("built without CUDA"); }
 
 #endif
 

@@ -1,62 +1,17 @@
-// Validation, timing and sweeps of the GPU ladder. Every timed configuration is run once with a
-// poisoned output and compared exactly with the reference before it is timed; a failure is
-// recorded (validation "failed: ...", not timed), never hidden.
+// The direct ladder's CUDA Runner (measure::Runner): run_ladder (measure/ladder.cpp) drives the
+// validation, the sweeps with their tie rules, the timing and the ratios; this file only says how a
+// rung runs on the suite and the timed case, how it is compared and how it is timed. Every timed
+// configuration is validated on the timed case first; a failure is recorded, never hidden.
 #include <algorithm>
-#include <cmath>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "backend/gpu.hpp"
 #include "experiments/abc471g/gpu_direct/ladder_internal.hpp"
 #include "measure/errors.hpp"
-#include "measure/ladder.hpp"
-#include "measure/sweep.hpp"
-#include "measure/throughput.hpp"
 
 namespace joseki::abc471g::ladder {
-
-namespace {
-
-measure::Record base_record(const RungInfo& r, const Problem& p, const std::string& case_name, const Config& c,
-                            const TimingOptions& opt) {
-  measure::Record rec;
-  rec.experiment = kExperiment;
-  rec.variant = r.variant();
-  rec.rung = r.rung;
-  rec.technique = r.technique;
-  rec.backend = "cuda";
-  rec.scope = "GPU_COMPUTE";
-  rec.mode = measure::to_string(opt.mode);
-  rec.axes.set("case", case_name);
-  rec.axes.set("n", static_cast<std::int64_t>(p.n));
-  rec.axes.set("k", static_cast<std::int64_t>(p.k));
-  rec.axes.set("m", static_cast<std::int64_t>(p.m()));
-  const measure::Point knobs = config_point(r, c);
-  for (const auto& [name, v] : knobs.values()) rec.axes.set(name, v);
-  rec.extra["a_source"] = r.a_on_device ? "generated on the GPU" : "generated on the host, copied";
-  rec.extra["predecessor"] = r.predecessor;
-  if (r.seed_ms > 0) rec.extra["seed_laptop_ms"] = r.seed_ms;
-  rec.extra["seed_note"] = r.seed_note;
-  return rec;
-}
-
-// Work: N x K lane steps. Not a bandwidth ladder: what must cross device memory (A or b read once,
-// V, the answers) is a few MB, 0.1-4 % of the datasheet bandwidth on the H200 at every rung, so no
-// bytes are recorded and tables show the lane-step rate, not a meaningless GB/s.
-measure::Throughput throughput_of(const RungInfo&, const Problem& p, double time_s, int device) {
-  measure::Work w;
-  w.elements = static_cast<double>(p.n) * p.k;
-  const measure::DeviceFacts d = joseki::gpu::device_facts(device);
-  return measure::throughput(w, time_s, d.datasheet_bw_Bps());
-}
-
-// Runs once, compares; "" when exact.
-std::string run_and_compare(DeviceCase& dc, const RungInfo& r, const Config& c, const Answer& want) {
-  const std::string diff = gpu_cases::compare_answers(dc.run(r, c), want);
-  return diff.empty() ? "" : fmt::format("{} at block {} chunk {}: {}", r.id, c.block, c.chunk, diff);
-}
-
-}  // namespace
 
 std::vector<gpu_cases::Case> validation_suite(std::vector<std::string>& notes) {
   const std::string dir = gpu_cases::testdata_dir();
@@ -69,173 +24,139 @@ std::vector<gpu_cases::Case> validation_suite(std::vector<std::string>& notes) {
   return cases;
 }
 
-ValidationReport validate(const std::vector<const RungInfo*>& rs, const std::vector<gpu_cases::Case>& cases,
-                          int device, const Note& note) {
-  ValidationReport rep;
-  for (const gpu_cases::Case& c : cases) {
-    const Answer want = c.expected ? *c.expected : gpu_cases::reference_answer(c.problem);
-    DeviceCase dc(c.problem, device);
-    ++rep.cases;
-    for (const RungInfo* r : rs) {
-      if (rep.failures.count(r->id)) continue;  // one failure per rung is enough to report
-      for (const Config& cfg : validation_configs(*r)) {
-        if (!check(*r, shape_of(c.problem), cfg).empty()) continue;  // e.g. K above the blocked rungs' limit
-        const std::string diff = run_and_compare(dc, *r, cfg, want);
-        ++rep.runs;
-        ++rep.runs_per_rung[r->id];
-        if (!diff.empty()) {
-          rep.failures[r->id] = fmt::format("case {}: {}", c.name, diff);
-          if (note) note("validation FAILED: " + rep.failures[r->id]);
-          break;
-        }
-      }
-    }
-  }
-  if (note) note(fmt::format("validation: {} runs on {} cases, {} rungs failed", rep.runs, rep.cases, rep.failures.size()));
-  return rep;
-}
-
-std::vector<measure::Record> time_rungs(const std::vector<const RungInfo*>& rs, DeviceCase& dc,
-                                        const std::string& case_name, const Answer& reference,
-                                        const ValidationReport& validated, const TimingOptions& opt, const Note& note,
-                                        const Tuned& tuned) {
-  const Problem& p = dc.problem();
-  std::vector<measure::Record> out;
-  for (const RungInfo* r : rs) {
-    const LadderConfig lc = ladder_config(*r, tuned);
-    const Config cfg = lc.config;
-    measure::Record rec = base_record(*r, p, case_name, cfg, opt);
-    if (!r->predecessor.empty()) rec.ladder.previous = find_rung(r->predecessor).variant();
-    rec.extra["geometry"] = lc.source;
-    rec.extra["validated_runs"] = validated.runs_per_rung.count(r->id) ? validated.runs_per_rung.at(r->id) : 0;
-    if (auto f = validated.failures.find(r->id); f != validated.failures.end()) {
-      rec.validation = "failed: " + f->second;
-      rec.skipped = "failed validation: not timed";
-      out.push_back(std::move(rec));
-      continue;
-    }
-    if (const std::string why = check(*r, shape_of(p), cfg); !why.empty()) {
-      rec.validation = "not-applicable";
-      rec.skipped = why;
-      out.push_back(std::move(rec));
-      continue;
-    }
-    if (note) note(fmt::format("{} {} (block {}, chunk {}): validating and timing ...", r->id, r->name, cfg.block, cfg.chunk));
-    if (const std::string diff = run_and_compare(dc, *r, cfg, reference); !diff.empty()) {
-      rec.validation = "failed: " + diff;
-      rec.skipped = "failed validation: not timed";
-      out.push_back(std::move(rec));
-      continue;
-    }
-    rec.validation = "exact";
-    const measure::Measurement m = dc.time(*r, cfg, opt.mode, opt.rule);
-    rec.set_measurement(m);
-    rec.throughput = throughput_of(*r, p, m.stats.median, opt.device);
-    out.push_back(std::move(rec));
-  }
-  for (measure::Record& rec : out)
-    if (!rec.skipped) rec.ladder.baseline = baseline_rung().variant();
-  measure::add_ladder_ratios(out, baseline_rung().variant());  // one case, one mode: one group
-  return out;
-}
-
-bool has_sweep(const RungInfo& r) {
-#ifdef JOSEKI_HAVE_CUDA
-  const gpu_api::RungOps& o = ops_of(r);
-  return !o.sweep_blocks.empty() || !o.sweep_chunks.empty();
-#else
-  (void)r;
-  return false;
-#endif
-}
-
-std::vector<measure::Record> sweep_rung(const RungInfo& r, DeviceCase& dc, const std::string& case_name,
-                                        const Answer& reference, const TimingOptions& opt, const Note& note) {
-  std::vector<measure::Record> out;
-#ifdef JOSEKI_HAVE_CUDA
-  const gpu_api::RungOps& ops = ops_of(r);
-  if (ops.sweep_blocks.empty() && ops.sweep_chunks.empty()) return out;
-  const Problem& p = dc.problem();
-  const Shape shape = shape_of(p);
-  measure::Sweep sw;
-  std::vector<std::int64_t> blocks(ops.sweep_blocks.begin(), ops.sweep_blocks.end());
-  if (blocks.empty()) blocks.push_back(r.defaults.block);
-  sw.add_int_axis("block", blocks);
-  if (!ops.sweep_chunks.empty()) sw.add_int_axis("chunk", ops.sweep_chunks);
-  const auto config_of = [&](const measure::Point& pt) {
-    Config c = r.defaults;
-    c.block = static_cast<int>(pt.get_int("block"));
-    if (pt.has("chunk")) c.chunk = pt.get_int("chunk");
-    return c;
+struct DirectRunner::Impl {
+  struct Item {
+    gpu_cases::Case c;
+    Answer want;
+    std::unique_ptr<DeviceCase> dc;  // uploaded at its first run
+    Answer got;
+    bool ran = false;
   };
-  sw.skip_if([&](const measure::Point& pt) -> std::optional<std::string> {
-    const std::string why = check(r, shape, config_of(pt));
-    return why.empty() ? std::nullopt : std::optional<std::string>(why);
-  });
-  // The tie rule (within 2% of the fastest): the seed's "larger chunk" (fewer partials to reduce);
-  // with a block axis first the fewest idle guard threads (threads past the W = ceil(K/32) words
-  // of a chunk), as the seed chose 72 over 96; for the one-wave rung the larger block.
-  const std::int64_t words = (p.k + 31) / 32;
-  const auto guard = [&](const measure::Point& pt) {
-    const std::int64_t b = pt.get_int("block");
-    return (words + b - 1) / b * b - words;
-  };
-  measure::TieRule rule = measure::TieRule::prefer_larger("chunk");
-  if (ops.sweep_chunks.empty()) {
-    rule = measure::TieRule::prefer_larger("block");
-  } else if (!ops.sweep_blocks.empty()) {
-    rule.preference = "fewest idle guard threads, then larger chunk";
-    rule.prefer = [guard](const measure::Point& a, const measure::Point& b) {
-      if (guard(a) != guard(b)) return guard(a) < guard(b);
-      return a.get_int("chunk") > b.get_int("chunk");
-    };
+  int device = 0;
+  std::vector<Item> suite;
+  std::optional<Item> timed;
+  const std::vector<std::uint32_t>* timed_a = nullptr;
+  const RungInfo* rung = nullptr;
+  Config cfg;
+  bool with_timed = false;
+  std::set<std::string> validated_timed;  // "variant|block|chunk" compared exact on the timed case
+  std::map<std::string, int> runs;
+
+  std::string key() const { return fmt::format("{}|{}|{}", rung->variant(), cfg.block, cfg.chunk); }
+  DeviceCase& dc_of(Item& it, const std::vector<std::uint32_t>* a = nullptr) {
+    if (!it.dc) it.dc = std::make_unique<DeviceCase>(it.c.problem, device, a);
+    return *it.dc;
   }
-  std::vector<measure::Candidate> cands;
-  std::vector<std::size_t> cand_rec;
-  for (const measure::SweepPoint& sp : sw.points()) {
-    const Config cfg = config_of(sp.point);
-    measure::Record rec = base_record(r, p, case_name, cfg, opt);
-    rec.rung = -1;
-    rec.ladder.sweep = ops.sweep_name;
-    rec.extra["rung_id"] = r.id;
-    rec.ladder.chosen = false;
-    // Guard threads only mean something where a chunk's words are dealt to a block (the block x
-    // chunk sweep); the one-wave rungs' blocks walk element streams instead.
-    if (!ops.sweep_blocks.empty() && !ops.sweep_chunks.empty())
-      rec.extra["idle_guard_threads_per_chunk"] = guard(sp.point);
-    if (sp.skip_reason) {
-      rec.validation = "not-applicable";
-      rec.skipped = *sp.skip_reason;
-      out.push_back(std::move(rec));
-      continue;
-    }
-    if (note) note(fmt::format("sweep {}: {}", ops.sweep_name, sp.point.label()));
-    if (const std::string diff = run_and_compare(dc, r, cfg, reference); !diff.empty()) {
-      rec.validation = "failed: " + diff;
-      rec.skipped = "failed validation: not timed";
-      out.push_back(std::move(rec));
-      continue;
-    }
-    rec.validation = "exact";
-    const measure::Measurement m = dc.time(r, cfg, opt.mode, opt.rule);
-    rec.set_measurement(m);
-    rec.throughput = throughput_of(r, p, m.stats.median, opt.device);
-    cands.push_back({sp.point, m.stats.median});
-    cand_rec.push_back(out.size());
-    out.push_back(std::move(rec));
+  bool fits(const Item& it) const { return check(*rung, shape_of(it.c.problem), cfg).empty(); }
+  // The small configurations of rungs.def cut small inputs into many chunks; on the timed case
+  // (the max case) they would be slow or huge (g02 at chunk 7: 9 GB of partial counts).
+  bool validation_only() const {
+    if (cfg.block == rung->defaults.block && cfg.chunk == rung->defaults.chunk) return false;
+    return std::any_of(rung->validation.begin(), rung->validation.end(),
+                       [&](const Config& v) { return v.block == cfg.block && v.chunk == cfg.chunk; });
   }
-  if (!cands.empty()) {
-    const measure::TieChoice choice = measure::choose(rule, cands);
-    measure::Record& chosen = out[cand_rec[choice.chosen]];
-    chosen.ladder.chosen = true;
-    chosen.ladder.tie_rule = choice.explanation;
-    const double best = cands[choice.fastest].time_s;
-    for (std::size_t i = 0; i < cands.size(); ++i) out[cand_rec[i]].extra["vs_fastest"] = cands[i].time_s / best;
+  void run_one(Item& it, DeviceCase& dc) {
+    it.got = dc.run(*rung, cfg);
+    it.ran = true;
+    ++runs[rung->variant()];
   }
-#else
-  (void)r, (void)dc, (void)case_name, (void)reference, (void)opt, (void)note;
-#endif
-  return out;
+  std::string compare_one(const Item& it) const {
+    const std::string diff = gpu_cases::compare_answers(it.got, it.want);
+    return diff.empty() ? "" : fmt::format("case {} at block {} chunk {}: {}", it.c.name, cfg.block, cfg.chunk, diff);
+  }
+};
+
+DirectRunner::DirectRunner(std::vector<gpu_cases::Case> suite, std::optional<gpu_cases::Case> timed, int device,
+                           const std::vector<std::uint32_t>* timed_a, const Answer* timed_reference)
+    : m(std::make_unique<Impl>()) {
+  if (!built_with_cuda()) throw GpuUnavailable("this joseki was built without CUDA: the GPU ladder cannot run");
+  joseki::gpu::require_device(device);
+  m->device = device;
+  for (gpu_cases::Case& c : suite) {
+    Answer want = c.expected ? *c.expected : gpu_cases::reference_answer(c.problem);
+    m->suite.push_back({std::move(c), std::move(want), nullptr, {}, false});
+  }
+  if (timed) {
+    Answer want = timed->expected ? *timed->expected
+                  : timed_reference ? *timed_reference
+                  : timed_a         ? gpu_cases::reference_answer(timed->problem, *timed_a)
+                                    : gpu_cases::reference_answer(timed->problem);
+    m->timed = Impl::Item{std::move(*timed), std::move(want), nullptr, {}, false};
+    m->timed_a = timed_a;
+    m->dc_of(*m->timed, timed_a);
+  }
 }
+
+DirectRunner::~DirectRunner() = default;
+
+measure::DeviceFacts DirectRunner::device() const { return joseki::gpu::device_facts(m->device); }
+
+std::optional<std::string> DirectRunner::setup(const measure::RungSpec& spec, const measure::Point& config) {
+  m->rung = std::any_cast<const RungInfo*>(spec.impl);
+  m->cfg = config_of(*m->rung, config);
+  m->with_timed = m->timed && !m->validation_only();
+  if (m->with_timed) {
+    if (std::string why = check(*m->rung, shape_of(m->timed->c.problem), m->cfg); !why.empty()) return why;
+    return std::nullopt;
+  }
+  std::string first;
+  for (const Impl::Item& it : m->suite) {
+    const std::string why = check(*m->rung, shape_of(it.c.problem), m->cfg);
+    if (why.empty()) return std::nullopt;
+    if (first.empty()) first = why;
+  }
+  return m->suite.empty() ? "no validation case" : "no case of the validation suite fits: " + first;
+}
+
+void DirectRunner::run() {
+  for (Impl::Item& it : m->suite) {
+    it.ran = false;
+    if (m->fits(it)) m->run_one(it, m->dc_of(it));
+  }
+  if (m->with_timed) m->run_one(*m->timed, *m->timed->dc);
+}
+
+std::string DirectRunner::compare() {
+  for (const Impl::Item& it : m->suite)
+    if (it.ran)
+      if (std::string d = m->compare_one(it); !d.empty()) return d;
+  if (m->with_timed) {
+    if (std::string d = m->compare_one(*m->timed); !d.empty()) return d;
+    m->validated_timed.insert(m->key());
+  }
+  return "";
+}
+
+std::optional<measure::Measurement> DirectRunner::measure(measure::Mode mode, const measure::StoppingRule& rule,
+                                                          const measure::WarmUp& warmup) {
+  if (!m->timed) throw std::logic_error("DirectRunner: no timed case");
+  if (!m->validated_timed.count(m->key())) {  // e.g. a row at a configuration only the suite saw
+    m->run_one(*m->timed, *m->timed->dc);
+    if (std::string d = m->compare_one(*m->timed); !d.empty()) throw ValidationError(d);
+    m->validated_timed.insert(m->key());
+  }
+  return m->timed->dc->time(*m->rung, m->cfg, mode, rule, warmup);
+}
+
+double DirectRunner::timed_run() {
+  if (!m->timed) throw std::logic_error("DirectRunner: no timed case");
+  return m->timed->dc->time_once(*m->rung, m->cfg);
+}
+
+void DirectRunner::flush() {
+  if (m->timed) m->timed->dc->flush_l2();
+}
+
+// Work: N x K lane steps. Not a bandwidth ladder: what must cross device memory (A or b read once,
+// V, the answers) is a few MB, 0.1-4 % of the datasheet bandwidth on the H200 at every rung, so no
+// bytes are recorded and tables show the lane-step rate, not a meaningless GB/s.
+measure::Work DirectRunner::work() const {
+  measure::Work w;
+  if (m->timed) w.elements = static_cast<double>(m->timed->c.problem.n) * m->timed->c.problem.k;
+  return w;
+}
+
+const std::map<std::string, int>& DirectRunner::runs_per_rung() const { return m->runs; }
+int DirectRunner::cases() const { return static_cast<int>(m->suite.size()) + (m->timed ? 1 : 0); }
 
 }  // namespace joseki::abc471g::ladder

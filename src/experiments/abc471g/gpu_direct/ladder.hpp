@@ -14,6 +14,8 @@
 
 #include "experiments/abc471g/gpu_direct/cases.hpp"
 #include "experiments/abc471g/gpu_direct/rung_api.hpp"
+#include "experiments/abc471g/gpu_direct/rung_info.hpp"
+#include "measure/ladder.hpp"
 #include "measure/record.hpp"
 #include "measure/stopping.hpp"
 
@@ -24,23 +26,6 @@ using gpu_api::Shape;
 
 inline constexpr const char* kExperiment = "abc471g";
 
-struct RungInfo {
-  std::string id;           // "g05"
-  std::string slug;         // "bitsliced_ripple"
-  std::string name;         // display name
-  std::string technique;    // one line for tables
-  std::string predecessor;  // id of the rung it builds on ("x previous"); "" for g01
-  int rung = 0;             // position in the ladder, 1-based
-  bool a_on_device = false; // A generated on the GPU (else generated on the host and copied)
-  Config defaults;
-  double seed_ms = -1;      // the seed's RTX 3060 Laptop GPU_COMPUTE where it states one
-  std::string seed_note;
-  std::string geometry_of;  // "" or the tuned rung whose block and chunk this rung runs at
-  std::string tuned_by;     // "" or the run whose sweep chose the defaults (the rung is tuned)
-  std::vector<Config> validation;  // validated at these besides the defaults (rungs.def)
-  std::string variant() const { return id + "_" + slug; }  // records' variant: "g05_bitsliced_ripple"
-};
-
 const std::vector<RungInfo>& rungs();
 // By id ("g05"), slug ("bitsliced_ripple") or variant ("g05_bitsliced_ripple"); throws InputError
 // listing the ids.
@@ -50,19 +35,11 @@ std::vector<const RungInfo*> select_rungs(const std::string& list);
 const RungInfo& final_rung();     // the rung behind `--solver gpu-direct`
 const RungInfo& baseline_rung();  // g01: "x baseline" is x g01
 
-// The tie rule's choices of the sweeps run in this invocation, by the id of the tuned rung.
-using Tuned = std::map<std::string, Config>;
-struct LadderConfig {
-  Config config;
-  std::string source;  // where it comes from, for records (extra.geometry) and tables
-};
 // The rung whose geometry r's ladder row uses: r itself, or r.geometry_of.
 const RungInfo& geometry_source(const RungInfo& r);
-// The configuration of r's ladder row: the tie rule's choice of this run's sweep of its geometry
-// source when `tuned` has one, else the source's defaults (for a tuned rung, a recorded choice).
-LadderConfig ladder_config(const RungInfo& r, const Tuned& tuned);
-// The configuration the tie rule chose in a sweep's records (extra.chosen), or none.
-std::optional<Config> chosen_config(const RungInfo& r, const std::vector<measure::Record>& sweep);
+// Where the block and chunk of r's row come from (records' extra.geometry): "defaults", the
+// recorded choice of a tuned rung, or this run's sweep when `swept` (the run swept its source).
+std::string geometry_note(const RungInfo& r, bool swept);
 
 bool built_with_cuda();
 Shape shape_of(const Problem& p);
@@ -75,6 +52,14 @@ std::vector<Config> validation_configs(const RungInfo& r);
 measure::Point config_point(const RungInfo& r, const Config& c);
 
 using Note = std::function<void(const std::string&)>;
+
+// The direct ladder in the measurement core's terms (measure/ladder.hpp): one RungSpec per rung,
+// made from its rungs.def line and its file's RungOps (sweep axes), impl = the RungInfo. `k` (the
+// timed problem's shifts) sets the block x chunk sweep's tie rule (fewest idle guard threads).
+measure::RungSpec rung_spec(const RungInfo& r, std::uint32_t k);
+measure::Ladder make_ladder(const std::vector<const RungInfo*>& rs, std::uint32_t k);
+// A RungSpec's configuration point back as the launchers' Config.
+Config config_of(const RungInfo& r, const measure::Point& p);
 
 // A problem uploaded to one GPU once, run by any rung. Throws GpuUnavailable without a GPU or in
 // a CPU-only build.
@@ -90,48 +75,51 @@ class DeviceCase {
   // One solve: output and scratch poisoned (0xA5), launch, synchronize, copy back.
   Answer run(const RungInfo& r, const Config& c);
   // GPU_COMPUTE samples (events around the launch; cold: L2 flushed before each sample).
-  measure::Measurement time(const RungInfo& r, const Config& c, measure::Mode mode, const measure::StoppingRule& rule);
+  measure::Measurement time(const RungInfo& r, const Config& c, measure::Mode mode, const measure::StoppingRule& rule,
+                            const measure::WarmUp& warmup = {});
+  double time_once(const RungInfo& r, const Config& c);  // one launch between two events, seconds
+  void flush_l2();                                       // enqueued on the case's stream
 
  private:
   struct Impl;
   std::unique_ptr<Impl> m;
 };
 
-struct ValidationReport {
-  int runs = 0;                                 // (case, rung, configuration) runs compared
-  int cases = 0;
-  std::map<std::string, int> runs_per_rung;     // by id
-  std::map<std::string, std::string> failures;  // by id: the first failure
-  std::vector<std::string> notes;               // e.g. where the test vectors were looked for
-};
-
 // The test vectors (testdata_dir()) and the edge cases; `notes` says what was found.
 std::vector<gpu_cases::Case> validation_suite(std::vector<std::string>& notes);
-// Every rung at every validation configuration on every case, compared exactly with the case's
-// expected output or the CPU reference. Records nothing; the report says what passed.
-ValidationReport validate(const std::vector<const RungInfo*>& rs, const std::vector<gpu_cases::Case>& cases,
-                          int device, const Note& note);
 
-struct TimingOptions {
-  int device = 0;
-  measure::Mode mode = measure::Mode::Cold;
-  measure::StoppingRule rule;
+// The CUDA Runner of the direct ladder (measure::Runner): every configuration a rung is set up at
+// runs on every case of the suite that fits it (output and scratch poisoned by DeviceCase::run,
+// exact comparison with the case's expected output or the CPU reference); the timed case joins at
+// every configuration but the rung's small validation-only ones (rungs.def), and is timed there
+// with the backend's GpuTimer (events, L2 flush, hot batches, the GPU's environment). A
+// configuration is never timed before it was validated on the timed case. Throws GpuUnavailable
+// without a GPU or in a CPU-only build.
+class DirectRunner : public measure::Runner {
+ public:
+  // timed: the case the rows are timed on (none: validation only); its A if the caller has it.
+  DirectRunner(std::vector<gpu_cases::Case> suite, std::optional<gpu_cases::Case> timed, int device,
+               const std::vector<std::uint32_t>* timed_a = nullptr, const Answer* timed_reference = nullptr);
+  ~DirectRunner() override;
+  std::string backend() const override { return "cuda"; }
+  measure::Scope scope() const override { return measure::Scope::GpuCompute; }
+  measure::DeviceFacts device() const override;
+  std::optional<std::string> setup(const measure::RungSpec& rung, const measure::Point& config) override;
+  void poison_output() override {}  // DeviceCase::run poisons the output and the scratch of every run
+  void run() override;
+  std::string compare() override;
+  double timed_run() override;
+  void flush() override;
+  measure::Work work() const override;
+  std::optional<measure::Measurement> measure(measure::Mode mode, const measure::StoppingRule& rule,
+                                              const measure::WarmUp& warmup) override;
+  const std::map<std::string, int>& runs_per_rung() const;  // by variant: (case, configuration) runs compared
+  int cases() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m;
 };
-
-// GPU_COMPUTE of each rung at its ladder configuration (ladder_config: the defaults, or this run's
-// tuned geometry) on the case, each run validated first against `reference`; x_previous,
-// x_baseline (x g01) where both were measured; extra.geometry says where block and chunk come
-// from. Unstamped records.
-std::vector<measure::Record> time_rungs(const std::vector<const RungInfo*>& rs, DeviceCase& dc,
-                                        const std::string& case_name, const Answer& reference,
-                                        const ValidationReport& validated, const TimingOptions& opt, const Note& note,
-                                        const Tuned& tuned = {});
-
-// The rung's declared sweep (rung_api.hpp), every point validated then timed, and the choice of
-// its tie rule. Empty when the rung declares no sweep.
-std::vector<measure::Record> sweep_rung(const RungInfo& r, DeviceCase& dc, const std::string& case_name,
-                                        const Answer& reference, const TimingOptions& opt, const Note& note);
-bool has_sweep(const RungInfo& r);
 
 // EXTERNAL, PROGRAM, GPU_PIPELINE and GPU_COMPUTE of `joseki abc471g solve --solver gpu-direct`
 // on the case, measured together: each sample spawns the solve as a child (EXTERNAL), which

@@ -6,9 +6,8 @@
 
 namespace joseki::abc471g::ladder {
 
-#ifdef JOSEKI_HAVE_CUDA
+// The rung's kernels; throws GpuUnavailable where the build has none (CPU-only).
 const gpu_api::RungOps& ops_of(const RungInfo& r);
-#endif
 
 // Upper limits of the direct rungs: counts are 32-bit (N <= 2^32 keeps every count below 2^31);
 // the blocked rungs (g10+) hold K <= 2304 shifts in 8 threads x 9 words of 32 lanes.

@@ -151,10 +151,15 @@ measure::Record base_record(const std::string& variant, const std::string& techn
   return r;
 }
 
+measure::Point problem_point(const Problem& p) {
+  measure::Point x;
+  x.set("n", static_cast<std::int64_t>(p.n)).set("k", static_cast<std::int64_t>(p.k)).set("m", static_cast<std::int64_t>(p.m()));
+  return x;
+}
+
 void set_problem_axes(measure::Record& r, const Problem& p) {
-  r.axes.set("n", static_cast<std::int64_t>(p.n))
-      .set("k", static_cast<std::int64_t>(p.k))
-      .set("m", static_cast<std::int64_t>(p.m()));
+  const measure::Point x = problem_point(p);
+  for (const auto& [name, v] : x.values()) r.axes.set(name, v);
 }
 
 measure::Record skipped_record(measure::Record r, const std::string& why) {
@@ -278,24 +283,30 @@ measure::Record time_solve(const Problem& p, const PairsConfig& cfg, const Answe
   // The timed solves reuse the device's state (a fused count keeps its table zero): check the last one too.
   if (const std::string again = compare_answers(dev.download(s), want); !again.empty())
     r.validation = "failed after the timed runs: " + again;
-  r.extra["combiner"] = combiner_name(cfg.combiner);
-  r.extra["combine"] = dev.combine_description();
-  r.extra["fused"] = dev.fused();
-  if (cfg.combiner == Combiner::Gemm && dev.gemm()) {
-    r.extra["gemm_load_s"] = dev.gemm_load_seconds();
-    r.extra["gemm_algo"] = dev.gemm_algo();
-    r.extra["persist_g"] = dev.persists_g();
-  }
-  r.extra["pairs_per_thread"] = dev.pairs_per_thread();
-  r.extra["rounds"] = dev.rounds();
-  r.extra["counter"] = counter_name(dev.counter());
-  if (dev.counter() == Counter::Partition) {
-    r.extra["slice_cells"] = dev.slice_plan().size;
-    r.extra["slices"] = dev.slice_plan().slices;
-    r.extra["chunk_pairs"] = dev.chunk_pairs();
-  }
+  r.extra.update(solve_extras(dev, cfg));
   r.throughput = measure::throughput({static_cast<double>(dev.pairs()), 0}, r.summary->median);
   return r;
+}
+
+nlohmann::json solve_extras(const PairsDevice& dev, const PairsConfig& cfg) {
+  nlohmann::json x = nlohmann::json::object();
+  x["combiner"] = combiner_name(cfg.combiner);
+  x["combine"] = dev.combine_description();
+  x["fused"] = dev.fused();
+  if (cfg.combiner == Combiner::Gemm && dev.gemm()) {
+    x["gemm_load_s"] = dev.gemm_load_seconds();
+    x["gemm_algo"] = dev.gemm_algo();
+    x["persist_g"] = dev.persists_g();
+  }
+  x["pairs_per_thread"] = dev.pairs_per_thread();
+  x["rounds"] = dev.rounds();
+  x["counter"] = counter_name(dev.counter());
+  if (dev.counter() == Counter::Partition) {
+    x["slice_cells"] = dev.slice_plan().size;
+    x["slices"] = dev.slice_plan().slices;
+    x["chunk_pairs"] = dev.chunk_pairs();
+  }
+  return x;
 }
 #endif
 

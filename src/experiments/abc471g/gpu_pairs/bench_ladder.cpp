@@ -6,6 +6,9 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <map>
+#include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -17,6 +20,7 @@
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/reference.hpp"
 #include "measure/errors.hpp"
+#include "measure/table.hpp"
 #include "measure/sweep.hpp"
 #include "measure/ladder.hpp"
 #include "measure/throughput.hpp"
@@ -43,6 +47,67 @@ using measure::now_s;
 
 #ifdef JOSEKI_HAVE_CUDA
 
+// The GPU rungs: one solve on one device (PairsDevice) with the rung's counter and combiner;
+// poisoned, compared exactly, timed with GPU events (cold: the L2 flushed), and compared again
+// after the timed runs (they reuse the device's state: a fused count keeps its table zero).
+class GpuSolveRunner : public measure::Runner {
+ public:
+  GpuSolveRunner(const Problem& p, const Answer& want, const BenchOptions& o)
+      : m_p(p), m_want(want), m_device(o.device) {}
+  std::string backend() const override { return "cuda"; }
+  measure::Scope scope() const override { return measure::Scope::GpuCompute; }
+  // Without a usable GPU: no device (present = false), so every GPU rung is skipped with "no GPU".
+  measure::DeviceFacts device() const override {
+    return gpu::availability().ok ? gpu::needs_facts(m_device) : measure::DeviceFacts{};
+  }
+  std::optional<std::string> setup(const measure::RungSpec& s, const measure::Point&) override {
+    const PairsRung& r = *std::any_cast<const PairsRung*>(s.impl);
+    if (std::string why = r.precondition(m_p); !why.empty()) return why;
+    if (!m_timer) m_timer = std::make_unique<cuda::GpuTimer>(m_device);
+    if (m_rung != &r || !m_dev) {
+      PairsConfig cfg;
+      cfg.combiner = *r.combiner;
+      cfg.counter = r.counter;
+      m_cfg = cfg;
+      m_dev.reset();
+      m_dev = std::make_unique<PairsDevice>(m_p, cfg, m_device);
+      m_rung = &r;
+    }
+    return std::nullopt;
+  }
+  void poison_output() override { m_dev->poison(m_timer->stream()); }
+  void run() override { m_dev->enqueue_solve(m_timer->stream()); }
+  std::string compare() override { return compare_answers(m_dev->download(m_timer->stream()), m_want); }
+  double timed_run() override {
+    cuda::EventPair ev;
+    ev.start(m_timer->stream());
+    m_dev->enqueue_solve(m_timer->stream());
+    ev.stop(m_timer->stream());
+    return ev.seconds();
+  }
+  void flush() override { m_timer->flush_l2(); }
+  std::optional<measure::Measurement> measure(measure::Mode mode, const measure::StoppingRule& rule,
+                                              const measure::WarmUp& warmup) override {
+    measure::Measurement m =
+        m_timer->measure([this](cudaStream_t st) { m_dev->enqueue_solve(st); }, mode, rule, 0, warmup);
+    if (const std::string again = compare(); !again.empty())
+      throw ValidationError("failed after the timed runs: " + again);
+    extras[m_rung->variant()] = bench::solve_extras(*m_dev, m_cfg);
+    return m;
+  }
+  measure::Work work() const override { return {static_cast<double>(m_dev ? m_dev->pairs() : 0), 0}; }
+  std::map<std::string, nlohmann::json> extras;  // by variant: the solve's configuration (records' extra)
+
+ private:
+  const Problem& m_p;
+  const Answer& m_want;
+  int m_device;
+  std::unique_ptr<cuda::GpuTimer> m_timer;  // made at the first setup (a GPU is there by then)
+  const PairsRung* m_rung = nullptr;
+  PairsConfig m_cfg;
+  std::unique_ptr<PairsDevice> m_dev;
+};
+
 const char* tile_name(int t) {
   switch (t) {
     case 0: return "128x128";
@@ -62,7 +127,7 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
   o.say(fmt::format("gpu-pairs ladder, {}: N = {}, K = {}, M = {}; reference ...", case_name, p.n, p.k, p.m()));
   const Reference ref = reference_answer(p);
   o.say(fmt::format("  reference: {} ({:.3f} s)", ref.name, ref.seconds));
-  const std::uint64_t pairs = p.n > 0 ? p.n - 1 : 0;
+  [[maybe_unused]] const std::uint64_t pairs = p.n > 0 ? p.n - 1 : 0;
   auto stamp = [&](Record& r) {
     bench::set_problem_axes(r, p);
     r.axes.set("case", case_name);
@@ -71,61 +136,35 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
     r.ladder.baseline = "pairs.r00_cpu_pairs";
   };
 
+  // The rungs: the one list through the measurement core's protocol (validate, time, ratios by
+  // declared predecessor, x the CPU baseline), a CPU runner for the baseline and a CUDA runner for
+  // the GPU rungs.
+  measure::LadderOptions lo;
+  lo.rule = o.rule;
+  lo.workload = bench::problem_point(p);
+  lo.workload.set("case", case_name);
+  lo.progress = [&o](const std::string& s) { o.say(s); };
+  const std::unique_ptr<measure::Runner> cpu = make_cpu_runner(p, ref.answer);
+  std::vector<measure::Runner*> runners{cpu.get()};
   [[maybe_unused]] const gpu::Availability av = gpu::availability();
-  for (const PairsRung& rung : pairs_ladder()) {
-    Record r = base_record(rung.variant(), rung.technique, rung.combiner ? "cuda" : "cpu",
-                           rung.combiner ? "GPU_COMPUTE" : "CPU_COMPUTE", rung.combiner ? "cold" : "");
-    r.rung = rung.position;
-    if (!rung.predecessor.empty()) r.ladder.previous = "pairs." + rung.predecessor;
-    stamp(r);
-    if (const std::string why = rung.precondition(p); !why.empty()) {
-      ladder.push_back(bench::skipped_record(r, why));
-      continue;
-    }
-    if (!rung.combiner) {  // the CPU baseline, timed in process around the solve call
-      const Solver& s = find_solver(rung.cpu_solver);
-      const std::string diff = compare_answers(s.solve(p, SolveOptions{}).answer, ref.answer);
-      r.validation = diff.empty() ? "exact" : "failed: " + diff;
-      if (diff.empty()) {
-        measure::StoppingRule rule = o.rule;
-        rule.min_samples = std::min(rule.min_samples, 5);
-        r.set_measurement(measure::measure(
-            [&] {
-              const double t0 = now_s();
-              (void)s.solve(p, SolveOptions{});
-              return now_s() - t0;
-            },
-            [] {}, rule, measure::WarmUp{1, 0.0}));
-        r.throughput = measure::throughput({static_cast<double>(pairs), 0}, r.summary->median);
-      }
-      ladder.push_back(r);
-      o.say(fmt::format("  {:<20} {}", rung.slug, r.summary ? fmt::format("{:.3f} ms", r.summary->median * 1e3) : r.validation));
-      continue;
-    }
 #ifdef JOSEKI_HAVE_CUDA
-    if (!av.ok) {
-      ladder.push_back(bench::skipped_record(r, "no GPU: " + av.reason));
-      continue;
-    }
-    if (auto why = measure::unmet(combiner_needs(*rung.combiner, p.k), gpu::needs_facts(o.device))) {
-      ladder.push_back(bench::skipped_record(r, *why));
-      o.say(fmt::format("  {:<20} skipped: {}", rung.slug, *why));
-      continue;
-    }
-    cuda::GpuTimer timer(o.device);
-    PairsConfig cfg;
-    cfg.combiner = *rung.combiner;
-    cfg.counter = rung.counter;
-    r = time_solve(p, cfg, ref.answer, timer, o, r);
-    ladder.push_back(r);
-    o.say(fmt::format("  {:<20} {}", rung.slug, r.summary ? fmt::format("{:.4f} ms", r.summary->median * 1e3) : r.validation));
-#else
-    ladder.push_back(bench::skipped_record(r, "this joseki was built without CUDA"));
+  std::optional<GpuSolveRunner> gpu_runner;
+  runners.push_back(&gpu_runner.emplace(p, ref.answer, o));
 #endif
+  measure::LadderResult res = measure::run_ladder(core_ladder(p, pairs_ladder()), runners, lo);
+  ladder = std::move(res.records);
+  for (Record& r : ladder) {
+    stamp(r);
+    if (r.backend == "cpu") r.mode = "";  // a CPU solve has no cold or hot (the records' meaning since 2026-11)
+#ifdef JOSEKI_HAVE_CUDA
+    if (gpu_runner)
+      if (const auto it = gpu_runner->extras.find(r.variant); it != gpu_runner->extras.end() && !r.skipped)
+        r.extra.update(it->second);
+#endif
+    if (r.skipped && r.validation.empty()) r.validation = "not-checked";
+    o.say(fmt::format("  {:<28} {}", r.variant, r.summary ? measure::format_time(r.summary->median)
+                                                          : r.skipped.value_or(r.validation)));
   }
-  // One case: the CPU baseline (mode "") and the GPU rungs (cold) are one group; x previous is
-  // against each rung's declared predecessor.
-  measure::add_ladder_ratios(ladder, "pairs.r00_cpu_pairs", [](const Record&) { return std::string("case"); });
 
 #ifdef JOSEKI_HAVE_CUDA
   // The phases of the count and the tensor-core combine: where that combiner runs.
@@ -236,34 +275,28 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
     // Each combiner alone, on the table counted above.
     dev.enqueue_count(s);
     JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
-    {
-      Record r = base_record("pairs.phase.combine_tc", "slice the table into byte planes + tensor-core product",
-                             "cuda", "GPU_COMPUTE", "cold");
+    // A combiner alone on a counted table: validated through the whole answer, then timed.
+    auto combine_phase = [&](PairsDevice& d, const char* variant, const char* technique, const char* phase_of) {
+      Record r = base_record(variant, technique, "cuda", "GPU_COMPUTE", "cold");
       stamp(r);
-      r.extra["phase_of"] = "pairs.r02_atomic_tc_int8";
-      dev.enqueue_combine(s);
-      const std::string diff = compare_answers(dev.download(s), ref.answer);
+      r.extra["phase_of"] = phase_of;
+      d.enqueue_combine(s);
+      const std::string diff = compare_answers(d.download(s), ref.answer);
       r.validation = diff.empty() ? "exact" : "failed: " + diff;
       if (diff.empty())
-        r.set_measurement(timer.measure([&](cudaStream_t st) { dev.enqueue_combine(st); }, measure::Mode::Cold, o.rule));
+        r.set_measurement(timer.measure([&](cudaStream_t st) { d.enqueue_combine(st); }, measure::Mode::Cold, o.rule));
       extra.push_back(r);
-    }
+    };
+    combine_phase(dev, "pairs.phase.combine_tc", "slice the table into byte planes + tensor-core product",
+                  "pairs.r02_atomic_tc_int8");
     if (pairs_precondition(p, Combiner::Ntt).empty() &&
         !measure::unmet(combiner_needs(Combiner::Ntt, p.k), gpu::needs_facts(o.device))) {
       PairsConfig nc;
       nc.combiner = Combiner::Ntt;
       PairsDevice nd(p, nc, o.device);
       nd.enqueue_count(s);
-      Record r = base_record("pairs.phase.combine_ntt", "NTT correlations: 2K forward, one inverse (Goldilocks)",
-                             "cuda", "GPU_COMPUTE", "cold");
-      stamp(r);
-      r.extra["phase_of"] = "pairs.r01_atomic_ntt";
-      nd.enqueue_combine(s);
-      const std::string diff = compare_answers(nd.download(s), ref.answer);
-      r.validation = diff.empty() ? "exact" : "failed: " + diff;
-      if (diff.empty())
-        r.set_measurement(timer.measure([&](cudaStream_t st) { nd.enqueue_combine(st); }, measure::Mode::Cold, o.rule));
-      extra.push_back(r);
+      combine_phase(nd, "pairs.phase.combine_ntt", "NTT correlations: 2K forward, one inverse (Goldilocks)",
+                    "pairs.r01_atomic_ntt");
     }
     // Sweep: tensor-core tile (full solve); tie rule: within 2%, the larger tile (fewer re-reads of C).
     {

@@ -19,6 +19,12 @@
 #include "backend/cuda/timing.hpp"
 #endif
 
+namespace joseki::abc471g::pairs {
+#ifdef JOSEKI_HAVE_CUDA
+class PairsDevice;  // pipeline_cuda.hpp
+#endif
+}  // namespace joseki::abc471g::pairs
+
 namespace joseki::abc471g::pairs::bench {
 
 // A fresh folder under $TMPDIR (or /tmp), removed with its files at destruction.
@@ -39,6 +45,7 @@ class TempDir {
 measure::Record base_record(const std::string& variant, const std::string& technique, const std::string& backend,
                             const std::string& scope, const std::string& mode);
 void set_problem_axes(measure::Record& r, const Problem& p);
+measure::Point problem_point(const Problem& p);  // n, k, m: the axes every record of a problem carries first
 measure::Record skipped_record(measure::Record r, const std::string& why);
 double median(std::vector<double> v);
 std::string fmt_n(std::uint64_t n);  // 1e9 -> "10^9", 7000000 -> "7e6"
@@ -70,6 +77,8 @@ void mark_choice(std::vector<measure::Record>& points, const measure::TieRule& r
 // solve (cold); the record carries the configuration's counts, chunks and slices.
 measure::Record time_solve(const Problem& p, const PairsConfig& cfg, const Answer& want, cuda::GpuTimer& timer,
                            const BenchOptions& o, measure::Record r);
+// What a record of a timed solve says of its configuration (extra): combiner, counter, chunks, ...
+nlohmann::json solve_extras(const PairsDevice& dev, const PairsConfig& cfg);
 #endif
 
 }  // namespace joseki::abc471g::pairs::bench

@@ -1,7 +1,13 @@
 #include "experiments/abc471g/gpu_pairs/ladder.hpp"
 
+#include <algorithm>
+#include <memory>
+
+#include "experiments/abc471g/gpu_pairs/bench.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
+#include "measure/clock.hpp"
 #include "measure/errors.hpp"
+#include "measure/stopping.hpp"
 
 namespace joseki::abc471g::pairs {
 
@@ -83,6 +89,70 @@ const PairsRung& find_rung(const std::string& name) {
     names += (names.empty() ? "" : ", ") + r.slug;
   }
   throw InputError("--rung " + name + ": unknown rung (rungs: " + names + ")");
+}
+
+namespace {
+
+// The CPU baseline: the registry's solver, timed in process around the solve call.
+class CpuSolveRunner : public measure::Runner {
+ public:
+  CpuSolveRunner(const Problem& p, const Answer& want) : m_p(p), m_want(want) {}
+  std::string backend() const override { return "cpu"; }
+  measure::Scope scope() const override { return measure::Scope::CpuCompute; }
+  std::optional<std::string> setup(const measure::RungSpec& s, const measure::Point&) override {
+    m_rung = std::any_cast<const PairsRung*>(s.impl);
+    if (std::string why = m_rung->precondition(m_p); !why.empty()) return why;
+    m_solver = &find_solver(m_rung->cpu_solver);
+    return std::nullopt;
+  }
+  void poison_output() override { m_got.assign(m_p.k, ~std::uint64_t{0}); }
+  void run() override { m_got = m_solver->solve(m_p, SolveOptions{}).answer; }
+  std::string compare() override { return compare_answers(m_got, m_want); }
+  double timed_run() override {
+    const double t0 = measure::now_s();
+    (void)m_solver->solve(m_p, SolveOptions{});
+    return measure::now_s() - t0;
+  }
+  // A whole solve per sample (seconds at the max case): at most 5 samples, one warm-up run.
+  std::optional<measure::Measurement> measure(measure::Mode, const measure::StoppingRule& rule,
+                                              const measure::WarmUp&) override {
+    measure::StoppingRule r = rule;
+    r.min_samples = std::min(r.min_samples, 5);
+    return measure::measure([this] { return timed_run(); }, [] {}, r, measure::WarmUp{1, 0.0});
+  }
+  measure::Work work() const override { return {static_cast<double>(m_p.n > 0 ? m_p.n - 1 : 0), 0}; }
+
+ private:
+  const Problem& m_p;
+  const Answer& m_want;
+  const PairsRung* m_rung = nullptr;
+  const Solver* m_solver = nullptr;
+  Answer m_got;
+};
+
+}  // namespace
+
+measure::Ladder core_ladder(const Problem& p, const std::vector<PairsRung>& rungs) {
+  measure::Ladder lad{"abc471g", {}};
+  for (const PairsRung& r : rungs) {
+    measure::RungSpec s;
+    s.id = r.id;
+    s.slug = r.variant();
+    s.technique = r.technique;
+    if (!r.predecessor.empty()) s.predecessor = "pairs." + r.predecessor;
+    s.position = r.position;
+    s.backend = r.combiner ? "cuda" : "cpu";
+    if (r.combiner) s.needs = combiner_needs(*r.combiner, p.k);
+    s.baseline = !r.combiner && r.predecessor.empty();  // p00: the CPU solver every rung is compared with
+    s.output = "the K counts of the problem, compared exactly with the reference solver's";
+    s.impl = &r;
+    lad.rungs.push_back(std::move(s));
+  }
+  return lad;
+}
+
+std::unique_ptr<measure::Runner> make_cpu_runner(const Problem& p, const Answer& want) {
+  return std::make_unique<CpuSolveRunner>(p, want);
 }
 
 }  // namespace joseki::abc471g::pairs

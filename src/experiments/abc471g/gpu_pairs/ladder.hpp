@@ -11,12 +11,14 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
 #include "experiments/abc471g/problem.hpp"
+#include "measure/ladder.hpp"
 
 namespace joseki::abc471g::pairs {
 
@@ -39,6 +41,15 @@ struct PairsRung {
 // The one list, in ladder order. Adding a rung: its kernels in one rNN_*.cu file and one entry here
 // (docs/ABC471G_SCALE.md, "Adding a rung").
 const std::vector<PairsRung>& pairs_ladder();
+
+// A list of rungs (pairs_ladder(), or it plus a test's rung) as the measurement core's ladder at
+// problem p (measure/ladder.hpp): variant "pairs." + slug, predecessor by variant, p00 the
+// baseline, a GPU rung's needs those of its combiner at this K; impl = the PairsRung (the list
+// must outlive the ladder). measure::run_ladder runs it: `bench_ladder` (bench.hpp).
+measure::Ladder core_ladder(const Problem& p, const std::vector<PairsRung>& rungs);
+// The Runner of the CPU rungs (backend "cpu"): the rung's registry solver (cpu_solver), compared
+// exactly with `want`, timed in process around the solve call (at most 5 samples, one warm-up).
+std::unique_ptr<measure::Runner> make_cpu_runner(const Problem& p, const Answer& want);
 // By slug ("r03_partition_tc"), id ("p03") or variant ("pairs.r03_partition_tc"); throws InputError
 // listing the slugs.
 const PairsRung& find_rung(const std::string& name);
