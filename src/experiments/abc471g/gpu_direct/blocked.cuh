@@ -25,6 +25,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "experiments/abc471g/gpu_direct/common.cuh"
 #include "experiments/abc471g/gpu_direct/lean.cuh"
@@ -388,6 +390,38 @@ std::string check_one_wave(const Shape& sh, const Config& c) {
   if ((sh.n + max_per_block(c.block) - 1) / max_per_block(c.block) > 0x7fffffffull)
     return "N = " + std::to_string(sh.n) + ": too many blocks for one grid";
   return "";
+}
+
+// The RungOps of a blocked rung, so that its file holds only what it changes (W, the source of A,
+// the LEAN options, its sweep). Chunked: `chunk` elements per block (g10..g12); one wave: the grid
+// sized to the machine, `chunk` unused (g13..g15). with_prepare: load the kernels ahead of a timed
+// pipeline (the rungs the solver or the one-wave sizing launch).
+inline std::size_t no_scratch(const Shape&, const Config&) { return 0; }
+
+template <class W, class Source, int LEAN = 0>
+RungOps chunked_ops(bool with_prepare) {
+  RungOps o;
+  o.check = [](const Shape& sh, const Config& c) { return check_chunked<W>(sh, c); };
+  o.scratch_bytes = no_scratch;
+  o.launch = [](const DeviceProblem& p, const Config& c, CUstream_st* s) {
+    launch<W, Source, LEAN>(p, c.block, static_cast<u64>(c.chunk), s);
+  };
+  if (with_prepare) o.prepare = [](const Shape& sh, const Config& c) { prepare<W, Source, LEAN>(sh, c.block); };
+  return o;
+}
+
+template <class W, class Source, int LEAN = 0>
+RungOps one_wave_ops(std::string sweep_name = {}, std::vector<int> sweep_blocks = {}) {
+  RungOps o;
+  o.check = [](const Shape& sh, const Config& c) { return check_one_wave<W>(sh, c); };
+  o.scratch_bytes = no_scratch;
+  o.launch = [](const DeviceProblem& p, const Config& c, CUstream_st* s) {
+    launch<W, Source, LEAN>(p, c.block, one_wave_per_block<W, Source, LEAN>(p.shape, c.block), s);
+  };
+  o.prepare = [](const Shape& sh, const Config& c) { prepare<W, Source, LEAN>(sh, c.block); };
+  o.sweep_name = std::move(sweep_name);
+  o.sweep_blocks = std::move(sweep_blocks);
+  return o;
 }
 
 }  // namespace joseki::abc471g::JK_GPU_NS::blocked

@@ -141,13 +141,7 @@ Case builtin_case(const std::string& name) {
 }
 
 std::vector<Case> edge_cases() {
-  struct E {
-    std::uint64_t n;
-    std::uint32_t k;
-    std::uint64_t m, seed, rng;
-    double vowels;
-  };
-  static const E list[] = {
+  static const InstanceSpec list[] = {  // n, k, m, seed, rng, vowel ratio
       {1, 1, 1, 5, 1, 0.5},           {1, 4, 1, 0, 2, 0.5},
       {2, 1, 2, 9, 3, 1.0},           {31, 31, 31, 77, 4, 0.5},       // M = N
       {33, 32, 1, kMaxSeed, 5, 0.5},  {100, 33, 3, 12345, 6, 0.3},
@@ -159,16 +153,8 @@ std::vector<Case> edge_cases() {
       {999, 50, 9, 4, 17, 0.0},                                       // no vowel
   };
   std::vector<Case> out;
-  for (const E& e : list) {
-    InstanceSpec s;
-    s.n = e.n;
-    s.k = e.k;
-    s.m = e.m;
-    s.seed = e.seed;
-    s.rng = e.rng;
-    s.vowel_ratio = e.vowels;
-    out.push_back(Case{fmt::format("edge_N{}_K{}_M{}_v{:g}", e.n, e.k, e.m, e.vowels), make_problem(s), std::nullopt});
-  }
+  for (const InstanceSpec& e : list)
+    out.push_back(Case{fmt::format("edge_N{}_K{}_M{}_v{:g}", e.n, e.k, e.m, e.vowel_ratio), make_problem(e), std::nullopt});
   return out;
 }
 

@@ -17,16 +17,7 @@
 #include "experiments/abc471g/gpu_direct/blocked.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {
-namespace g10 {
 
-std::string check(const Shape& sh, const Config& c) { return blocked::check_chunked<u32>(sh, c); }
-std::size_t scratch(const Shape&, const Config&) { return 0; }
-void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) {
-  blocked::launch<u32, blocked::GlobalA>(p, c.block, static_cast<u64>(c.chunk), s);
-}
-
-}  // namespace g10
-
-RungOps g10_ops() { return {.check = g10::check, .scratch_bytes = g10::scratch, .launch = g10::launch}; }
+RungOps g10_ops() { return blocked::chunked_ops<u32, blocked::GlobalA>(false); }
 
 }  // namespace joseki::abc471g::JK_GPU_NS

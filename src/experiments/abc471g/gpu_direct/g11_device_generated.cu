@@ -14,22 +14,7 @@
 #include "experiments/abc471g/gpu_direct/blocked.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {
-namespace g11 {
 
-std::string check(const Shape& sh, const Config& c) { return blocked::check_chunked<u32>(sh, c); }
-std::size_t scratch(const Shape&, const Config&) { return 0; }
-void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) {
-  blocked::launch<u32, blocked::GeneratedA>(p, c.block, static_cast<u64>(c.chunk), s);
-}
-void prepare(const Shape& sh, const Config& c) { blocked::prepare<u32, blocked::GeneratedA>(sh, c.block); }
-
-}  // namespace g11
-
-// For g13, which runs this kernel with a one-wave grid.
-int g11_blocks_per_sm(const Shape& sh, int block) { return blocked::blocks_per_sm<u32, blocked::GeneratedA>(sh, block); }
-
-RungOps g11_ops() {
-  return {.check = g11::check, .scratch_bytes = g11::scratch, .launch = g11::launch, .prepare = g11::prepare};
-}
+RungOps g11_ops() { return blocked::chunked_ops<u32, blocked::GeneratedA>(true); }
 
 }  // namespace joseki::abc471g::JK_GPU_NS

@@ -12,16 +12,7 @@
 #include "experiments/abc471g/gpu_direct/blocked.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {
-namespace g12 {
 
-std::string check(const Shape& sh, const Config& c) { return blocked::check_chunked<u64>(sh, c); }
-std::size_t scratch(const Shape&, const Config&) { return 0; }
-void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) {
-  blocked::launch<u64, blocked::GeneratedA>(p, c.block, static_cast<u64>(c.chunk), s);
-}
-
-}  // namespace g12
-
-RungOps g12_ops() { return {.check = g12::check, .scratch_bytes = g12::scratch, .launch = g12::launch}; }
+RungOps g12_ops() { return blocked::chunked_ops<u64, blocked::GeneratedA>(false); }
 
 }  // namespace joseki::abc471g::JK_GPU_NS

@@ -15,37 +15,7 @@
 
 namespace joseki::abc471g::JK_GPU_NS {
 
-int g11_blocks_per_sm(const Shape& sh, int block);  // g11_device_generated.cu
-
-namespace g13 {
-
-u64 per_block(const Shape& sh, int block) {
-  int device = 0, sms = 1;
-  JK_CHECK(cudaGetDevice(&device));
-  JK_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const int resident = g11_blocks_per_sm(sh, block);
-  const u64 wave = static_cast<u64>(sms) * static_cast<u64>(resident < 1 ? 1 : resident);
-  const u64 even = (sh.n + wave - 1) / wave;
-  const u64 cap = blocked::max_per_block(block);
-  return even < cap ? even : cap;  // past the cap: more than one wave, still correct
-}
-
-std::string check(const Shape& sh, const Config& c) { return blocked::check_one_wave<u32>(sh, c); }
-std::size_t scratch(const Shape&, const Config&) { return 0; }
-void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) {
-  Config g11c = c;
-  g11c.chunk = static_cast<std::int64_t>(per_block(p.shape, c.block));
-  g11_ops().launch(p, g11c, s);
-}
-void prepare(const Shape& sh, const Config& c) { g11_ops().prepare(sh, c); }
-
-}  // namespace g13
-
-RungOps g13_ops() {
-  RungOps o{.check = g13::check, .scratch_bytes = g13::scratch, .launch = g13::launch, .prepare = g13::prepare};
-  o.sweep_name = "g13_block";
-  o.sweep_blocks = {64, 128, 192, 256};
-  return o;
-}
+// g11's kernel on a grid of SMs x resident blocks, N split in equal ranges.
+RungOps g13_ops() { return blocked::one_wave_ops<u32, blocked::GeneratedA>("g13_block", {64, 128, 192, 256}); }
 
 }  // namespace joseki::abc471g::JK_GPU_NS

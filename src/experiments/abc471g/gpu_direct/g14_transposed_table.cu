@@ -17,22 +17,7 @@
 #include "experiments/abc471g/gpu_direct/blocked.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {
-namespace g14 {
 
-constexpr int LEAN = blocked::LEAN_TRANSPOSE;
-using Src = blocked::GeneratedA;
-
-std::string check(const Shape& sh, const Config& c) { return blocked::check_one_wave<u32>(sh, c); }
-std::size_t scratch(const Shape&, const Config&) { return 0; }
-void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) {
-  blocked::launch<u32, Src, LEAN>(p, c.block, blocked::one_wave_per_block<u32, Src, LEAN>(p.shape, c.block), s);
-}
-void prepare(const Shape& sh, const Config& c) { blocked::prepare<u32, Src, LEAN>(sh, c.block); }
-
-}  // namespace g14
-
-RungOps g14_ops() {
-  return {.check = g14::check, .scratch_bytes = g14::scratch, .launch = g14::launch, .prepare = g14::prepare};
-}
+RungOps g14_ops() { return blocked::one_wave_ops<u32, blocked::GeneratedA, blocked::LEAN_TRANSPOSE>(); }
 
 }  // namespace joseki::abc471g::JK_GPU_NS

@@ -18,25 +18,10 @@
 #include "experiments/abc471g/gpu_direct/blocked.cuh"
 
 namespace joseki::abc471g::JK_GPU_NS {
-namespace g15 {
-
-constexpr int LEAN = blocked::LEAN_TRANSPOSE | blocked::LEAN_WARP_SUM;
-using Src = blocked::GeneratedA;
-
-std::string check(const Shape& sh, const Config& c) { return blocked::check_one_wave<u32>(sh, c); }
-std::size_t scratch(const Shape&, const Config&) { return 0; }
-void launch(const DeviceProblem& p, const Config& c, CUstream_st* s) {
-  blocked::launch<u32, Src, LEAN>(p, c.block, blocked::one_wave_per_block<u32, Src, LEAN>(p.shape, c.block), s);
-}
-void prepare(const Shape& sh, const Config& c) { blocked::prepare<u32, Src, LEAN>(sh, c.block); }
-
-}  // namespace g15
 
 RungOps g15_ops() {
-  RungOps o{.check = g15::check, .scratch_bytes = g15::scratch, .launch = g15::launch, .prepare = g15::prepare};
-  o.sweep_name = "g15_block";
-  o.sweep_blocks = {64, 128, 192, 256};
-  return o;
+  return blocked::one_wave_ops<u32, blocked::GeneratedA, blocked::LEAN_TRANSPOSE | blocked::LEAN_WARP_SUM>(
+      "g15_block", {64, 128, 192, 256});
 }
 
 }  // namespace joseki::abc471g::JK_GPU_NS
