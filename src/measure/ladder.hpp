@@ -17,6 +17,7 @@
 
 #include <any>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,12 +46,13 @@ struct RungSpec {
   std::vector<Point> validation_configs;  // besides `defaults`: small configurations that cut the
                                           // input at awkward places (partial tiles, chunk edges)
   bool baseline = false;    // "x baseline" of the ladder is x this rung
-  // The configuration of the rung's row when `--sweep` ran: its own sweep's choice (sweep_sets_row,
-  // the default), or, with geometry_of (the id or slug of an earlier rung), that rung's choice in
-  // this run, so that "x previous" measures only the technique; without a choice, `defaults`.
-  std::string geometry_of;
-  bool sweep_sets_row = true;  // false: the sweep only informs; the row stays at `defaults`
   std::string output;       // the output contract in words ("d_out[0] = the sum, written whole")
+  std::string config_from;  // id or slug of a swept rung whose chosen point this rung's row runs at
+                            // (the keys its defaults have); "" its own. With any config_from in a
+                            // ladder, every sweep runs before the first row (a rung may borrow a
+                            // later rung's choice: reduce's r05 runs at r06's).
+  bool sweep_sets_row = true;  // false: the rung's own sweep only informs; its row stays at `defaults`
+                               // (the ABC471G direct ladder's g13 and g15)
   std::any impl;            // the backend's handle (launcher, SPIR-V, source); the Runner casts it
 };
 
@@ -83,10 +85,15 @@ class Runner {
   virtual double timed_run() = 0;            // one run, timed (GPU events or the CPU clock), seconds
   virtual void flush() {}                    // cold mode: evict the caches before a sample (untimed)
   virtual Work work() const = 0;             // the work one run does, for throughput
-  // A backend's own timer for the set-up rung (e.g. CUDA events with the L2 flush on the stream,
-  // hot batches, the GPU's environment); nullopt: run_ladder samples timed_run() with flush().
-  virtual std::optional<Measurement> measure(Mode, const StoppingRule&, const WarmUp&) { return std::nullopt; }
   virtual std::string config_label(const Point& config) const { return config.label(); }
+  // A runner with its own timing loop (CUDA: events, L2 flush, hot batches, the GPU's environment)
+  // measures the set-up rung itself; nullopt: the core's loop over timed_run() and flush().
+  virtual std::optional<Measurement> measure(Mode /*mode*/, const StoppingRule& /*rule*/, const WarmUp& /*warmup*/) {
+    return std::nullopt;
+  }
+  // After a timed measurement: what is wrong with the output the last timed run left ("" nothing:
+  // state kept across runs shows here), and any backend facts for the record (extra, axes).
+  virtual std::string after_timing(Record& /*rec*/) { return ""; }
 };
 
 // A measured bound every rung is compared with (x_ceiling = ceiling time / rung time).
@@ -106,6 +113,8 @@ struct LadderOptions {
   std::optional<Ceiling> ceiling;
   double datasheet_Bps = 0;            // for % datasheet
   std::function<void(const std::string&)> progress;  // one line per step
+  std::vector<std::string> sweep_only;  // ids or slugs of the rungs --sweep sweeps; empty: every swept rung
+  std::map<std::string, std::string> no_runner_because;  // backend -> why its runner is absent ("no GPU: ...")
 };
 
 struct ValidationResult {
@@ -147,8 +156,9 @@ GroupKey group_by_axes(std::vector<std::string> axes);
 
 // The one ladder table: rung | variant | technique | config | scope | mode | median | noise | GB/s |
 // % ceiling | x previous | x baseline | validation. Ladder rows only (sweep points: sweep_table).
-std::string ladder_table(const std::vector<Record>& records);
+// hide_axes: axes left out of the config column (a table per size says n once, above it).
+std::string ladder_table(const std::vector<Record>& records, const std::vector<std::string>& hide_axes = {});
 // A sweep's points with the chosen one marked and the tie rule's explanation.
-std::string sweep_table(const std::vector<Record>& records);
+std::string sweep_table(const std::vector<Record>& records, const std::vector<std::string>& hide_axes = {});
 
 }  // namespace joseki::measure

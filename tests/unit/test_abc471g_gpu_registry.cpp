@@ -143,7 +143,7 @@ TEST(Abc471gGpuRegistry, RungSpecsForTheCoresLadder) {
     if (!r.predecessor.empty()) {
       EXPECT_EQ(s.predecessor, L::find_rung(r.predecessor).variant());
     }
-    EXPECT_EQ(s.geometry_of, r.geometry_of);
+    EXPECT_EQ(s.config_from, r.geometry_of);
     EXPECT_EQ(s.sweep_sets_row, !r.tuned_by.empty()) << r.id;
     EXPECT_EQ(s.validation_configs.size(), r.validation.size());
     const gpu_api::Config back = L::config_of(r, s.defaults);

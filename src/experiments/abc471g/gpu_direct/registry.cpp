@@ -181,7 +181,7 @@ measure::RungSpec rung_spec(const RungInfo& r, std::uint32_t k) {
   s.defaults = config_point(r, r.defaults);
   for (const Config& c : r.validation) s.validation_configs.push_back(config_point(r, c));
   s.baseline = r.id == baseline_rung().id;
-  s.geometry_of = r.geometry_of;
+  s.config_from = r.geometry_of;  // g03, g04 at g02's choice, g09 at g08's: "x previous" measures the technique
   s.sweep_sets_row = !r.tuned_by.empty();  // g13's and g15's sweeps inform; their rows stay at the defaults
   s.output = "d_answer[0..K): the count of each shift, every one written";
   s.impl = &r;

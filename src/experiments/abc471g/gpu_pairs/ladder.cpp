@@ -27,6 +27,19 @@ std::string cpu_pairs_precondition(const Problem& p) {
   return "solver cpu-pairs is not in this build";
 }
 
+// A rung that runs a registry solver on the CPU (the baseline): position 0, no predecessor.
+PairsRung cpu_rung(std::string id, std::string slug, std::string name, std::string technique, std::string solver,
+                   std::function<std::string(const Problem&)> precondition) {
+  PairsRung r;
+  r.id = std::move(id);
+  r.slug = std::move(slug);
+  r.name = std::move(name);
+  r.technique = std::move(technique);
+  r.cpu_solver = std::move(solver);
+  r.precondition = std::move(precondition);
+  return r;
+}
+
 PairsRung gpu_rung(std::string id, int position, std::string slug, std::string name, std::string technique,
                    std::string predecessor, Combiner combiner, Counter counter) {
   PairsRung r;
@@ -49,15 +62,9 @@ PairsRung gpu_rung(std::string id, int position, std::string slug, std::string n
 
 const std::vector<PairsRung>& pairs_ladder() {
   static const std::vector<PairsRung> rungs = [] {
-    PairsRung r0;
-    r0.id = "p00";
-    r0.slug = "r00_cpu_pairs";
-    r0.name = "CPU pairs (baseline)";
-    r0.technique = "cpu-pairs: pair counts on all CPU cores + FFTW correlations";
-    r0.cpu_solver = "cpu-pairs";
-    r0.precondition = cpu_pairs_precondition;
     std::vector<PairsRung> v{
-        r0,
+        cpu_rung("p00", "r00_cpu_pairs", "CPU pairs (baseline)",
+                 "cpu-pairs: pair counts on all CPU cores + FFTW correlations", "cpu-pairs", cpu_pairs_precondition),
         gpu_rung("p01", 1, "r01_atomic_ntt", "GPU count + NTT",
                  "jump-ahead generation, L2 atomics into K x K; Goldilocks NTT correlations", "r00_cpu_pairs",
                  Combiner::Ntt, Counter::Atomic),
