@@ -12,6 +12,7 @@
 #include "measure/clock.hpp"
 #include "backend/gpu.hpp"
 #include "experiments/abc471g/gpu_pairs/bench.hpp"
+#include "experiments/abc471g/gpu_pairs/bench_hopper.hpp"
 #include "experiments/abc471g/gpu_pairs/bench_util.hpp"
 #include "experiments/abc471g/gpu_pairs/ladder.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
@@ -116,6 +117,7 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
     PairsConfig cfg;
     cfg.combiner = *rung.combiner;
     cfg.counter = rung.counter;
+    if (rung.configure) rung.configure(cfg);
     r = time_solve(p, cfg, ref.answer, timer, o, r);
     ladder.push_back(r);
     o.say(fmt::format("  {:<20} {}", rung.slug, r.summary ? fmt::format("{:.4f} ms", r.summary->median * 1e3) : r.validation));
@@ -126,6 +128,9 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
   // One case: the CPU baseline (mode "") and the GPU rungs (cold) are one group; x previous is
   // against each rung's declared predecessor.
   measure::add_ladder_ratios(ladder, "pairs.r00_cpu_pairs", [](const Record&) { return std::string("case"); });
+  // The generation floor (issue 19): every GPU figure below also as a multiple of it (extra.floor_x).
+  Record gen_floor = bench_generation_floor(p, o);
+  stamp(gen_floor);
 
 #ifdef JOSEKI_HAVE_CUDA
   // The phases of the count and the tensor-core combine: where that combiner runs.
@@ -339,6 +344,8 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
   }
 #endif
   ladder.insert(ladder.end(), extra.begin(), extra.end());
+  add_floor_ratios(ladder, gen_floor);
+  ladder.push_back(gen_floor);
   return ladder;
 }
 

@@ -103,6 +103,11 @@ struct ProductReduceArgs {
   const std::uint8_t* d_u2 = nullptr;  // 1 - V[i mod K], i < 2 kp (written by the prep; 16-byte aligned)
   std::uint32_t k = 1, kp = 128;
   std::uint64_t* d_answer = nullptr;
+  // Rows [row_begin, min(row_end, k)) only (r06: one panel of G's rows); default: every row.
+  std::uint32_t row_begin = 0, row_end = 0xFFFFFFFFu;
+  // Launched as a programmatic dependent of the previous kernel in its stream (r04: the GEMM);
+  // false: a plain launch (r06's panels wait for their GEMM through an event on another stream).
+  bool dependent = true;
 };
 void launch_product_reduce(const ProductReduceArgs& a, cudaStream_t s);
 
