@@ -275,6 +275,9 @@ void add_scale(CLI::App* parent, Context& ctx) {
         std::string notes;
         if (r.extra.contains("graph_kernel_nodes"))
           notes = fmt::format("graph: {} kernel nodes of {}", r.extra["graph_kernel_nodes"].dump(), r.extra["graph_nodes"].dump());
+        if (r.extra.contains("graph_unavailable")) notes = "graph: " + r.extra["graph_unavailable"].get<std::string>();
+        if (r.extra.contains("gemm_panel_rows"))
+          notes += (notes.empty() ? "" : "; ") + fmt::format("panels of {} rows", r.extra["gemm_panel_rows"].dump());
         if (r.extra.contains("elements_per_thread"))
           notes = fmt::format("{} elements per thread", r.extra["elements_per_thread"].dump());
         t.add_row({r.variant, r.summary ? fmt::format("{:.2f} us", r.summary->median * 1e6) : std::string("-"),

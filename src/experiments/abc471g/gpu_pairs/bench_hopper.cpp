@@ -98,6 +98,7 @@ Record bench_generation_floor(const Problem& p, const BenchOptions& o) {
   r.extra["elements_per_thread"] = a.run;
   r.extra["resident_threads"] = resident;
   if (!bad.empty()) return r;
+  a.zero_sum = false;  // the timed runs: the kernel alone
   r.set_measurement(timer.measure([&](cudaStream_t st) { launch_generate_floor(a, st); }, measure::Mode::Cold, o.rule));
   r.throughput = measure::throughput({static_cast<double>(p.n), 0}, r.summary->median);
   r.extra["elements_per_s"] = r.throughput->elements_per_s;
@@ -164,6 +165,7 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
       r.extra["graph_kernel_nodes"] = d.graph_kernel_nodes();
       r.extra["graph_nodes"] = d.graph_nodes();
       r.extra["graph_captures"] = d.graph_captures();
+      if (!d.graph_unavailable().empty()) r.extra["graph_unavailable"] = d.graph_unavailable();
     }
     r.extra["gemm_panels"] = cfg.gemm_panels;
     o.say(fmt::format("  {:<20} {}", rung.slug, r.summary ? fmt::format("{:.2f} us", r.summary->median * 1e6) : r.validation));

@@ -68,7 +68,7 @@ std::uint64_t floor_resident_threads(int device) {
 }
 
 void launch_generate_floor(const FloorArgs& a, cudaStream_t s) {
-  JOSEKI_CUDA_CHECK(cudaMemsetAsync(a.d_sum, 0, sizeof(std::uint32_t), s));
+  if (a.zero_sum) JOSEKI_CUDA_CHECK(cudaMemsetAsync(a.d_sum, 0, sizeof(std::uint32_t), s));
   if (a.n == 0 || a.run == 0) return;
   const std::uint64_t threads = (a.n + a.run - 1) / a.run;
   const unsigned blocks = static_cast<unsigned>((threads + FLOOR_THREADS - 1) / FLOOR_THREADS);

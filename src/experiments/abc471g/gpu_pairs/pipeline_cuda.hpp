@@ -63,6 +63,7 @@ class PairsDevice {
   int graph_kernel_nodes() const { return m_graph_kernels; }
   int graph_nodes() const { return m_graph_nodes; }
   int graph_captures() const { return m_graph_captures; }
+  const std::string& graph_unavailable() const { return m_graph_why; }  // why the capture failed ("" when it did not)
   // r06: rows per panel of the GEMM combine (0: r04's single GEMM).
   std::uint32_t gemm_panel_rows() const { return m_panel_rows; }
   // Fills every output and scratch buffer with 0xA5 (before a validation run).
@@ -136,6 +137,7 @@ class PairsDevice {
   struct Graph;
   std::shared_ptr<Graph> m_graph;  // shared_ptr: Graph is incomplete here (its deleter is captured where it is made)
   int m_graph_kernels = 0, m_graph_nodes = 0, m_graph_captures = 0;
+  std::string m_graph_why;  // the capture failed: why (every solve then runs kernel by kernel)
   void capture_graph();
   // r06: the GEMM in panels of G's rows (PairsConfig::gemm_panels; r06_gemm_panels.cpp)
   std::uint32_t m_panel_rows = 0;  // rows per panel (0: one GEMM, r04)

@@ -28,6 +28,7 @@
 #ifdef JOSEKI_HAVE_CUDA
 
 #include <cstdlib>
+#include <exception>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,19 +57,28 @@ bool launches_synchronised() {
 
 void PairsDevice::capture_graph() {
   auto g = std::make_shared<Graph>();
-  JOSEKI_CUDA_CHECK(cudaStreamBeginCapture(g->capture, cudaStreamCaptureModeRelaxed));
-  // Whatever throws inside would leave the stream capturing: end the capture before rethrowing.
+  // A capture this driver or a library refuses is not fatal: the reason is kept (graph_unavailable())
+  // and every solve runs kernel by kernel.
+  auto fail = [&](const std::string& why) {
+    cudaGraph_t broken = nullptr;
+    cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(g->capture, &st) == cudaSuccess && st != cudaStreamCaptureStatusNone)
+      cudaStreamEndCapture(g->capture, &broken);
+    if (broken) cudaGraphDestroy(broken);
+    cudaGetLastError();  // capture errors are not sticky: clear the last one
+    m_prep_pending = false;
+    m_graph_why = why;
+  };
   try {
+    JOSEKI_CUDA_CHECK(cudaStreamBeginCapture(g->capture, cudaStreamCaptureModeRelaxed));
     enqueue_count(g->capture);
     enqueue_combine(g->capture);
-  } catch (...) {
-    cudaGraph_t broken = nullptr;
-    cudaStreamEndCapture(g->capture, &broken);
-    if (broken) cudaGraphDestroy(broken);
-    throw;
+    JOSEKI_CUDA_CHECK(cudaStreamEndCapture(g->capture, &g->graph));
+    JOSEKI_CUDA_CHECK(cudaGraphInstantiate(&g->exec, g->graph, 0));
+  } catch (const std::exception& e) {
+    fail(std::string("capture failed: ") + e.what());
+    return;
   }
-  JOSEKI_CUDA_CHECK(cudaStreamEndCapture(g->capture, &g->graph));
-  JOSEKI_CUDA_CHECK(cudaGraphInstantiate(&g->exec, g->graph, 0));
   std::size_t n = 0;
   JOSEKI_CUDA_CHECK(cudaGraphGetNodes(g->graph, nullptr, &n));
   std::vector<cudaGraphNode_t> nodes(n);
@@ -90,15 +100,21 @@ void PairsDevice::enqueue_solve(cudaStream_t s) {
   // fused count keeps zero (the first solve, after poison()): that solve leaves it clean, and the
   // graph is captured from (and replayed in) the clean state only.
   const bool zeroing = m_fused && !m_table_clean;
-  if (!m_cfg.graph || zeroing || launches_synchronised() || !m_combine_unmet.empty()) {
+  if (!m_cfg.graph || zeroing || launches_synchronised() || !m_combine_unmet.empty() || !m_graph_why.empty()) {
     enqueue_count(s);
     enqueue_combine(s);
     // Capture now (it only records: nothing runs), so that no timed solve pays for the capture and
     // instantiation on the host while the GPU waits: the first graph launch is the next solve's.
-    if (zeroing && m_cfg.graph && !m_graph && m_combine_unmet.empty() && !launches_synchronised()) capture_graph();
+    if (zeroing && m_cfg.graph && !m_graph && m_graph_why.empty() && m_combine_unmet.empty() && !launches_synchronised())
+      capture_graph();
     return;
   }
   if (!m_graph) capture_graph();  // several chunks (no fused state): the first solve captures
+  if (!m_graph) {                 // it failed (m_graph_why says why): this solve too runs kernel by kernel
+    enqueue_count(s);
+    enqueue_combine(s);
+    return;
+  }
   JOSEKI_CUDA_CHECK(cudaGraphLaunch(m_graph->exec, s));
 }
 
