@@ -117,6 +117,32 @@ TEST(Abc471gHopperGpu, SmallWholeGraphRepeatedSolvesStayExact) {
 #endif
 }
 
+// A short run for compute-sanitizer (memcheck, racecheck): r05 and r06 on two shapes, replays after a poison.
+TEST(Abc471gHopperGpu, SanitizerShapes) {
+  JOSEKI_REQUIRE_GPU();
+#ifdef JOSEKI_HAVE_CUDA
+  if (auto why = joseki::measure::unmet(gp::combiner_needs(gp::Combiner::Gemm, 2300), joseki::gpu::needs_facts(0)))
+    GTEST_SKIP() << *why;
+  for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10)}) {
+    const std::uint32_t kp = gp::padded_k(p.k);
+    const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
+    for (const int panels : {1, 2}) {
+      gp::PairsConfig c;
+      c.combiner = gp::Combiner::Gemm;
+      c.graph = true;
+      c.gemm_panels = panels;
+      gp::PairsDevice dev(p, c, 0);
+      joseki::cuda::Stream s;
+      dev.poison(s);
+      for (int rep = 0; rep < 3; ++rep) {
+        dev.enqueue_solve(s);
+        EXPECT_EQ(dev.download(s), want) << "solve " << rep << ", " << panels << " panels, K = " << p.k;
+      }
+    }
+  }
+#endif
+}
+
 TEST(Abc471gHopperGpu, MaxCaseWholeGraphExact) {
   JOSEKI_REQUIRE_GPU();
 #ifdef JOSEKI_HAVE_CUDA

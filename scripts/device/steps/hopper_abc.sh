@@ -28,10 +28,10 @@ step "hopper_abc: compute-sanitizer on the small tests"
 left=$(( 170 - ($(date +%s) - HA_T0) ))
 if (( left > 20 )); then
   run timeout $(( left / 2 )) $SAN --tool memcheck --error-exitcode 9 "$B/joseki_gpu_tests" \
-    --gtest_filter='Abc471gHopperGpu.Small*' --gtest_brief=1 2>&1 | tee "$HA/memcheck.log" | grep -E 'ERROR SUMMARY|Invalid|PASSED|FAILED' | head -5
+    --gtest_filter='Abc471gHopperGpu.SanitizerShapes:Abc471gHopperGpu.SmallFloorSum*' --gtest_brief=1 2>&1 | tee "$HA/memcheck.log" | grep -E 'ERROR SUMMARY|Invalid|PASSED|FAILED' | head -5
   left=$(( 170 - ($(date +%s) - HA_T0) ))
   run timeout $(( left > 10 ? left : 10 )) $SAN --tool racecheck --error-exitcode 9 "$B/joseki_gpu_tests" \
-    --gtest_filter='Abc471gHopperGpu.SmallWholeGraph*' --gtest_brief=1 2>&1 | tee "$HA/racecheck.log" | grep -E 'RACECHECK SUMMARY|ERROR SUMMARY|hazard|PASSED|FAILED' | head -5
+    --gtest_filter='Abc471gHopperGpu.SanitizerShapes:Abc471gHopperGpu.SmallFloorSum*' --gtest_brief=1 2>&1 | tee "$HA/racecheck.log" | grep -E 'RACECHECK SUMMARY|ERROR SUMMARY|hazard|PASSED|FAILED' | head -5
 else
   echo "sanitizers skipped: only $left s of the step's budget left"
 fi
@@ -49,7 +49,11 @@ for c in ("max_1", "max_2", "max_3", "1e8", "1e9"):
         continue
     case = "max" if c.startswith("max") else c
     for r in recs:
-        key = (case, r.get("variant", "?"))
+        v = r.get("variant", "?")
+        ax = r.get("axes") or {}
+        if isinstance(ax, dict) and "gemm_panels" in ax:
+            v += f" [P={ax['gemm_panels']}]"
+        key = (case, v)
         e = rows.setdefault(key, {"med": [], "fx": [], "val": set(), "notes": ""})
         s = r.get("summary") or {}
         if s.get("median") is not None:
@@ -57,7 +61,7 @@ for c in ("max_1", "max_2", "max_3", "1e8", "1e9"):
         x = r.get("extra", {})
         if "floor_x" in x:
             e["fx"].append(x["floor_x"])
-        e["val"].add(r.get("validation", "?")[:60])
+        e["val"].add(("skipped: " + r["skipped"]) [:80] if r.get("skipped") else r.get("validation", "?")[:60])
         if "graph_kernel_nodes" in x:
             e["notes"] = f"graph {x['graph_kernel_nodes']} kernels / {x['graph_nodes']} nodes"
 print("| case | variant | GPU_COMPUTE (median of runs) | runs | x floor | validation | notes |")
