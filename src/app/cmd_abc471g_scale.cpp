@@ -282,7 +282,7 @@ void add_scale(CLI::App* parent, Context& ctx) {
           notes = fmt::format("{} elements per thread", r.extra["elements_per_thread"].dump());
         t.add_row({r.variant, r.summary ? fmt::format("{:.2f} us", r.summary->median * 1e6) : std::string("-"),
                    r.extra.contains("floor_x") ? fmt::format("{:.2f}", r.extra["floor_x"].get<double>()) : std::string("-"),
-                   r.validation, notes});
+                   r.skipped ? "skipped: " + *r.skipped : r.validation, notes});
       }
       std::cout << "## gpu-pairs, issue 19, " << name << " (N = " << p.n << ", K = " << p.k << ", M = " << p.m() << ")\n\n"
                 << t.markdown() << std::endl;

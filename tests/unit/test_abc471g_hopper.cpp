@@ -22,7 +22,9 @@ TEST(Abc471gHopper, ElementSumIsTheGeneratorsSum) {
     std::uint32_t want = 0;
     for (std::uint32_t x : a) want += x;
     EXPECT_EQ(gp::cpu_element_sum32(p), want) << "N = " << p.n << ", K = " << p.k << ", M = " << p.m();
-    if (p.n > 1) EXPECT_NE(want, 0u) << "a sum that could not catch a generator skipping elements";
+    if (p.n > 1) {
+      EXPECT_NE(want, 0u) << "a sum that could not catch a generator skipping elements";
+    }
   }
 }
 

@@ -120,7 +120,8 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
   o.say(fmt::format("gpu-pairs, issue 19, {}: N = {}, K = {}; the generation floor ...", case_name, p.n, p.k));
   Record floor = bench_generation_floor(p, o);
   stamp(floor);
-  o.say(fmt::format("  floor: {}", floor.summary ? fmt::format("{:.2f} us", floor.summary->median * 1e6) : floor.validation));
+  o.say(fmt::format("  floor: {}", floor.summary ? fmt::format("{:.2f} us", floor.summary->median * 1e6)
+                                   : floor.skipped ? "skipped: " + *floor.skipped : floor.validation));
   out.push_back(floor);
 #ifdef JOSEKI_HAVE_CUDA
   const gpu::Availability av = gpu::availability();
