@@ -264,6 +264,7 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
       pa.c.begin = b;
       pa.c.end = std::min(a.end, b + m_chunk);
       pa.run = partition_run(pa.c.end - pa.c.begin);  // a short last chunk still fills the GPU
+      pa.tile_pairs = m_cfg.partition_tile;
       if (m_fused) {
         FuseArgs fa;
         fa.d_planes = m_planes.data();
