@@ -117,31 +117,32 @@ TEST(Abc471gHopperGpu, SmallWholeGraphRepeatedSolvesStayExact) {
 #endif
 }
 
-// r07: the partition kernel in tiles of 24 pairs, its table cell by cell against the CPU's: runs of one
+// r07: the partition kernel in tiles of 20 and 24 pairs, its table cell by cell against the CPU's: runs of one
 // tile, of many tiles and a ragged last tile, spilling buckets, several chunks, and the whole solve.
-TEST(Abc471gHopperGpu, SmallPartitionTilesOf24AreExact) {
+TEST(Abc471gHopperGpu, SmallPartitionWideTilesAreExact) {
   JOSEKI_REQUIRE_GPU();
 #ifdef JOSEKI_HAVE_CUDA
   for (const ab::Problem& p : {random_problem(4'099, 31, 17, 7, 8), random_problem(100'003, 37, 5'000, 9, 10),
                                random_problem(300'007, 300, 100'000, 11, 12)}) {
     const std::uint32_t kp = gp::padded_k(p.k);
     const std::vector<std::uint64_t> want = gp::cpu_pair_table(p, kp);
-    for (const std::uint32_t ppt : {0u, 7u, 24u, 100u}) {
-      for (const std::uint32_t cap : {0u, 8u}) {
-        gp::PairsConfig c;
-        c.partition_tile = 24;
-        c.fuse = false;  // the table, not the planes
-        c.pairs_per_thread = ppt;
-        c.bucket_cap = cap;
-        if (ppt == 100) c.chunk_pairs = 7'777;  // several chunks
-        gp::PairsDevice dev(p, c, 0);
-        ASSERT_EQ(dev.counter(), gp::Counter::Partition);
-        joseki::cuda::Stream s;
-        dev.poison(s);
-        dev.enqueue_count(s);
-        EXPECT_EQ(dev.download_table(s), want) << "N = " << p.n << ", K = " << p.k << ", ppt " << ppt << ", cap " << cap;
-      }
-    }
+    for (const std::uint32_t ppt : {0u, 7u, 24u, 100u})
+      for (const std::uint32_t cap : {0u, 8u})
+        for (const int tile : {20, 24}) {
+          gp::PairsConfig c;
+          c.partition_tile = tile;
+          c.fuse = false;  // the table, not the planes
+          c.pairs_per_thread = ppt;
+          c.bucket_cap = cap;
+          if (ppt == 100) c.chunk_pairs = 7'777;  // several chunks
+          gp::PairsDevice dev(p, c, 0);
+          ASSERT_EQ(dev.counter(), gp::Counter::Partition);
+          joseki::cuda::Stream s;
+          dev.poison(s);
+          dev.enqueue_count(s);
+          EXPECT_EQ(dev.download_table(s), want)
+              << "N = " << p.n << ", K = " << p.k << ", ppt " << ppt << ", cap " << cap << ", tile " << tile;
+        }
   }
   if (auto why = joseki::measure::unmet(gp::combiner_needs(gp::Combiner::Gemm, 2300), joseki::gpu::needs_facts(0)))
     GTEST_SKIP() << "tables exact; the whole solve needs " << *why;

@@ -54,7 +54,7 @@ struct PartitionArgs {
   std::uint32_t* d_cursor = nullptr;  // buckets; zero before the first chunk, left zero after each
   std::uint64_t* d_zero = nullptr;    // set to 0 by the kernel (the fused count's maximum) unless nullptr
   // Pairs per thread and tile of the 512-thread partition kernel: 0 = 16 (18 when that saves a tile of
-  // a short run); 24 = fewer, larger tiles (r07, PairsConfig::partition_tile). Other values mean 0.
+  // a short run); 20 or 24 = fewer, larger tiles (r07, PairsConfig::partition_tile). Other values mean 0.
   int tile_pairs = 0;
 };
 struct PartitionLaunch {

@@ -69,8 +69,8 @@ struct PairsConfig {
   // r06 (r06_gemm_panels.cpp): the GEMM combine in this many panels of G's rows (multiples of 128),
   // each panel's masked column sum on a second stream beside the next panel's GEMM. 1: r04's one GEMM.
   int gemm_panels = 1;
-  // r07: pairs per thread and tile of the partition kernel (0: 16, or 18 on a short run; 24: larger
-  // tiles, the per-tile scan, reservations and barriers shared by 1.5x the pairs).
+  // r07: pairs per thread and tile of the partition kernel (0: 16, or 18 on a short run; 20 or 24:
+  // larger tiles, the per-tile scan, reservations and barriers shared by 1.25x / 1.5x the pairs).
   int partition_tile = 0;
 };
 

@@ -235,6 +235,8 @@ PartitionLaunch residency(int sms) {
                                            static_cast<int>(sorted_bytes(512, 18))));
     JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(partition_kernel<512, 24>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(sorted_bytes(512, 24))));
+    JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(partition_kernel<512, 20>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(sorted_bytes(512, 20))));
   }
   int per_sm = 1;
   JOSEKI_CUDA_CHECK(
@@ -270,6 +272,8 @@ void launch_partition_only(const PartitionArgs& a, int threads, cudaStream_t s) 
       // the per-tile work (scan, reservations, barriers) once less, same per-pair work.
       if (a.tile_pairs == 24)  // r07 (PairsConfig::partition_tile): larger tiles
         partition_kernel<512, 24><<<blocks, 512, sorted_bytes(512, 24), s>>>(a, bits);
+      else if (a.tile_pairs == 20)
+        partition_kernel<512, 20><<<blocks, 512, sorted_bytes(512, 20), s>>>(a, bits);
       else if (a.run <= 64 && (a.run + 17) / 18 < (a.run + 15) / 16)
         partition_kernel<512, 18><<<blocks, 512, sorted_bytes(512, 18), s>>>(a, bits);
       else

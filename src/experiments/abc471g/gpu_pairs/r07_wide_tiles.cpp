@@ -11,6 +11,8 @@
 // so tiles of 24 save ~5 % of the partition: N = 10^9 ~4.75 -> ~4.5 ms; the max case unchanged (52
 // pairs per thread: 3 tiles of 18 or of 24). Risk: 24 keys and 12 packed ranks per thread under the
 // 64-register cap of two 512-thread blocks per SM may spill (r03 measured a spilling 32-register build
-// at +28 %); the records say so by their time.
+// at +28 %); the records say so by their time. ptxas (sm_90, this build): <512, 16> and <512, 18> spill
+// nothing; <512, 24> a 40-byte stack frame, 36 bytes spilled (9 registers). Hence the sweep
+// `pairs.sweep.partition_tile` (scale hopper) also measures 20 pairs per tile.
 // Measured: not yet measured on the H200.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
