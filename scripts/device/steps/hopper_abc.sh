@@ -16,8 +16,8 @@ run timeout 100 "$B/joseki_gpu_tests" --gtest_filter='Abc471gHopperGpu.*' --gtes
 
 for c in max_1 max_2 max_3 1e8 1e9; do
   step "hopper_abc: scale hopper $c"
-  case $c in max_*) n=7e6 ;; *) n=$c ;; esac
-  run timeout 60 "$J" --json "$HA/$c.json" abc471g scale hopper --n "$n" 2>&1 | tee "$HA/$c.log" | tail -9
+  case $c in max_*) n=7e6 lim=45 ;; 1e8) n=$c lim=60 ;; *) n=$c lim=90 ;; esac
+  run timeout $lim "$J" --json "$HA/$c.json" abc471g scale hopper --n "$n" 2>&1 | tee "$HA/$c.log" | tail -9
 done
 
 step "hopper_abc: probe tma --quick (bulk and tensor-map copies vs plain loads)"
