@@ -22,7 +22,13 @@
 // launches per solve).
 // Preconditions: those of r04; the graph is only used where capture is possible (not with
 // JOSEKI_SYNC_LAUNCHES, which synchronises after each launch: then each solve runs kernel by kernel).
-// Measured: not yet measured on the H200.
+// Measured (H200, call 1, median of three processes): max case 77.70 us against r04's 78.40 us
+// (-0.9 %), 10^8 500.35 vs 503.18 us, 10^9 4725.8 vs 4756.6 us (-0.6 %); exact everywhere. The graph
+// holds r04's 6 kernels in 7 nodes at the max case (13 kernels in 16 nodes at 10^9). The prediction
+// (-3 to -8 us) was wrong: the timed solve is enqueued while the cold-L2 flush runs, so no kernel waits
+// for the host, and the two programmatic dependent launches already overlap their neighbours; what a
+// graph removes (~1 us) is the GPU-side scheduling of three boundaries. Kept: the negative result says
+// the max case is not launch-bound.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
 
 #ifdef JOSEKI_HAVE_CUDA

@@ -18,7 +18,14 @@
 // Nothing changes at 10^9 (the combine is ~0.1 ms of 4.7 ms).
 // Preconditions: r04's. The panels fall back to r04's single GEMM when cuBLASLt has no algorithm
 // for a panel's shape (the records' `gemm_panel_rows` says 0 then).
-// Measured: not yet measured on the H200.
+// Measured (H200, call 1, median of three processes, max case): 92.22 us against r05's 77.70 us:
+// +18.7 %, a loss. Sweep (r05's graph, P panels): P = 1 78.02 us, 2 96.61, 3 92.22, 4 101.86, 6 110.94;
+// 10^9 4740.7 us (P = 1 4721.6). Exact everywhere. The column sums do overlap, but the narrower GEMMs
+// cost far more than the ~6-10 us they could hide: cuBLASLt's heuristic picks other kernels for
+// 2304 x 768 x 2304 (P = 2, two 1152-row panels, is the worst: ~+18 us), and every panel pays a whole
+// GEMM's ramp-up and tail. What would work instead is the column sum inside the GEMM's own epilogue (a
+// wgmma kernel of our own, sm_90a), not more cuBLASLt calls. Kept as the measured negative result; the
+// knob stays off (gemm_panels = 1) everywhere else.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
 
 #ifdef JOSEKI_HAVE_CUDA
