@@ -194,13 +194,13 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
     bench::mark_choice(pts, measure::TieRule::prefer_smaller("gemm_panels"));
     out.insert(out.end(), pts.begin(), pts.end());
   }
-  // Sweep: pairs per partition tile (r07's knob, with r06's configuration); tie rule: within 2 %, r03's tiles.
+  // Sweep: pairs per partition tile (r07's knob, with r05's graph); tie rule: within 2 %, r03's tiles.
   if (find_rung("r04_partition_gemm").precondition(p).empty() &&
       !measure::unmet(combiner_needs(Combiner::Gemm, p.k), gpu::needs_facts(o.device))) {
     std::vector<Record> pts;
     for (const int tile : {0, 20, 24}) {
       Record r = base_record("pairs.sweep.partition_tile",
-                             "full solve (r06's configuration), pairs per thread and partition tile (0: 16, 18 on a short run)",
+                             "full solve (r05's graph), pairs per thread and partition tile (0: 16, 18 on a short run)",
                              "cuda", "GPU_COMPUTE", "cold");
       stamp(r);
       r.axes.set("partition_tile", static_cast<std::int64_t>(tile));
@@ -209,7 +209,6 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
       c.progress = false;
       c.combiner = Combiner::Gemm;
       c.graph = true;
-      c.gemm_panels = 3;
       c.partition_tile = tile;
       pts.push_back(bench::time_solve(p, c, ref.answer, timer, o, r));
     }

@@ -73,15 +73,14 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r05's graph; G = C_0 circ(V) in 3 panels of rows, each panel's masked column sum on a second "
                  "stream beside the next panel's GEMM (G read back from L2)",
                  "r05_whole_graph", Combiner::Gemm, Counter::Partition),
-        gpu_rung("p07", 7, "r07_wide_tiles", "r06 + partition tiles of 24",
-                 "r06; the partition kernel in tiles of 24 pairs per thread (the per-tile scan, reservations and "
-                 "barriers shared by 1.5x the pairs)",
-                 "r06_gemm_panels", Combiner::Gemm, Counter::Partition),
+        gpu_rung("p07", 7, "r07_wide_tiles", "r05 + partition tiles of 24",
+                 "r05's graph (not r06's panels, which lost); the partition kernel in tiles of 24 pairs per thread "
+                 "(the per-tile scan, reservations and barriers shared by 1.5x the pairs)",
+                 "r05_whole_graph", Combiner::Gemm, Counter::Partition),
     };
     v[5].configure = [](PairsConfig& c) { c.graph = true; };
     v[7].configure = [](PairsConfig& c) {
       c.graph = true;
-      c.gemm_panels = 3;
       c.partition_tile = 24;
     };
     v[6].configure = [](PairsConfig& c) {

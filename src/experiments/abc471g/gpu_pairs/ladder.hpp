@@ -10,7 +10,7 @@
 //                       one-chunk count writes the planes from its histograms (no table)
 //   r05_whole_graph     r04's solve replayed as one CUDA graph (both streams, cuBLASLt included)
 //   r06_gemm_panels     r05 + the GEMM in panels of rows, each panel's column sum beside the next GEMM
-//   r07_wide_tiles      r06 + the partition kernel in tiles of 24 pairs per thread (10^9)
+//   r07_wide_tiles      r05 + the partition kernel in tiles of 24 pairs per thread (10^9)
 #pragma once
 
 #include <functional>

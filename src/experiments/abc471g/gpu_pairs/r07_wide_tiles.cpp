@@ -1,9 +1,10 @@
-// Rung 7 of the gpu-pairs ladder (issue 19, the 10^9 goal): r06, with the partition kernel in tiles of
+// Rung 7 of the gpu-pairs ladder (issue 19, the 10^9 goal): r05 (r06's panels lost in call 1, so not
+// them), with the partition kernel in tiles of
 // 24 pairs per thread instead of 16 (PairsConfig::partition_tile = 24; the instantiation
 // partition_kernel<512, 24> sits beside r03's <512, 16> and r04's <512, 18> in r03_partition_tc.cu,
 // chosen by PartitionArgs::tile_pairs). This file holds no code: the rung is that knob.
 //
-// What changed from r06: at N = 10^9 the count is ~90 % of the solve and the partition kernel is
+// What changed from r05: at N = 10^9 the count is ~90 % of the solve and the partition kernel is
 // issue-bound (ncu, r03: 52-60 % of issue slots). Every tile of 512 x 16 pairs pays the same fixed
 // work whatever its size: the slice counters cleared, a block scan over 1024 counters (2 per thread),
 // up to 395 global reservations, three barriers. Tiles of 24 pairs share it among 1.5x the pairs.
