@@ -53,6 +53,8 @@ for c in ("max_1", "max_2", "max_3", "1e8", "1e9"):
         ax = r.get("axes") or {}
         if isinstance(ax, dict) and "gemm_panels" in ax:
             v += f" [P={ax['gemm_panels']}]"
+        if isinstance(ax, dict) and "partition_tile" in ax:
+            v += f" [tile={ax['partition_tile']}]"
         key = (case, v)
         e = rows.setdefault(key, {"med": [], "fx": [], "val": set(), "notes": ""})
         s = r.get("summary") or {}
