@@ -13,6 +13,8 @@
 #include "experiments/abc471g/cpu/pairs.hpp"
 #include "experiments/abc471g/cost/costs.hpp"
 #include "measure/errors.hpp"
+#include "measure/launcher.hpp"
+#include "measure/stopping.hpp"
 
 namespace joseki::abc471g {
 namespace {
@@ -91,6 +93,23 @@ MachineShape machine_shape(const SolveOptions& opt) {
   m.threads = opt.threads > 0 ? opt.threads : joseki::cpu::ThreadPool::global().size();
   m.simd = joseki::cpu::simd_level();
   m.device = opt.device;
+  // The device state now (issue 17, item 2): NVML's compute-process list (loaded at run time; the
+  // app installs the probe), asked only where a GPU could be used. This process holds no context yet.
+  if (const std::string why = gpu_presence_reason(); !why.empty()) {
+    m.device_state_source = "not asked (no GPU: " + why + ")";
+    return m;
+  }
+  const double t0 = measure::steady_seconds();
+  const std::string state = measure::launcher::device_state();
+  const double asked_ms = (measure::steady_seconds() - t0) * 1e3;
+  if (state == "held") {
+    m.device_state = DeviceState::Held;
+    m.device_state_source = fmt::format("NVML: another process holds a CUDA context ({:.1f} ms to ask)", asked_ms);
+  } else if (state == "idle") {
+    m.device_state_source = fmt::format("NVML: no process holds a CUDA context ({:.1f} ms to ask)", asked_ms);
+  } else {
+    m.device_state_source = "assumed idle: NVML could not say (library missing, JOSEKI_NVML=off, or no probe)";
+  }
   return m;
 }
 
@@ -103,7 +122,7 @@ Choice choose_solver(const ProblemShape& shape, const MachineShape& machine) {
   for (CostEstimate& e : c.candidates) {
     if (e.infeasible) continue;
     if (const auto cal = calibrated_estimate(e.solver, static_cast<double>(shape.n), shape.k,
-                                                          static_cast<int>(machine.threads))) {
+                                             static_cast<int>(machine.threads), machine.device_state)) {
       e.seconds = cal->first;
       e.formula = cal->second;
     }
@@ -115,6 +134,8 @@ Choice choose_solver(const ProblemShape& shape, const MachineShape& machine) {
   c.solver = c.candidates.front().infeasible ? "cpu-direct" : c.candidates.front().solver;
   c.explanation = fmt::format("auto: N = {}, K = {}, {} threads, SIMD {}: chose {}", shape.n, shape.k,
                               machine.threads, joseki::cpu::to_string(machine.simd), c.solver);
+  c.explanation += fmt::format("\n  device state {} ({}); GPU fixed cost {}", to_string(machine.device_state),
+                               machine.device_state_source, active_costs().fixed_costs_text());
   for (const CostEstimate& e : c.candidates) {
     if (e.infeasible)
       c.explanation += fmt::format("\n  {:<12} not possible: {}", e.solver, *e.infeasible);
