@@ -42,7 +42,8 @@ def explain(joseki, stdin_path):
         if line.startswith("solver: "):
             chose = line.split(": ", 1)[1].strip()
         if line.strip().startswith("device state "):
-            state = line.strip()[len("device state "):].split(" ", 1)[0]
+            rest = line.strip()[len("device state "):]
+            state = rest.split(" ", 1)[0] + (", not asked" if "not asked" in rest else "")
     return chose, state, p.returncode
 
 

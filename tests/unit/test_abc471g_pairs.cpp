@@ -438,6 +438,23 @@ TEST(Abc471gPairsCosts, AutoFindsTheDeviceStateAndSaysSo) {
   joseki::measure::launcher::set_device_state_probe(nullptr);
 }
 
+// auto asks NVML (milliseconds of initialisation) only when idle and held would choose differently:
+// a small N is the CPU's in both states, so the probe is never called.
+TEST(Abc471gPairsCosts, AutoAsksTheStateOnlyWhenItDecides) {
+  int asked = 0;
+  joseki::measure::launcher::set_device_state_probe([&asked] {
+    ++asked;
+    return std::string("held");
+  });
+  ab::SolveOptions o;
+  o.explain = true;
+  const ab::SolveResult r = ab::find_solver("auto").solve(random_problem(1000, 50, 1, 1, 1), o);
+  joseki::measure::launcher::set_device_state_probe(nullptr);
+  EXPECT_EQ(asked, 0) << r.explanation;
+  EXPECT_NE(r.explanation.find("not asked"), std::string::npos) << r.explanation;
+  EXPECT_EQ(r.solver, "cpu-direct");
+}
+
 TEST(Abc471gPairsCosts, AutoSeesTheGpuEstimator) {
   const ab::Choice c = ab::choose_solver({10'000'000'000ULL, 2300, 1}, ab::machine_shape({}));
   bool found = false;

@@ -11,7 +11,8 @@
 # Budget: about 2.5 minutes (calibrate ~40-60 s; sweep 2 states x 7 N x 5 solvers x 3 runs).
 # Expected: calibrate prints "GPU fixed costs ... idle ~310-330 ms (calibrated) / held ~180-200 ms
 # (calibrated)"; the table's "auto chose (state it found)" says idle in the idle rows and held in the
-# held rows; "idle: auto within 10 % at every N: yes"; crossover N larger idle than held (issue 17: at
+# held rows where the state decides the choice (near the crossover; elsewhere "idle, not asked":
+# auto asks NVML only when idle and held would choose differently); "idle: auto within 10 % at every N: yes"; crossover N larger idle than held (issue 17: at
 # 10^9 gpu-pairs and cpu-direct tie idle, ≈ 330 ms each; held the GPU wins from ~10^8).
 # Sourced by scripts/device/session.sh from the repo root ($B $J $W, step, run).
 AS=$W/auto_states

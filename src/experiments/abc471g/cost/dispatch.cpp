@@ -88,16 +88,22 @@ CostEstimatorRegistrar::CostEstimatorRegistrar(std::string solver, CostEstimator
   registered_estimators()[std::move(solver)] = std::move(f);
 }
 
-MachineShape machine_shape(const SolveOptions& opt) {
+MachineShape machine_shape(const SolveOptions& opt, bool ask_device_state) {
   MachineShape m;
   m.threads = opt.threads > 0 ? opt.threads : joseki::cpu::ThreadPool::global().size();
   m.simd = joseki::cpu::simd_level();
   m.device = opt.device;
+  if (ask_device_state) find_device_state(m);
+  return m;
+}
+
+void find_device_state(MachineShape& m) {
   // The device state now (issue 17, item 2): NVML's compute-process list (loaded at run time; the
   // app installs the probe), asked only where a GPU could be used. This process holds no context yet.
+  m.device_state = DeviceState::Idle;
   if (const std::string why = gpu_presence_reason(); !why.empty()) {
     m.device_state_source = "not asked (no GPU: " + why + ")";
-    return m;
+    return;
   }
   const double t0 = measure::steady_seconds();
   const std::string state = measure::launcher::device_state();
@@ -110,7 +116,6 @@ MachineShape machine_shape(const SolveOptions& opt) {
   } else {
     m.device_state_source = "assumed idle: NVML could not say (library missing, JOSEKI_NVML=off, or no probe)";
   }
-  return m;
 }
 
 Choice choose_solver(const ProblemShape& shape, const MachineShape& machine) {
@@ -151,7 +156,18 @@ namespace {
 // gpu-pairs above K = 4096 on a GPU without mma.sync m16n8k32, where its NTT fallback cannot take
 // K) says so with GpuUnavailable, and the next candidate runs; the explanation names the skip.
 SolveResult solve_auto(const Problem& p, const SolveOptions& opt) {
-  const Choice c = choose_solver({p.n, p.k, p.m()}, machine_shape(opt));
+  // NVML costs its initialisation (milliseconds): ask it only when the state changes the choice.
+  const ProblemShape shape{p.n, p.k, p.m()};
+  MachineShape m = machine_shape(opt, /*ask_device_state=*/false);
+  MachineShape held = m;
+  held.device_state = DeviceState::Held;
+  Choice c = choose_solver(shape, m);
+  if (!gpu_presence_reason().empty() || choose_solver(shape, held).solver != c.solver) {
+    find_device_state(m);  // without a GPU it says why and asks nothing
+  } else {
+    m.device_state_source = "not asked: idle and held choose " + c.solver;
+  }
+  c = choose_solver(shape, m);
   std::string skipped;
   for (const CostEstimate& e : c.candidates) {
     if (e.infeasible) break;  // infeasible ones sort last
