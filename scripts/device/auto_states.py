@@ -12,8 +12,9 @@ the device state it found. auto reads the cost file named by $JOSEKI_COSTS (the 
 Usage:
   auto_states.py --joseki J --facts FACTS.json --out RECORDS.json [--runs 3] [--states idle,held]
                  [--solvers cpu-direct,cpu-pairs,gpu-pairs,gpu-direct] [--ns 1e3,...,1e9] [--k 2300]
-Verdict: the median of the solver auto chose <= 1.10 x the best candidate's median at every N, both
-measured as candidates (auto's own process time / best is reported beside it) (the idle state is the one the
+Verdict (the issue's criterion): auto's own EXTERNAL median <= 1.10 x the best candidate's at every N.
+Beside it: whether the solver auto chose is within 10 % as measured among the candidates (the choice),
+which separates a wrong choice from auto's own overhead and from process-time noise at a few ms (the idle state is the one the
 issue asks for; held is reported beside it). Crossover N: the smallest N of the sweep from which on the
 best GPU candidate beats the best CPU candidate.
 Exit 0 the idle verdict holds (or idle was not asked for); 1 it fails or a run failed; 2 bad usage.
@@ -144,20 +145,23 @@ def main():
 
     verdict = {}
     for state in states:
-        ok = all((state, n) in rows and rows[(state, n)]["ratio"] <= 1.10 for n in ns)
+        # The issue's criterion: auto's own EXTERNAL within 10 % of the best candidate's EXTERNAL.
+        ok = all((state, n) in rows and rows[(state, n)]["ratio_process"] <= 1.10 for n in ns)
+        right = all((state, n) in rows and rows[(state, n)]["ratio"] <= 1.10 for n in ns)
         cross = None
         for n in ns:
             if (state, n) in rows and all(rows[(state, m)]["gpu_wins"] for m in ns if m >= n and (state, m) in rows):
                 cross = n
                 break
-        verdict[state] = {"within_10pct_everywhere": ok, "crossover_n": cross}
+        verdict[state] = {"within_10pct_everywhere": ok, "choice_within_10pct": right, "crossover_n": cross}
         recs.append({"schema": "joseki.record/1", "experiment": "abc471g.auto_states", "variant": "auto.verdict",
                      "rung": -1, "technique": "auto's EXTERNAL / the best candidate's, every N", "backend": "process",
                      "axes": {"device_state": state, "k": a.k}, "scope": "VALUE", "mode": "", "unit": "ratio",
-                     "samples": [max((rows[(state, n)]["ratio"] for n in ns if (state, n) in rows), default=0.0)],
+                     "samples": [max((rows[(state, n)]["ratio_process"] for n in ns if (state, n) in rows), default=0.0)],
                      "summary": None, "stop_reason": "single", "warmup_runs": 0, "throughput": None,
                      "validation": "passed" if ok else "failed", "skipped": None,
-                     "extra": {"crossover_n": cross, "per_n": {str(n): rows.get((state, n)) for n in ns},
+                     "extra": {"crossover_n": cross, "choice_within_10pct": right,
+                               "per_n": {str(n): rows.get((state, n)) for n in ns},
                                "cost_file": os.environ.get("JOSEKI_COSTS", "")},
                      "device": first.get("device"), "host": first.get("host"), "build": first.get("build"),
                      "timestamp": now})
@@ -174,13 +178,14 @@ def main():
             r = rows.get((state, n))
             if r:
                 print(f"| {state} | {n:.0e} | {r['best']} | {r['best_s'] * 1e3:.1f} ms | {r['chose']} ({r['found']}) | "
-                      f"{r['ratio']:.2f}{'' if r['ratio'] <= 1.10 else ' OVER'} | {r['auto_s'] * 1e3:.1f} ms | "
-                      f"{r['ratio_process']:.2f} |")
+                      f"{r['ratio']:.2f} | {r['auto_s'] * 1e3:.1f} ms | "
+                      f"{r['ratio_process']:.2f}{'' if r['ratio_process'] <= 1.10 else ' OVER'} |")
     for state in states:
         v = verdict[state]
         cross = f"{v['crossover_n']:.0e}" if v["crossover_n"] else "none in the sweep"
-        print(f"{state}: auto within 10 % at every N: {'yes' if v['within_10pct_everywhere'] else 'NO'}; "
-              f"GPU beats CPU from N = {cross}")
+        print(f"{state}: auto's EXTERNAL within 10 % of the best at every N: "
+              f"{'yes' if v['within_10pct_everywhere'] else 'NO'}; its choice within 10 % at every N: "
+              f"{'yes' if v['choice_within_10pct'] else 'NO'}; GPU beats CPU from N = {cross}")
     for n in ns:
         os.remove(inputs[n])
     os.rmdir(tmp)
