@@ -42,7 +42,8 @@ void calibrate_solvers(CLI::App& app, Context& ctx, bool skip) {
 void add_device_command(CLI::App& app, Context& ctx) {
   auto* cmd = app.add_subcommand("device", "print the GPU's facts and measure its ceilings "
                                            "(copy and read bandwidth, launch latency, host<->device copies, "
-                                           "context creation)");
+                                           "context creation); also calibrates the costs `abc471g --solver auto` "
+                                           "decides with");
   struct Opts {
     bool facts_only = false;
     bool context_child = false;

@@ -151,7 +151,8 @@ RunResult run_probes(Context& ctx, const std::vector<const ProbeInfo*>& selected
 void add_probe_command(CLI::App& app, Context& ctx) {
   auto* cmd = app.add_subcommand("probe", "the GPU memory model, measured: one probe per rule of the guide "
                                           "(warps, divergence, coalescing, banks, caches, atomics, fences, barriers, "
-                                          "occupancy, launch, start-up), a cost-ratio profile and a diagnosis table, "
+                                          "occupancy, launch, start-up), a cost-ratio profile, an ncu diagnosis table and "
+                                          "Hopper's distributed shared memory, bulk copies and tensor cores, "
                                           "each with a verdict");
   struct Opts {
     std::vector<std::string> names;

@@ -70,7 +70,7 @@ measure::Record step_record(const TourStep& s, const std::string& why, bool fail
   r.variant = s.name;
   r.technique = s.description;
   r.backend = s.gpu_only ? "cuda" : "cpu";
-  r.scope = s.gpu_only ? "GPU_COMPUTE" : "CPU_COMPUTE";
+  r.scope = to_string(s.gpu_only ? measure::Scope::GpuCompute : measure::Scope::CpuCompute);
   r.skipped = why;
   if (failed) r.validation = "failed: " + why;
   Context::stamp(r, {});

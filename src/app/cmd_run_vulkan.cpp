@@ -32,7 +32,7 @@ Record skipped_record(const std::string& why) {
   r.variant = "vulkan";
   r.technique = "the reduction ladder and its cost probes in Vulkan compute";
   r.backend = "vulkan";
-  r.scope = "GPU_COMPUTE";
+  r.scope = to_string(measure::Scope::GpuCompute);
   r.skipped = why;
   Context::stamp(r, {});
   return r;

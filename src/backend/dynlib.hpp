@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 
 #include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,21 @@ struct Library {
 // "<soname> not found (tried ...; set <env_var> to its path)" or to accept's last reason.
 Library open_first(const std::string& soname, const char* env_var, const std::vector<std::string>& wheel_subdirs,
                    const std::function<bool(void* handle, std::string* reason)>& accept, std::string* why);
+
+// A library's API table loaded once per process, thread-safe: the first call runs
+// load(api, reason), which fills `api` and returns true, or sets `reason` and returns false; every
+// call returns &api, or nullptr with *why (when given) = reason. Each call site (its own `load`
+// lambda type) has its own table.
+template <class Api, class Load>
+const Api* load_once(Load load, std::string* why) {
+  static std::once_flag once;
+  static Api api;
+  static std::string reason;
+  static bool ok = false;
+  std::call_once(once, [&] { ok = load(api, reason); });
+  if (!ok && why) *why = reason;
+  return ok ? &api : nullptr;
+}
 
 // f = the symbol `name` of h, cast to f's type; false when h lacks it.
 template <class F>

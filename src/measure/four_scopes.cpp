@@ -76,7 +76,7 @@ std::vector<Record> four_scope_records(const ScopeSamples& s, const Record& base
   std::vector<Record> out;
   auto make = [&](Scope scope, const std::vector<double>& samples, const std::string& part) {
     Record rec = base;
-    rec.scope = part.empty() ? to_string(scope) : "VALUE";
+    rec.scope = to_string(part.empty() ? scope : Scope::Value);
     if (base.backend.empty()) rec.backend = scope == Scope::GpuPipeline || scope == Scope::GpuCompute ? "cuda" : "process";
     if (!part.empty()) rec.axes.set("part", part);
     rec.ladder.scope_set = scope_set;

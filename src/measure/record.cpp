@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "measure/errors.hpp"
+#include "measure/scopes.hpp"
 
 namespace joseki::measure {
 
@@ -53,6 +54,19 @@ const KnownPart* known_part(const std::string& name) {
 namespace {
 
 [[noreturn]] void bad(const std::string& path, const std::string& what) { throw RecordSchemaError(path, what); }
+
+// A part read by its own parser (which throws std::exception on bad input), present unless
+// absent or null; its parser's error names the part's path.
+template <class T, class Parse>
+void optional_part(const json& o, const std::string& path, const char* key, std::optional<T>& to, Parse parse) {
+  const auto it = o.find(key);
+  if (it == o.end() || it->is_null()) return;
+  try {
+    to = parse(*it);
+  } catch (const std::exception& e) {
+    bad(path + "." + key, e.what());
+  }
+}
 
 std::string type_name(const json& j) {
   if (j.is_number_integer() || j.is_number_unsigned()) return "an integer";
@@ -190,13 +204,7 @@ DeviceFacts device_from_json_at(const json& j, const std::string& path) {
     d.code_arch = int32(j, path, "code_arch", 10);
     d.code_jit = one_of(j, path, "code", {"sass", "ptx-jit"}) == "ptx-jit";
   }
-  if (const auto it = j.find("nvml"); it != j.end() && !it->is_null()) {
-    try {
-      d.nvml = nvml_facts_from_json(*it);
-    } catch (const std::exception& e) {
-      bad(path + ".nvml", e.what());
-    }
-  }
+  optional_part(j, path, "nvml", d.nvml, nvml_facts_from_json);
   return d;
 }
 
@@ -305,7 +313,12 @@ Record record_from_json_at(const json& j, const std::string& path) {
     else if (v.is_string()) r.axes.set(k, v.get<std::string>());
     else bad(p, "is " + type_name(v) + ", expected an integer, a number or a string");
   }
-  r.scope = one_of(j, path, "scope", {"EXTERNAL", "PROGRAM", "GPU_PIPELINE", "GPU_COMPUTE", "CPU_COMPUTE", "VALUE"});
+  r.scope = str(j, path, "scope");
+  if (!scope_from_string(r.scope)) {
+    std::string list;
+    for (Scope s : all_scopes()) list += (list.empty() ? "" : ", ") + fmt::format("'{}'", to_string(s));
+    bad(path + ".scope", fmt::format("is '{}', expected one of {}", r.scope, list));
+  }
   r.mode = one_of(j, path, "mode", {"cold", "hot", ""});
   r.unit = str(j, path, "unit", 1);
   const json& samples = at(j, path, "samples");
@@ -344,13 +357,7 @@ Record record_from_json_at(const json& j, const std::string& path) {
   r.host = host_from_json_at(at(j, path, "host"), path + ".host");
   r.build = build_from_json_at(at(j, path, "build"), path + ".build");
   r.timestamp = str(j, path, "timestamp");
-  if (const auto it = j.find("environment"); it != j.end() && !it->is_null()) {
-    try {
-      r.environment = environment_from_json(*it);
-    } catch (const std::exception& e) {
-      bad(path + ".environment", e.what());
-    }
-  }
+  optional_part(j, path, "environment", r.environment, environment_from_json);
   return r;
 }
 
@@ -517,6 +524,14 @@ void Record::set_measurement(const Measurement& m) {
   warmup_runs = m.warmup_runs;
   environment = m.environment;
   if (environment) environment->discarded_samples = m.discarded_s;
+}
+
+void Record::set_single(double value) {
+  Measurement m;
+  m.samples_s = {value};
+  m.stats = summarize(m.samples_s);
+  set_measurement(m);
+  stop_reason = "single";
 }
 
 json to_json(const Record& r) {

@@ -14,6 +14,7 @@
 
 #include "measure/build_info.hpp"
 #include "measure/environment.hpp"
+#include "measure/scopes.hpp"
 #include "measure/stats.hpp"
 #include "measure/stopping.hpp"
 #include "measure/sweep.hpp"
@@ -96,7 +97,7 @@ struct Record {
   std::string technique;      // short text, "grid-stride coarsening + shared tree"
   std::string backend;        // "cuda" | "vulkan" | "cpu" | "process"
   Point axes;                 // workload and tuning parameters
-  std::string scope;          // "GPU_COMPUTE" | "GPU_PIPELINE" | "PROGRAM" | "EXTERNAL" | "CPU_COMPUTE" | "VALUE"
+  std::string scope;          // to_string(Scope): "GPU_COMPUTE" | "GPU_PIPELINE" | "PROGRAM" | "EXTERNAL" | "CPU_COMPUTE" | "VALUE"
   std::string mode;           // "cold" | "hot" | "" (not applicable)
   std::string unit = "s";     // samples' unit: "s" for times; "B/s", "cycles", ... for probes reporting other figures
   std::vector<double> samples;
@@ -116,8 +117,12 @@ struct Record {
 
   // Fill samples, summary, stop reason and warm-up count from a measurement.
   void set_measurement(const Measurement& m);
+  // One figure, not sampled by the stopping rule: samples {value}, its summary, stop reason "single".
+  void set_single(double value);
   // A ladder row: timed, not skipped, not a sweep point.
   bool is_ladder_row() const { return summary.has_value() && !skipped && ladder.sweep.empty(); }
+  // Whether this record is of scope `s` (its `scope` text names it).
+  bool scope_is(Scope s) const { return scope == to_string(s); }
 };
 
 nlohmann::json to_json(const DeviceFacts& d);

@@ -10,7 +10,9 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -30,9 +32,9 @@ namespace joseki::measure {
 ScopeTimes ExternalResult::scopes() const {
   ScopeTimes t;
   t.external = external_s;
-  if (auto it = figures.find("PROGRAM"); it != figures.end()) t.program = it->second;
-  if (auto it = figures.find("GPU_PIPELINE"); it != figures.end()) t.gpu_pipeline = it->second;
-  if (auto it = figures.find("GPU_COMPUTE"); it != figures.end()) t.gpu_compute = it->second;
+  if (auto it = figures.find(to_string(Scope::Program)); it != figures.end()) t.program = it->second;
+  if (auto it = figures.find(to_string(Scope::GpuPipeline)); it != figures.end()) t.gpu_pipeline = it->second;
+  if (auto it = figures.find(to_string(Scope::GpuCompute)); it != figures.end()) t.gpu_compute = it->second;
   t.pre_main = pre_main_s;
   t.post_main = post_main_s;
   return t;
@@ -161,6 +163,23 @@ ExternalResult run_external_here(const SpawnOptions& opts) {
     }
   }
   return r;
+}
+
+std::string find_program(const std::string& name, const char* env_var, const std::vector<std::string>& fallbacks) {
+  namespace fs = std::filesystem;
+  auto exe = [](const fs::path& p) {
+    std::error_code ec;
+    return fs::is_regular_file(p, ec) && access(p.c_str(), X_OK) == 0;
+  };
+  if (const char* e = env_var ? std::getenv(env_var) : nullptr; e && *e) return exe(e) ? e : "";
+  if (const char* path = std::getenv("PATH")) {
+    std::istringstream dirs(path);
+    for (std::string dir; std::getline(dirs, dir, ':');)
+      if (const fs::path p = fs::path(dir.empty() ? "." : dir) / name; exe(p)) return p.string();
+  }
+  for (const std::string& f : fallbacks)
+    if (exe(f)) return f;
+  return "";
 }
 
 std::string last_lines(const std::string& text, int n, const std::string& sep) {

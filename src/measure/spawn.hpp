@@ -46,6 +46,12 @@ ExternalResult run_external(const SpawnOptions& opts);
 // The spawn itself, in this process (what the launcher calls).
 ExternalResult run_external_here(const SpawnOptions& opts);
 
+// A program to run: when $env_var is set, the file it names ("" if that is not an executable
+// file); else `name` in a folder of PATH (an empty entry is the current folder); else the first
+// executable of `fallbacks` (full paths); else "".
+std::string find_program(const std::string& name, const char* env_var = nullptr,
+                         const std::vector<std::string>& fallbacks = {});
+
 // The last n non-empty lines of a child's output, joined by `sep` (for one-line error messages).
 std::string last_lines(const std::string& text, int n, const std::string& sep = " / ");
 

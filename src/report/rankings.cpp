@@ -73,7 +73,7 @@ std::vector<RankColumn> rank_columns(const std::string& set_name, const std::vec
     if ((r.experiment == "probe.vulkan" || r.experiment == "probe.profile") && r.variant == "verdict:prediction" &&
         r.extra.contains("predicted_ranking"))
       predicted[dev_api] = v_names(r.extra["predicted_ranking"].get<std::string>());
-    if (r.summary && !r.skipped && r.scope == "VALUE") {
+    if (r.summary && !r.skipped && r.scope_is(measure::Scope::Value)) {
       const double v = r.summary->median;
       if (r.experiment == "probe.vulkan" && r.variant.rfind("ratio:", 0) == 0) ratios[dev_api][r.variant.substr(6)] = v;
       if (r.experiment == "probe.profile") ratios[dev_api]["_" + r.variant] = v;
@@ -176,22 +176,20 @@ std::string rankings_markdown(const std::vector<RankColumn>& cols, const std::st
     if (c.predicted.empty() || c.ranking.empty()) return std::string();
     return std::string(c.predicted == c.ranking ? "yes" : "no");
   }, false);
-  std::set<std::string> rules;
-  for (const RankColumn& c : cols)
-    for (const auto& [r, v] : c.rule) rules.insert(r);
-  for (const auto& r : rules)
-    row("rule: " + r, [&](const RankColumn& c) {
-      const auto it = c.rule.find(r);
-      return it == c.rule.end() ? std::string() : it->second ? "holds" : "does not hold";
-    }, true);
-  std::set<std::string> ratios;
-  for (const RankColumn& c : cols)
-    for (const auto& [r, v] : c.ratio) ratios.insert(r);
-  for (const auto& r : ratios)
-    row("cost ratio: " + r, [&](const RankColumn& c) {
-      const auto it = c.ratio.find(r);
-      return it == c.ratio.end() ? std::string() : fmt::format("{:.3g}", it->second);
-    }, false);
+  // One row per key that any column's map (rule or ratio) holds; blank where a column lacks it.
+  auto keyed_rows = [&](const std::string& prefix, auto map, auto&& text, bool flip_check) {
+    std::set<std::string> keys;
+    for (const RankColumn& c : cols)
+      for (const auto& [k, v] : c.*map) keys.insert(k);
+    for (const auto& k : keys)
+      row(prefix + k, [&](const RankColumn& c) {
+        const auto it = (c.*map).find(k);
+        return it == (c.*map).end() ? std::string() : text(it->second);
+      }, flip_check);
+  };
+  keyed_rows("rule: ", &RankColumn::rule, [](bool holds) { return std::string(holds ? "holds" : "does not hold"); },
+             true);
+  keyed_rows("cost ratio: ", &RankColumn::ratio, [](double r) { return fmt::format("{:.3g}", r); }, false);
   return (heading.empty() ? std::string() : heading + "\n\n") + t.markdown() +
          "\nv1 one atomic per element, v2 shared/workgroup-memory tree, v3 coarsened + tree, v4 warp/subgroup "
                "sums, v5 16-byte loads, v6 single pass (CUDA r01..r06, Vulkan vk_v1..vk_v6). A rule \"flips\" when "

@@ -17,6 +17,7 @@
 
 #include "measure/errors.hpp"
 #include "measure/record.hpp"
+#include "measure/scopes.hpp"
 #include "measure/spawn.hpp"
 #include "measure/table.hpp"
 #include "report/rankings.hpp"
@@ -72,17 +73,6 @@ std::string find_script(const std::string& self_exe, std::string& why_not) {
   return "";
 }
 
-std::string find_on_path(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  if (!path) return "";
-  std::istringstream in(path);
-  for (std::string dir; std::getline(in, dir, ':');) {
-    const fs::path p = fs::path(dir.empty() ? "." : dir) / name;
-    if (::access(p.c_str(), X_OK) == 0) return p.string();
-  }
-  return "";
-}
-
 // Runs argv with stdout/stderr into tmp; returns the exit code (-1 on a signal) and the output.
 int run_quiet(const std::vector<std::string>& argv, const fs::path& tmp, double timeout_s, std::string& output) {
   measure::SpawnOptions o;
@@ -104,7 +94,7 @@ std::string find_python(const fs::path& tmp, std::string& why_not) {
     candidates.push_back(env);
   } else {
     candidates.push_back("/usr/bin/python3");  // Debian's, where python3-matplotlib installs
-    if (std::string p = find_on_path("python3"); !p.empty()) candidates.push_back(p);
+    if (std::string p = measure::find_program("python3"); !p.empty()) candidates.push_back(p);
   }
   std::vector<std::string> tried;
   for (const std::string& py : candidates) {
@@ -160,8 +150,10 @@ std::string scopes_table(const std::vector<Record>& recs) {
       sets[id].push_back(&r);
     }
   if (order.empty()) return "";
-  measure::Table t({"Scope set", "Experiment / variant", "EXTERNAL", "pre-main", "PROGRAM", "post-main",
-                    "GPU_PIPELINE", "GPU_COMPUTE", "CPU_COMPUTE"});
+  using measure::Scope;
+  measure::Table t({"Scope set", "Experiment / variant", to_string(Scope::External), "pre-main",
+                    to_string(Scope::Program), "post-main", to_string(Scope::GpuPipeline),
+                    to_string(Scope::GpuCompute), to_string(Scope::CpuCompute)});
   for (const auto& id : order) {
     std::map<std::string, std::string> cell;
     double pre = 0, post = 0;
@@ -170,11 +162,11 @@ std::string scopes_table(const std::vector<Record>& recs) {
       pre = std::max(pre, extra_double(*r, "pre_main_s"));
       post = std::max(post, extra_double(*r, "post_main_s"));
     }
-    auto get = [&](const char* s) { return cell.count(s) ? cell[s] : "-"; };
+    auto get = [&](Scope s) { return cell.count(to_string(s)) ? cell[to_string(s)] : "-"; };
     const Record& f = *sets[id].front();
-    t.add_row({id, f.experiment + " / " + f.variant, get("EXTERNAL"), pre > 0 ? measure::format_time(pre) : "-",
-               get("PROGRAM"), post > 0 ? measure::format_time(post) : "-", get("GPU_PIPELINE"), get("GPU_COMPUTE"),
-               get("CPU_COMPUTE")});
+    t.add_row({id, f.experiment + " / " + f.variant, get(Scope::External), pre > 0 ? measure::format_time(pre) : "-",
+               get(Scope::Program), post > 0 ? measure::format_time(post) : "-", get(Scope::GpuPipeline),
+               get(Scope::GpuCompute), get(Scope::CpuCompute)});
   }
   return t.markdown();
 }

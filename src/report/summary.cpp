@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "measure/scopes.hpp"
 #include "measure/table.hpp"
 
 namespace joseki::report {
@@ -35,7 +36,8 @@ std::string extra_string(const Record& r, const char* key) {
 namespace {
 
 std::string scope_class(const std::string& scope) {
-  return scope == "GPU_COMPUTE" || scope == "CPU_COMPUTE" ? "COMPUTE" : scope;
+  const std::optional<measure::Scope> s = measure::scope_from_string(scope);
+  return s && measure::is_compute(*s) ? "COMPUTE" : scope;
 }
 
 std::string workload_label(const Record& r, const std::vector<std::string>& keys) {

@@ -45,6 +45,19 @@ TEST(ProbeRecords, VerdictRecordCarriesRuleVerdictFigure) {
   EXPECT_FALSE(s.summary);
 }
 
+TEST(ProbeRecords, ScopeTypedAndNamedFormsAgreeAndABadNameThrows) {
+  const auto typed = make_record("banks", "v", "t", Scope::External, "hot", "cycles");
+  const auto named = make_record("banks", "v", "t", "EXTERNAL", "hot", "cycles");
+  EXPECT_EQ(typed.scope, "EXTERNAL");
+  EXPECT_EQ(typed.backend, "process");
+  EXPECT_EQ(named.scope, typed.scope);
+  EXPECT_EQ(named.backend, typed.backend);
+  EXPECT_EQ(make_record("banks", "v", "t", Scope::GpuCompute, "hot").backend, "cuda");
+  EXPECT_EQ(skipped_record("banks", "v", "t", "no GPU").scope, "GPU_COMPUTE");
+  EXPECT_THROW(make_record("banks", "v", "t", "GPU-COMPUTE", "hot"), std::invalid_argument);
+  EXPECT_THROW(skipped_record("banks", "v", "t", "why", "gpu_compute"), std::invalid_argument);
+}
+
 TEST(ProbeRecords, UnitCostsAreFoundInRecords) {
   auto r = value_record("atomics", "x", "t", 1.0, "s");
   add_unit_cost(r, "atomic_same_op_s", 2.5e-9);

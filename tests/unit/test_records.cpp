@@ -209,6 +209,36 @@ std::string reject(const std::string& text) {
 }
 }  // namespace
 
+// The one table of scope names: every scope's name reads back as that scope, and the names are
+// the schema's strings (records committed under results/ carry them).
+TEST(Scopes, NamesRoundTripAndAreTheSchemaStrings) {
+  std::vector<std::string> names;
+  for (Scope s : all_scopes()) {
+    names.push_back(to_string(s));
+    EXPECT_EQ(scope_from_string(to_string(s)), s) << to_string(s);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"EXTERNAL", "PROGRAM", "GPU_PIPELINE", "GPU_COMPUTE", "CPU_COMPUTE",
+                                             "VALUE"}));
+  EXPECT_FALSE(scope_from_string("gpu_compute").has_value()) << "names are case-sensitive";
+  EXPECT_FALSE(scope_from_string("").has_value());
+  EXPECT_FALSE(scope_from_string("COMPUTE").has_value());
+  EXPECT_TRUE(is_compute(Scope::GpuCompute) && is_compute(Scope::CpuCompute) && !is_compute(Scope::Program));
+  Record r;
+  r.scope = to_string(Scope::GpuPipeline);
+  EXPECT_TRUE(r.scope_is(Scope::GpuPipeline));
+  EXPECT_FALSE(r.scope_is(Scope::GpuCompute));
+}
+
+TEST(Records, SetSingleIsOneFigureNotSampled) {
+  Record r;
+  r.set_single(2.5e-3);
+  EXPECT_EQ(r.samples, std::vector<double>{2.5e-3});
+  ASSERT_TRUE(r.summary.has_value());
+  EXPECT_EQ(r.summary->n, 1);
+  EXPECT_DOUBLE_EQ(r.summary->median, 2.5e-3);
+  EXPECT_EQ(r.stop_reason, "single");
+}
+
 TEST(RecordReader, AcceptsWhatItWrites) { EXPECT_EQ(parse_records(valid_set_text(), "f.json").records.size(), 2u); }
 
 TEST(RecordReader, NamesTheFileAndTheJsonPathOfTheFirstViolation) {
@@ -230,6 +260,9 @@ TEST(RecordReader, NamesTheFileAndTheJsonPathOfTheFirstViolation) {
       {with([](auto& j) { j["records"][0]["warmup_runs"] = -1; }), "$.records[0].warmup_runs"},
       {with([](auto& j) { j["records"][0]["samples"][1] = "x"; }), "$.records[0].samples[1]"},
       {with([](auto& j) { j["records"][0]["device"]["present"] = 1; }), "$.records[0].device.present"},
+      {with([](auto& j) { j["records"][1]["scope"] = "gpu_compute"; }),
+       "$.records[1].scope: is 'gpu_compute', expected one of 'EXTERNAL', 'PROGRAM', 'GPU_PIPELINE', 'GPU_COMPUTE', "
+       "'CPU_COMPUTE', 'VALUE'"},
   };
   for (const auto& [text, needle] : cases) {
     const std::string m = reject(text);

@@ -92,3 +92,29 @@ TEST(Scopes, NestingCheckNamesViolations) {
   partial.external = 1;
   EXPECT_EQ(check_nesting(partial).size(), 1u);
 }
+
+TEST(Spawn, FindProgramTakesTheEnvironmentThenPathThenFallbacks) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "joseki-find-program";
+  fs::create_directories(dir);
+  const fs::path tool = dir / "joseki-test-tool", plain = dir / "not-executable";
+  std::ofstream(tool) << "#!/bin/sh\n";
+  std::ofstream(plain) << "text\n";
+  fs::permissions(tool, fs::perms::owner_all);
+  fs::permissions(plain, fs::perms::owner_read | fs::perms::owner_write);
+  const std::string old_path = std::getenv("PATH") ? std::getenv("PATH") : "";
+
+  EXPECT_EQ(find_program("joseki-test-tool"), "") << "not on PATH yet";
+  EXPECT_EQ(find_program("joseki-test-tool", nullptr, {plain.string(), tool.string()}), tool.string())
+      << "the first executable fallback";
+  setenv("PATH", (old_path + ":" + dir.string()).c_str(), 1);
+  EXPECT_EQ(find_program("joseki-test-tool"), tool.string());
+  EXPECT_EQ(find_program("not-executable"), "") << "found but not executable";
+  setenv("JOSEKI_TEST_TOOL", plain.string().c_str(), 1);
+  EXPECT_EQ(find_program("joseki-test-tool", "JOSEKI_TEST_TOOL"), "") << "a set variable is final, even when wrong";
+  setenv("JOSEKI_TEST_TOOL", tool.string().c_str(), 1);
+  EXPECT_EQ(find_program("sh", "JOSEKI_TEST_TOOL"), tool.string());
+  unsetenv("JOSEKI_TEST_TOOL");
+  setenv("PATH", old_path.c_str(), 1);
+  fs::remove_all(dir);
+}

@@ -2,7 +2,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <vector>
 
@@ -13,33 +12,31 @@
 #include "backend/cuda/kernels.hpp"
 #include "backend/cuda/timing.hpp"
 #include "backend/gpu.hpp"
+#include "measure/clock.hpp"
+#include "measure/scopes.hpp"
 #include "measure/spawn.hpp"
 
 namespace joseki::gpu {
 
 using measure::Record;
+using measure::Scope;
 
 namespace {
 
 Record base_record(const measure::DeviceFacts& dev, const std::string& variant, const std::string& technique,
-                   const std::string& scope, const std::string& mode) {
+                   measure::Scope scope, const std::string& mode) {
   Record r;
   r.experiment = "device";
   r.variant = variant;
   r.technique = technique;
   r.backend = "cuda";
-  r.scope = scope;
+  r.scope = to_string(scope);
   r.mode = mode;
   r.device = dev;
   r.host = measure::query_host();
   r.build = measure::build_info();
   r.timestamp = measure::utc_now_iso8601();
   return r;
-}
-
-double host_seconds() {
-  using namespace std::chrono;
-  return duration<double>(steady_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace
@@ -60,7 +57,7 @@ std::vector<Record> measure_ceilings(int device, const CeilingOptions& opt) {
       JOSEKI_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, st));
     }, measure::Mode::Cold, opt.rule);
     Record r = base_record(dev, "d2d_copy", "cudaMemcpyAsync device-to-device, 1 GiB, read + write counted",
-                           "GPU_COMPUTE", "cold");
+                           Scope::GpuCompute, "cold");
     r.axes.set("bytes", static_cast<std::int64_t>(bytes));
     r.set_measurement(m);
     r.throughput = measure::throughput({static_cast<double>(bytes), 2.0 * bytes}, m.stats.median, datasheet);
@@ -80,7 +77,7 @@ std::vector<Record> measure_ceilings(int device, const CeilingOptions& opt) {
       cuda::launch_stream_read(buf.data(), buf.size(), sink.data(), blocks, 256, st);
     }, measure::Mode::Cold, opt.rule);
     Record r = base_record(dev, "stream_read", "16-byte loads, 4 in flight per thread, full occupancy, 1 GiB",
-                           "GPU_COMPUTE", "cold");
+                           Scope::GpuCompute, "cold");
     r.axes.set("bytes", static_cast<std::int64_t>(bytes));
     r.set_measurement(m);
     r.throughput = measure::throughput({static_cast<double>(bytes / 4), static_cast<double>(bytes)},
@@ -103,29 +100,29 @@ std::vector<Record> measure_ceilings(int device, const CeilingOptions& opt) {
     };
     auto enqueue = [&] {
       JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
-      const double t0 = host_seconds();
+      const double t0 = measure::now_s();
       for (int i = 0; i < batch; ++i) cuda::launch_empty(s);
-      const double t1 = host_seconds();
+      const double t1 = measure::now_s();
       JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
       return (t1 - t0) / batch;
     };
     auto roundtrip = [&] {
-      const double t0 = host_seconds();
+      const double t0 = measure::now_s();
       cuda::launch_empty(s);
       JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
-      return host_seconds() - t0;
+      return measure::now_s() - t0;
     };
     struct L {
       const char* variant;
       const char* technique;
-      const char* scope;
+      Scope scope;
       std::function<double()> fn;
     };
     const L probes[] = {
-        {"launch_gpu_interval", "1000 empty kernels back to back, events around them, per kernel", "GPU_COMPUTE",
+        {"launch_gpu_interval", "1000 empty kernels back to back, events around them, per kernel", Scope::GpuCompute,
          gpu_interval},
-        {"launch_host_enqueue", "host time to enqueue one empty kernel (1000 in a row)", "CPU_COMPUTE", enqueue},
-        {"launch_roundtrip", "launch one empty kernel + cudaStreamSynchronize, host clock", "CPU_COMPUTE",
+        {"launch_host_enqueue", "host time to enqueue one empty kernel (1000 in a row)", Scope::CpuCompute, enqueue},
+        {"launch_roundtrip", "launch one empty kernel + cudaStreamSynchronize, host clock", Scope::CpuCompute,
          roundtrip},
     };
     for (const L& l : probes) {
@@ -157,18 +154,18 @@ std::vector<Record> measure_ceilings(int device, const CeilingOptions& opt) {
                         {"d2h_pinned", pinned.data(), cudaMemcpyDeviceToHost}};
     for (const C& c : copies) {
       auto fn = [&] {
-        const double t0 = host_seconds();
+        const double t0 = measure::now_s();
         if (c.kind == cudaMemcpyHostToDevice)
           JOSEKI_CUDA_CHECK(cudaMemcpy(d.data(), c.host, bytes, c.kind));
         else
           JOSEKI_CUDA_CHECK(cudaMemcpy(c.host, d.data(), bytes, c.kind));
-        return host_seconds() - t0;
+        return measure::now_s() - t0;
       };
       measure::StoppingRule rule = opt.rule;
       rule.min_samples = std::min(rule.min_samples, 5);
       auto m = measure::measure(fn, nullptr, rule);
       Record r = base_record(dev, c.variant, fmt::format("cudaMemcpy {} MiB, host clock", bytes >> 20),
-                             "CPU_COMPUTE", "hot");
+                             Scope::CpuCompute, "hot");
       r.axes.set("bytes", static_cast<std::int64_t>(bytes));
       r.set_measurement(m);
       r.throughput = measure::throughput({static_cast<double>(bytes), static_cast<double>(bytes)}, m.stats.median);
@@ -192,14 +189,14 @@ std::vector<Record> measure_ceilings(int device, const CeilingOptions& opt) {
                                    er.term_signal));
       if (i == 0) continue;  // first run warms the page cache and the driver's files
       ext.push_back(er.external_s);
-      if (er.figures.count("PROGRAM")) prog.push_back(er.figures.at("PROGRAM"));
+      if (er.figures.count(to_string(Scope::Program))) prog.push_back(er.figures.at(to_string(Scope::Program)));
       if (er.figures.count("context_create")) ctx.push_back(er.figures.at("context_create"));
       if (er.figures.count("device_count")) count.push_back(er.figures.at("device_count"));
       if (er.pre_main_s) pre.push_back(*er.pre_main_s);
       if (er.post_main_s) post.push_back(*er.post_main_s);
     }
     Record r = base_record(dev, "context_creation",
-                           "child process: cudaGetDeviceCount + cudaFree(0), timed from spawn to exit", "EXTERNAL",
+                           "child process: cudaGetDeviceCount + cudaFree(0), timed from spawn to exit", Scope::External,
                            "");
     measure::Measurement m;
     m.samples_s = ext;

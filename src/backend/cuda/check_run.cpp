@@ -10,12 +10,13 @@
 
 #include <fmt/format.h>
 
-#include "measure/clock.hpp"
 #include "backend/cuda/buffer.hpp"
 #include "backend/cuda/check.hpp"
 #include "backend/cuda/kernels.hpp"
 #include "backend/cuda/timing.hpp"
 #include "backend/gpu.hpp"
+#include "measure/clock.hpp"
+#include "measure/scopes.hpp"
 
 namespace joseki::gpu {
 
@@ -72,20 +73,16 @@ CheckReport run_check(int device) {
       device, dev.name, dev.cc_major, dev.cc_minor, dev.sm_count, t_detect * 1e3, t_round * 1e3, n, t_kernel * 1e3,
       n);
 
-  auto rec = [&](const char* variant, const char* scope, double seconds) {
+  auto rec = [&](const char* variant, measure::Scope scope, double seconds) {
     measure::Record r;
     r.experiment = "check";
     r.variant = variant;
     r.technique = "WORK1 sanity run: y = x * 2654435761 + i";
     r.backend = "cuda";
     r.axes.set("n", static_cast<std::int64_t>(n));
-    r.scope = scope;
+    r.scope = to_string(scope);
     r.mode = "";
-    measure::Measurement m;
-    m.samples_s = {seconds};
-    m.stats = measure::summarize(m.samples_s);
-    r.set_measurement(m);
-    r.stop_reason = "single";
+    r.set_single(seconds);
     r.validation = "exact";
     r.device = dev;
     r.host = measure::query_host();
@@ -93,9 +90,9 @@ CheckReport run_check(int device) {
     r.timestamp = measure::utc_now_iso8601();
     return r;
   };
-  rep.records.push_back(rec("detect", "PROGRAM", t_detect));
-  rep.records.push_back(rec("round_trip", "GPU_PIPELINE", t_round));
-  rep.records.push_back(rec("kernel", "GPU_COMPUTE", t_kernel));
+  rep.records.push_back(rec("detect", measure::Scope::Program, t_detect));
+  rep.records.push_back(rec("round_trip", measure::Scope::GpuPipeline, t_round));
+  rep.records.push_back(rec("kernel", measure::Scope::GpuCompute, t_kernel));
   return rep;
 }
 

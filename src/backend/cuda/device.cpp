@@ -83,15 +83,20 @@ void require_device(int device) {
   JOSEKI_CUDA_CHECK(cudaSetDevice(device));
 }
 
+namespace {
+
+int attr(int device, cudaDeviceAttr a) {
+  int v = 0;
+  JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&v, a, device));
+  return v;
+}
+
+}  // namespace
+
 measure::DeviceFacts device_facts(int device) {
   require_device(device);
   cudaDeviceProp p{};
   JOSEKI_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
-  auto attr = [&](cudaDeviceAttr a) {
-    int v = 0;
-    JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&v, a, device));
-    return v;
-  };
   measure::DeviceFacts d;
   d.present = true;
   d.index = device;
@@ -106,9 +111,9 @@ measure::DeviceFacts device_facts(int device) {
   d.smem_per_block_optin = static_cast<std::int64_t>(p.sharedMemPerBlockOptin);
   d.regs_per_sm = p.regsPerMultiprocessor;
   d.max_threads_per_sm = p.maxThreadsPerMultiProcessor;
-  d.sm_clock_khz = attr(cudaDevAttrClockRate);
-  d.mem_clock_khz = attr(cudaDevAttrMemoryClockRate);
-  d.bus_width_bits = attr(cudaDevAttrGlobalMemoryBusWidth);
+  d.sm_clock_khz = attr(device, cudaDevAttrClockRate);
+  d.mem_clock_khz = attr(device, cudaDevAttrMemoryClockRate);
+  d.bus_width_bits = attr(device, cudaDevAttrGlobalMemoryBusWidth);
   JOSEKI_CUDA_CHECK(cudaDriverGetVersion(&d.driver_version));
   JOSEKI_CUDA_CHECK(cudaRuntimeGetVersion(&d.runtime_version));
   char bus[64] = {};
@@ -128,17 +133,12 @@ const measure::DeviceFacts& needs_facts(int device) {
   std::lock_guard<std::mutex> lock(mu);
   if (auto it = cache.find(device); it != cache.end()) return it->second;
   require_device(device);
-  auto attr = [&](cudaDeviceAttr a) {
-    int v = 0;
-    JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&v, a, device));
-    return v;
-  };
   measure::DeviceFacts d;
   d.present = true;
   d.index = device;
-  d.cc_major = attr(cudaDevAttrComputeCapabilityMajor);
-  d.cc_minor = attr(cudaDevAttrComputeCapabilityMinor);
-  d.smem_per_block_optin = attr(cudaDevAttrMaxSharedMemoryPerBlockOptin);
+  d.cc_major = attr(device, cudaDevAttrComputeCapabilityMajor);
+  d.cc_minor = attr(device, cudaDevAttrComputeCapabilityMinor);
+  d.smem_per_block_optin = attr(device, cudaDevAttrMaxSharedMemoryPerBlockOptin);
   d.code_arch = cuda::code_version().ptx;
   d.code_jit = !measure::has_sass_for(measure::build_info().cuda_architectures, d.cc_major, d.cc_minor);
   return cache.emplace(device, d).first->second;

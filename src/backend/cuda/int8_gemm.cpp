@@ -3,11 +3,10 @@
 
 #include <cublasLt.h>
 
-#include <chrono>
-#include <mutex>
 
 #include "backend/cuda/check.hpp"
 #include "backend/dynlib.hpp"
+#include "measure/clock.hpp"
 #include "measure/errors.hpp"
 
 namespace joseki::cuda {
@@ -41,15 +40,11 @@ struct Lt {
 };
 
 const Lt* load(std::string* why) {
-  static std::once_flag once;
-  static Lt lt;
-  static std::string reason;
-  static bool ok = false;
-  std::call_once(once, [] {
-    const auto t0 = std::chrono::steady_clock::now();
+  return dynlib::load_once<Lt>([](Lt& lt, std::string& reason) {
+    const double t0 = measure::now_s();
     const dynlib::Library l = dynlib::open_first(
         "libcublasLt.so." + std::to_string(CUBLAS_VER_MAJOR), "JOSEKI_CUBLASLT_LIB", {"cu13", "cublas"},
-        [](void* h, std::string* r) {
+        [&lt](void* h, std::string* r) {
           using dynlib::symbol;
           if (!symbol(h, "cublasLtCreate", lt.create) || !symbol(h, "cublasLtGetVersion", lt.get_version) ||
               !symbol(h, "cublasLtGetStatusString", lt.status_string) ||
@@ -74,19 +69,17 @@ const Lt* load(std::string* why) {
           return true;
         },
         &reason);
-    if (!l.handle) return;
+    if (!l.handle) return false;
     lt.path = l.path;
     lt.version = lt.get_version();
     const cublasStatus_t st = lt.create(&lt.handle);
     if (st != CUBLAS_STATUS_SUCCESS) {
       reason = "cublasLtCreate failed: " + std::string(lt.status_string(st)) + " (" + lt.path + ")";
-      return;
+      return false;
     }
-    lt.load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    ok = true;
-  });
-  if (!ok && why) *why = reason;
-  return ok ? &lt : nullptr;
+    lt.load_s = measure::now_s() - t0;
+    return true;
+  }, why);
 }
 
 }  // namespace

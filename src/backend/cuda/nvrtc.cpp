@@ -5,9 +5,7 @@
 #include <nvrtc.h>
 
 #include <cctype>
-#include <chrono>
 #include <cstring>
-#include <mutex>
 #include <regex>
 #include <sstream>
 
@@ -15,6 +13,7 @@
 
 #include "backend/cuda/check.hpp"
 #include "backend/dynlib.hpp"
+#include "measure/clock.hpp"
 #include "measure/errors.hpp"
 
 namespace joseki::cuda::nvrtc {
@@ -42,14 +41,10 @@ struct Api {
 };
 
 const Api* load(std::string* why) {
-  static std::once_flag once;
-  static Api api;
-  static std::string reason;
-  static bool ok = false;
-  std::call_once(once, [] {
+  return dynlib::load_once<Api>([](Api& api, std::string& reason) {
     const dynlib::Library l = dynlib::open_first(
         "libnvrtc.so." + std::to_string(CUDART_VERSION / 1000), "JOSEKI_NVRTC_LIB", {"cu13", "cuda_nvrtc"},
-        [](void* h, std::string* r) {
+        [&api](void* h, std::string* r) {
           using dynlib::symbol;
           if (!symbol(h, "nvrtcVersion", api.version) || !symbol(h, "nvrtcGetErrorString", api.error_string) ||
               !symbol(h, "nvrtcCreateProgram", api.create) || !symbol(h, "nvrtcDestroyProgram", api.destroy) ||
@@ -75,12 +70,10 @@ const Api* load(std::string* why) {
           return true;
         },
         &reason);
-    if (!l.handle) return;
+    if (!l.handle) return false;
     api.info.path = l.path;
-    ok = true;
-  });
-  if (!ok && why) *why = reason;
-  return ok ? &api : nullptr;
+    return true;
+  }, why);
 }
 
 long number_before(const std::string& text, const std::string& unit) {
@@ -172,7 +165,7 @@ CompileResult compile(const CompileRequest& req) {
   if (!api) throw RunError("NVRTC is not available: " + why);
   CompileResult res;
   res.lib = api->info;
-  const auto t0 = std::chrono::steady_clock::now();
+  const double t0 = measure::now_s();
   nvrtcProgram prog = nullptr;
   api->check(api->create(&prog, req.source.c_str(), req.file_name.c_str(), 0, nullptr, nullptr), "CreateProgram");
   struct Guard {
@@ -219,7 +212,7 @@ CompileResult compile(const CompileRequest& req) {
     }
     res.ok = true;
   }
-  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  res.seconds = measure::now_s() - t0;
   return res;
 }
 

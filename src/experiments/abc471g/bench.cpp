@@ -173,9 +173,9 @@ BenchResult run_bench(const BenchOptions& opt) {
     if (name == "editorial" && prob.n > 998244353) skip = "editorial: N above 998244353 (its NTT would not be exact)";
     if ((name == "editorial" || name == "cpu-pairs") && prob.k > 8192) skip = name + ": K above 8192 (K^2 table)";
     if (skip) {
-      for (const char* scope : {"EXTERNAL", "PROGRAM"}) {
+      for (measure::Scope scope : {measure::Scope::External, measure::Scope::Program}) {
         measure::Record r = base;
-        r.scope = scope;
+        r.scope = to_string(scope);
         r.skipped = *skip;
         r.validation = "not-applicable";
         res.records.push_back(std::move(r));
@@ -230,9 +230,9 @@ BenchResult run_bench(const BenchOptions& opt) {
     if (!failure.empty() && ext.empty()) {
       const std::string why = tail_line(so.stderr_path);
       if (failure.rfind("exit code 2", 0) == 0 || why.find("no GPU") != std::string::npos) {
-        for (const char* scope : {"EXTERNAL", "PROGRAM"}) {
+        for (measure::Scope scope : {measure::Scope::External, measure::Scope::Program}) {
           measure::Record r = base;
-          r.scope = scope;
+          r.scope = to_string(scope);
           r.skipped = why.rfind("joseki: ", 0) == 0 ? why.substr(8) : why;
           r.validation = "not-applicable";
           res.records.push_back(std::move(r));
@@ -242,7 +242,7 @@ BenchResult run_bench(const BenchOptions& opt) {
     }
     if (!failure.empty()) {
       measure::Record r = base;
-      r.scope = "EXTERNAL";
+      r.scope = to_string(measure::Scope::External);
       r.validation = "failed: " + failure;
       res.records.push_back(std::move(r));
       res.failures.push_back(name + ": " + failure);
@@ -250,9 +250,9 @@ BenchResult run_bench(const BenchOptions& opt) {
     }
     nlohmann::json phases = nlohmann::json::object();
     for (const auto& [k, v] : ss.phases) phases[k] = measure::median_of(v);
-    auto make = [&](const std::string& scope, const std::vector<double>& samples) {
+    auto make = [&](measure::Scope scope, const std::vector<double>& samples) {
       measure::Record r = base;
-      r.scope = scope;
+      r.scope = to_string(scope);
       r.samples = samples;
       r.summary = measure::summarize(samples);
       r.stop_reason = samples.size() == 1 ? "single" : "max_samples";
@@ -266,9 +266,9 @@ BenchResult run_bench(const BenchOptions& opt) {
       return r;
     };
     medians[name] = {res.records.size(), measure::median_of(ext)};
-    res.records.push_back(make("EXTERNAL", ext));
+    res.records.push_back(make(measure::Scope::External, ext));
     for (measure::Scope sc : {measure::Scope::Program, measure::Scope::GpuPipeline, measure::Scope::GpuCompute})
-      if (const std::vector<double>* v = ss.of(sc)) res.records.push_back(make(measure::to_string(sc), *v));
+      if (const std::vector<double>* v = ss.of(sc)) res.records.push_back(make(sc, *v));
   }
   // Ratios to the editorial baseline, scope by scope, from medians measured in this run.
   std::map<std::string, double> base_median;
@@ -291,7 +291,7 @@ std::string bench_table(const std::vector<measure::Record>& records) {
   };
   for (const auto& r : records) {
     if (r.skipped) {
-      if (r.scope == "EXTERNAL")
+      if (r.scope_is(measure::Scope::External))
         t.add_row({r.variant, r.scope, "skipped: " + *r.skipped, "", "", "", "", "", "", "", "", "", "", ""});
       continue;
     }
@@ -299,7 +299,7 @@ std::string bench_table(const std::vector<measure::Record>& records) {
       t.add_row({r.variant, r.scope, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", r.validation});
       continue;
     }
-    const bool ext = r.scope == "EXTERNAL";
+    const bool ext = r.scope_is(measure::Scope::External);
     t.add_row({r.variant, r.scope, measure::format_time(r.summary->median), measure::format_time(r.summary->min),
                measure::format_time(r.summary->max), measure::format_pct(100 * r.summary->rel_stdev),
                ext ? "" : ph(r, "parse"), ext ? "" : ph(r, "generate"), ext ? "" : ph(r, "count"),

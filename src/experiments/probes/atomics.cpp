@@ -24,8 +24,6 @@ namespace {
 JOSEKI_REGISTER_GPU_PROBE(atomics, "atomics: one address (aggregated / not), distinct, hierarchical",
                           "contended atomics serialize; reduce per block first", 60, 3);
 
-using measure::Record;
-
 #ifdef JOSEKI_HAVE_CUDA
 std::vector<Record> run_atomics(const ProbeOptions& o) {
   GpuContext g(o.device);
@@ -46,7 +44,7 @@ std::vector<Record> run_atomics(const ProbeOptions& o) {
   std::vector<Record> recs;
   double t[ATOM_MODES] = {};
   for (int mode = 0; mode < ATOM_MODES; ++mode) {
-    Record r = make_record("atomics", atomic_mode_name(mode), tech[mode], "GPU_COMPUTE", "cold");
+    Record r = make_record("atomics", atomic_mode_name(mode), tech[mode], Scope::GpuCompute, "cold");
     r.axes.set("n", static_cast<std::int64_t>(n));
     out.poison(s);
     launch_atomics(mode, in.data(), slot.data(), n, out.data(), s);
@@ -57,9 +55,7 @@ std::vector<Record> run_atomics(const ProbeOptions& o) {
     } else {
       chk.expect(to_host(out, 1, s)[0], POISON_U32 + total, "sum");
     }
-    r.validation = chk.text();
-    if (!chk.ok()) {
-      r.skipped = "not timed: validation failed";
+    if (!chk.stamp(r)) {
       recs.push_back(r);
       continue;
     }

@@ -23,8 +23,6 @@ namespace {
 JOSEKI_REGISTER_GPU_PROBE(banks, "shared-memory bank conflicts: strides 1..32, [32][32] vs [32][33]",
                           "same-bank accesses serialize; padding removes the conflict", 40, 2);
 
-using measure::Record;
-
 #ifdef JOSEKI_HAVE_CUDA
 std::vector<Record> run_banks(const ProbeOptions& o) {
   GpuContext g(o.device);
@@ -43,7 +41,7 @@ std::vector<Record> run_banks(const ProbeOptions& o) {
   // Runs one kernel, checks every thread's sum, then samples cycles per warp-wide access.
   auto probe = [&](const std::string& variant, const std::string& tech, const std::function<void()>& launch,
                    const std::function<std::uint32_t(std::size_t, int)>& want, Record& r) -> double {
-    r = make_record("banks", variant, tech, "GPU_COMPUTE", "hot", "cycles");
+    r = make_record("banks", variant, tech, Scope::GpuCompute, "hot", "cycles");
     out.poison(s);
     launch();
     const auto h = to_host(out, out.size(), s);
@@ -52,11 +50,7 @@ std::vector<Record> run_banks(const ProbeOptions& o) {
     Checker chk("thread sums");
     for (std::size_t t = 0; t < h.size(); ++t)
       chk.expect(h[t], expect[t / threads * 32 + t % 32], fmt::format("block {} thread {}", t / threads, t % threads));
-    r.validation = chk.text();
-    if (!chk.ok()) {
-      r.skipped = "not timed: validation failed";
-      return -1;
-    }
+    if (!chk.stamp(r)) return -1;
     auto m = measure_values([&] {
       launch();
       auto c = to_host(cycles, cycles.size(), s);

@@ -18,8 +18,6 @@ namespace {
 JOSEKI_REGISTER_GPU_PROBE(barriers, "__syncthreads cost by block size (32..1024), cycles and ns",
                           "a barrier costs tens of cycles, more for bigger blocks", 70, 1);
 
-using measure::Record;
-
 #ifdef JOSEKI_HAVE_CUDA
 std::vector<Record> run_barriers(const ProbeOptions& o) {
   GpuContext g(o.device);
@@ -36,7 +34,7 @@ std::vector<Record> run_barriers(const ProbeOptions& o) {
     for (int with : {0, 1}) {
       Record r = make_record("barriers", with ? "syncthreads" : "no_barrier",
                              with ? "lcg step + __syncthreads, one block per SM" : "lcg step only (baseline)",
-                             "GPU_COMPUTE", "hot", "cycles");
+                             Scope::GpuCompute, "hot", "cycles");
       r.axes.set("block", std::int64_t{threads}).set("iters", std::int64_t{iters});
       out.poison(s);
       launch_barrier_loop(with, out.data(), iters, cyc.data(), blocks, threads, smem, s);
@@ -44,9 +42,7 @@ std::vector<Record> run_barriers(const ProbeOptions& o) {
       Checker chk("thread results");
       for (std::size_t i = 0; i < h.size(); ++i)
         chk.expect(h[i], mirror::lcg_iterate(static_cast<std::uint32_t>(i % threads), iters), fmt::format("thread {}", i));
-      r.validation = chk.text();
-      if (!chk.ok()) {
-        r.skipped = "not timed: validation failed";
+      if (!chk.stamp(r)) {
         recs.push_back(r);
         continue;
       }

@@ -25,8 +25,6 @@ namespace {
 JOSEKI_REGISTER_GPU_PROBE(coalescing, "global-memory coalescing: strides, misaligned starts, AoS vs SoA",
                           "consecutive threads -> one transaction; strides and AoS waste bandwidth", 30, 15);
 
-using measure::Record;
-
 #ifdef JOSEKI_HAVE_CUDA
 struct Config {
   std::string variant;
@@ -84,7 +82,7 @@ std::vector<Record> run_coalescing(const ProbeOptions& o) {
       else
         launch_strided_sum(data.data(), n, c.stride, c.offset, partials.data(), blocks, st);
     };
-    Record r = make_record("coalescing", c.variant, tech, "GPU_COMPUTE", "cold");
+    Record r = make_record("coalescing", c.variant, tech, Scope::GpuCompute, "cold");
     r.axes.set("stride_words", static_cast<std::int64_t>(c.stride))
         .set("offset_words", static_cast<std::int64_t>(c.offset))
         .set("n", static_cast<std::int64_t>(n));
@@ -94,9 +92,7 @@ std::vector<Record> run_coalescing(const ProbeOptions& o) {
     const auto want = mirror::strided_partials(n, c.stride, c.offset, run_seed(), blocks, COAL_BLOCK);
     Checker chk("block sums");
     for (std::size_t b = 0; b < got.size(); ++b) chk.expect(got[b], want[b], fmt::format("block {}", b));
-    r.validation = chk.text();
-    if (!chk.ok()) {
-      r.skipped = "not timed: validation failed";
+    if (!chk.stamp(r)) {
       recs.push_back(r);
       continue;
     }

@@ -34,22 +34,17 @@ JOSEKI_HD float mix_unit(std::uint64_t i, std::uint32_t seed) {
   return static_cast<float>(mix32(i, seed) >> 8) * (1.0f / 16777216.0f);
 }
 
+// k dependent FMAs x = x * a + c. With |a| < 1 the map contracts, so the values stay bounded for any k.
+JOSEKI_HD float fma_path(float x, int k, float a, float c) {
+#if defined(__CUDA_ARCH__)
+#pragma unroll 8
+#endif
+  for (int j = 0; j < k; ++j) x = fmaf(x, a, c);
+  return x;
+}
 // Path A and path B of the divergence probe: k dependent FMAs each, different constants.
-// Both maps contract (|a| < 1), so the values stay bounded for any k.
-JOSEKI_HD float path_a(float x, int k) {
-#if defined(__CUDA_ARCH__)
-#pragma unroll 8
-#endif
-  for (int j = 0; j < k; ++j) x = fmaf(x, 0.999f, 0.5f);
-  return x;
-}
-JOSEKI_HD float path_b(float x, int k) {
-#if defined(__CUDA_ARCH__)
-#pragma unroll 8
-#endif
-  for (int j = 0; j < k; ++j) x = fmaf(x, 0.998f, 0.25f);
-  return x;
-}
+JOSEKI_HD float path_a(float x, int k) { return fma_path(x, k, 0.999f, 0.5f); }
+JOSEKI_HD float path_b(float x, int k) { return fma_path(x, k, 0.998f, 0.25f); }
 
 // The occupancy probe's compute-bound chains: ILP independent chains of k dependent FMAs,
 // started from x, x+1, ..., summed left to right.

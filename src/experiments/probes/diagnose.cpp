@@ -31,8 +31,6 @@ namespace {
 JOSEKI_REGISTER_GPU_PROBE(diagnose, "diagnosis table: bad kernel vs fix per symptom, with ncu metrics",
                           "each symptom's ncu metric tells the bad kernel from its fix", 110, 60);
 
-using measure::Record;
-
 struct Launch {
   int kernel;
   std::size_t stride;
@@ -242,7 +240,7 @@ std::vector<Record> run_diagnose(const ProbeOptions& o) {
       Record r = make_record("diagnose", fmt::format("{}_{}", sy.id, bad ? "bad" : "fix"),
                              fmt::format("{}: {}", DIAG_KERNEL_NAMES[LAUNCHES[li].kernel],
                                          bad ? sy.cause : "the fix"),
-                             "GPU_COMPUTE", "cold");
+                             Scope::GpuCompute, "cold");
       r.axes.set("kernel", std::string(DIAG_KERNEL_NAMES[LAUNCHES[li].kernel]))
           .set("stride", static_cast<std::int64_t>(LAUNCHES[li].stride));
       {  // the launch and its theoretical occupancy (the occupancy API), for every kernel
@@ -317,7 +315,7 @@ std::vector<Record> run_diagnose(const ProbeOptions& o) {
     const std::string rule = fmt::format("{}: cause {}; ncu detects it", sy.symptom, sy.cause);
     if (!run.ok || !values.count(sy.bad) || !values.count(sy.fix)) {
       Record r = skipped_record("diagnose", std::string("verdict:") + sy.id, rule,
-                                run.ok ? "ncu returned no values for these kernels" : "ncu: " + why, "VALUE");
+                                run.ok ? "ncu returned no values for these kernels" : "ncu: " + why, Scope::Value);
       r.extra["time_bad_over_fix"] = tf > 0 ? tb / tf : 0.0;
       r.extra["probe_figure"] = probe_fig;
       recs.push_back(r);

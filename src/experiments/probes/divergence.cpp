@@ -22,8 +22,6 @@ namespace {
 JOSEKI_REGISTER_GPU_PROBE(divergence, "warp divergence: two paths in one warp vs uniform vs predicated",
                           "divergence costs the sum of the paths; uniform branches do not diverge", 20, 3);
 
-using measure::Record;
-
 #ifdef JOSEKI_HAVE_CUDA
 // Runs `mode` on n inputs and compares every output (or the first and last `edge`) with the CPU.
 std::string check_mode(int mode, const float* d_in, cuda::DeviceBuffer<float>& out, std::size_t n, std::size_t edge,
@@ -54,7 +52,7 @@ std::vector<Record> run_divergence(const ProbeOptions& o) {
   std::vector<Record> recs;
   double t[DIV_MODES] = {};
   for (int mode = 0; mode < DIV_MODES; ++mode) {
-    Record r = make_record("divergence", div_mode_name(mode), "", "GPU_COMPUTE", "hot");
+    Record r = make_record("divergence", div_mode_name(mode), "", Scope::GpuCompute, "hot");
     r.axes.set("n", static_cast<std::int64_t>(n)).set("ka", std::int64_t{ka}).set("kb", std::int64_t{kb});
     // Correct first: every output of a small run (tail block partial), then the big run's edges.
     std::string v = check_mode(mode, in.data(), out_small, n_small, 0, ka, kb, s, true);

@@ -22,8 +22,6 @@ namespace {
 JOSEKI_REGISTER_GPU_PROBE(exec, "execution model: warp size, SMs, registers, shared memory, clock",
                           "warp = 32 threads; the reduction tree adapts to the warp size", 10, 1);
 
-using measure::Record;
-
 #ifdef JOSEKI_HAVE_CUDA
 std::vector<Record> run_exec(const ProbeOptions& o) {
   GpuContext g(o.device);

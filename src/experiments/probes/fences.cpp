@@ -17,8 +17,6 @@ namespace {
 JOSEKI_REGISTER_GPU_PROBE(fences, "memory fences: block / device / system, per call",
                           "fence cost grows with its scope (system is expensive)", 65, 1);
 
-using measure::Record;
-
 #ifdef JOSEKI_HAVE_CUDA
 std::vector<Record> run_fences(const ProbeOptions& o) {
   GpuContext g(o.device);
@@ -40,17 +38,15 @@ std::vector<Record> run_fences(const ProbeOptions& o) {
     cuda::DeviceBuffer<long long> cyc(static_cast<std::size_t>(sh.blocks));
     for (int k = 0; k < 4; ++k) {
       Record r = make_record("fences", std::string(kinds[k]) + "/" + sh.name,
-                             k ? fmt::format("store, then {}()", kinds[k]) : "store only (baseline)", "GPU_COMPUTE", "hot",
-                             "cycles");
+                             k ? fmt::format("store, then {}()", kinds[k]) : "store only (baseline)",
+                             Scope::GpuCompute, "hot", "cycles");
       r.axes.set("blocks", std::int64_t{sh.blocks}).set("threads", std::int64_t{sh.threads}).set("iters", std::int64_t{iters});
       buf.poison(s);
       launch_fences(k, buf.data(), iters, cyc.data(), sh.blocks, sh.threads, s);
       Checker chk("last stores");
       const auto h = to_host(buf, threads, s);
       for (std::size_t i = 0; i < threads; ++i) chk.expect(h[i], static_cast<std::uint32_t>(iters), fmt::format("word {}", i));
-      r.validation = chk.text();
-      if (!chk.ok()) {
-        r.skipped = "not timed: validation failed";
+      if (!chk.stamp(r)) {
         recs.push_back(r);
         continue;
       }

@@ -72,6 +72,12 @@ std::string Checker::text() const {
   return s;
 }
 
+bool Checker::stamp(measure::Record& r) const {
+  r.validation = text();
+  if (!ok()) r.skipped = "not timed: validation failed";
+  return ok();
+}
+
 std::string cycles_text(double cycles, double clock_hz) {
   return fmt::format("{:.1f} cycles ({:.2f} ns)", cycles, clock_hz > 0 ? cycles / clock_hz * 1e9 : 0.0);
 }

@@ -63,6 +63,9 @@ class Checker {
   // Floats: bit-for-bit (the kernel and its mirror run the same fmaf chain).
   void expect_bits(float got, float want, const std::string& where);
   bool ok() const { return m_bad == 0; }
+  // Sets r.validation to text(); a record that failed is marked "not timed: validation failed"
+  // (it must not be timed). Returns ok().
+  bool stamp(measure::Record& r) const;
   std::size_t checked() const { return m_total; }
   std::string text() const;
 

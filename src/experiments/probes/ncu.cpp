@@ -118,15 +118,11 @@ bool keep_metric(const std::string& metric, const std::set<std::string>& known, 
 
 std::string find_ncu() {
   namespace fs = std::filesystem;
+  const char* env = std::getenv("JOSEKI_NCU");
+  const std::string p = measure::find_program("ncu", "JOSEKI_NCU", {"/usr/local/cuda/bin/ncu"});
+  if (!p.empty() || (env && *env)) return p;
   std::error_code ec;
   auto exe = [&](const fs::path& p) { return fs::is_regular_file(p, ec) && access(p.c_str(), X_OK) == 0; };
-  if (const char* e = std::getenv("JOSEKI_NCU"); e && *e) return exe(e) ? e : "";
-  if (const char* path = std::getenv("PATH")) {
-    std::istringstream ps(path);
-    for (std::string dir; std::getline(ps, dir, ':');)
-      if (!dir.empty() && exe(fs::path(dir) / "ncu")) return (fs::path(dir) / "ncu").string();
-  }
-  if (exe("/usr/local/cuda/bin/ncu")) return "/usr/local/cuda/bin/ncu";
   std::vector<fs::path> found;
   if (fs::is_directory("/opt/nvidia/nsight-compute", ec))
     for (const auto& d : fs::directory_iterator("/opt/nvidia/nsight-compute", ec))

@@ -29,8 +29,6 @@ namespace {
 JOSEKI_REGISTER_GPU_PROBE(occupancy, "occupancy and latency hiding: memory- and compute-bound, swept",
                           "memory-bound needs >= 50 %; compute-bound can do with 25 % given ILP", 80, 15);
 
-using measure::Record;
-
 #ifdef JOSEKI_HAVE_CUDA
 float fma_mirror(int kernel, float x, int k) {
   switch (occ_ilp(kernel)) {
@@ -84,7 +82,7 @@ std::vector<Record> run_occupancy(const ProbeOptions& o) {
     const double occ = static_cast<double>(q.blocks_per_sm) * p.threads / d.max_threads_per_sm;
     Record r = make_record("occupancy", occ_kernel_name(p.kernel),
                            occ_is_memory(p.kernel) ? "grid-stride 16-byte reads, one wave" : "FMA chains, one wave",
-                           "GPU_COMPUTE", "hot");
+                           Scope::GpuCompute, "hot");
     r.axes.set("block", std::int64_t{p.threads}).set("smem_bytes", p.smem).set("regs", std::int64_t{q.regs})
         .set("blocks_per_sm", std::int64_t{q.blocks_per_sm}).set("occupancy_pct", 100 * occ);
     r.ladder.sweep = p.sweep;
@@ -124,9 +122,7 @@ std::vector<Record> run_occupancy(const ProbeOptions& o) {
       for (std::size_t t = 0; t < nt; t += (t < 512 || t + 512 >= nt) ? 1 : 97)
         chk.expect_bits(h[t], fma_mirror(p.kernel, h_in[t % n_in], k), fmt::format("thread {}", t));
     }
-    r.validation = chk.text();
-    if (!chk.ok()) {
-      r.skipped = "not timed: validation failed";
+    if (!chk.stamp(r)) {
       recs.push_back(r);
       continue;
     }

@@ -22,8 +22,6 @@
 namespace joseki::probes {
 namespace {
 
-using measure::Record;
-
 struct Cost {
   const char* key;
   const char* probe;
@@ -71,7 +69,7 @@ std::map<std::string, double> measured_reduce(const ProbeOptions& o, double n, s
   std::map<std::string, bool> chosen;
   try {
     for (const Record& rec : measure::read_records(json).records) {
-      if (rec.experiment != "reduce" || rec.skipped || !rec.summary || rec.scope != "GPU_COMPUTE") continue;
+      if (rec.experiment != "reduce" || rec.skipped || !rec.summary || !rec.scope_is(Scope::GpuCompute)) continue;
       const std::string rung = rec.variant.substr(0, 3);
       if (rung != "r01" && rung != "r02" && rung != "r03") continue;
       if (rec.variant.size() > 3 && std::isalpha(static_cast<unsigned char>(rec.variant[3]))) continue;  // r01b: another rung
@@ -142,7 +140,7 @@ std::vector<Record> run_profile(const ProbeOptions& o) {
   if (o.self_exe.empty()) why = "no joseki binary to spawn (self_exe unknown)";
   const std::string rule = "the unit-cost ratios predict the ranking of the reduction ladder's first three rungs";
   if (meas.size() < 3) {
-    recs.push_back(skipped_record("profile", "verdict:prediction", rule, "measured ranking unavailable: " + why, "VALUE"));
+    recs.push_back(skipped_record("profile", "verdict:prediction", rule, "measured ranking unavailable: " + why, Scope::Value));
     recs.back().extra["predicted_ranking"] = ranking;
     return recs;
   }

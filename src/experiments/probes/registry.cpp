@@ -32,14 +32,24 @@ std::vector<std::string> ProbeRegistry::names() {
   return out;
 }
 
+namespace {
+
+Scope scope_named(const std::string& name) {
+  const std::optional<Scope> s = measure::scope_from_string(name);
+  if (!s) throw std::invalid_argument("probe record: '" + name + "' is not a scope");
+  return *s;
+}
+
+}  // namespace
+
 measure::Record make_record(const std::string& probe, const std::string& variant, const std::string& technique,
-                            const std::string& scope, const std::string& mode, const std::string& unit) {
+                            Scope scope, const std::string& mode, const std::string& unit) {
   measure::Record r;
   r.experiment = "probe." + probe;
   r.variant = variant;
   r.technique = technique;
-  r.backend = scope == "EXTERNAL" || scope == "PROGRAM" ? "process" : "cuda";
-  r.scope = scope;
+  r.backend = scope == Scope::External || scope == Scope::Program ? "process" : "cuda";
+  r.scope = to_string(scope);
   r.mode = mode;
   r.unit = unit;
   r.extra["seed"] = run_seed();
@@ -48,12 +58,8 @@ measure::Record make_record(const std::string& probe, const std::string& variant
 
 measure::Record value_record(const std::string& probe, const std::string& variant, const std::string& technique,
                              double value, const std::string& unit) {
-  measure::Record r = make_record(probe, variant, technique, "VALUE", "", unit);
-  measure::Measurement m;
-  m.samples_s = {value};
-  m.stats = measure::summarize(m.samples_s);
-  r.set_measurement(m);
-  r.stop_reason = "single";
+  measure::Record r = make_record(probe, variant, technique, Scope::Value, "", unit);
+  r.set_single(value);
   r.validation = "not-applicable";
   return r;
 }
@@ -68,11 +74,21 @@ measure::Record verdict_record(const std::string& probe, const std::string& rule
 }
 
 measure::Record skipped_record(const std::string& probe, const std::string& variant, const std::string& technique,
-                               const std::string& reason, const std::string& scope) {
+                               const std::string& reason, Scope scope) {
   measure::Record r = make_record(probe, variant, technique, scope, "");
   r.skipped = reason;
   r.validation = "not-applicable";
   return r;
+}
+
+measure::Record make_record(const std::string& probe, const std::string& variant, const std::string& technique,
+                            const std::string& scope, const std::string& mode, const std::string& unit) {
+  return make_record(probe, variant, technique, scope_named(scope), mode, unit);
+}
+
+measure::Record skipped_record(const std::string& probe, const std::string& variant, const std::string& technique,
+                               const std::string& reason, const std::string& scope) {
+  return skipped_record(probe, variant, technique, reason, scope_named(scope));
 }
 
 measure::Measurement measure_values(const std::function<double()>& sample, const measure::StoppingRule& rule) {

@@ -22,8 +22,6 @@ namespace joseki::probes {
 namespace {
 
 namespace fs = std::filesystem;
-using measure::Record;
-
 struct Program {
   const char* variant;
   const char* exe;
@@ -67,7 +65,7 @@ std::string find_program(const std::string& self_exe, const std::string& name, s
 
 double med(const std::vector<double>& v) { return v.empty() ? 0.0 : measure::median_of(v); }
 
-Record part_record(const Program& p, const std::string& part, const std::string& scope, const std::vector<double>& v,
+Record part_record(const Program& p, const std::string& part, Scope scope, const std::vector<double>& v,
                    int warm) {
   Record r = make_record("startup", p.variant, p.technique, scope, "", "s");
   r.backend = "process";
@@ -96,9 +94,9 @@ std::vector<Record> run_program(const ProbeOptions& o, const Program& p, bool gp
                            fmt::format("{}{} not found (looked in {}){}", gpu_ok ? "" : "no GPU: " + gpu_reason + "; ",
                                        p.exe, looked,
                                        std::string(p.variant) != "PLAIN" ? "; a CPU-only build has only PLAIN" : ""),
-                           "EXTERNAL")};
+                           Scope::External)};
   if (p.needs_gpu && !gpu_ok)
-    return {skipped_record("startup", p.variant, p.technique, "no GPU: " + gpu_reason, "EXTERNAL")};
+    return {skipped_record("startup", p.variant, p.technique, "no GPU: " + gpu_reason, Scope::External)};
   const bool heavy = std::string(p.variant) == "CONTEXT" || std::string(p.variant) == "CUDA_TOUCH";
   const int runs = o.quick ? (heavy ? 3 : 5) : (heavy ? 5 : 10);
   std::vector<double> ext, pre, in, post, count_call, ctx_call;
@@ -120,13 +118,13 @@ std::vector<Record> run_program(const ProbeOptions& o, const Program& p, bool gp
     const bool failure_path = er.exit_code == 3 && std::string(p.variant) == "CUDA_TOUCH";
     if (er.exit_code != 0 && !failure_path) problems.push_back(fmt::format("exit code {}", er.exit_code));
     for (const auto& v : measure::check_nesting(er.scopes())) problems.push_back("nesting: " + v);
-    if (!er.pre_main_s || !er.figures.count("PROGRAM")) {
+    if (!er.pre_main_s || !er.figures.count(to_string(Scope::Program))) {
       problems.push_back("no scope report from the child");
       continue;
     }
     ext.push_back(er.external_s);
     pre.push_back(*er.pre_main_s);
-    in.push_back(er.figures.at("PROGRAM"));
+    in.push_back(er.figures.at(to_string(Scope::Program)));
     post.push_back(*er.post_main_s);
     if (er.figures.count("device_count_call")) count_call.push_back(er.figures.at("device_count_call"));
     if (er.figures.count("context_create")) ctx_call.push_back(er.figures.at("context_create"));
@@ -134,7 +132,7 @@ std::vector<Record> run_program(const ProbeOptions& o, const Program& p, bool gp
   if (ext.empty()) throw RunError(fmt::format("startup {}: no run reported its scopes ({})", p.variant,
                                               problems.empty() ? "?" : problems.front()));
   std::vector<Record> recs;
-  Record total = part_record(p, "total", "EXTERNAL", ext, 1);
+  Record total = part_record(p, "total", Scope::External, ext, 1);
   total.extra["pre_main_s"] = med(pre);
   total.extra["in_main_s"] = med(in);
   total.extra["post_main_s"] = med(post);
@@ -152,9 +150,9 @@ std::vector<Record> run_program(const ProbeOptions& o, const Program& p, bool gp
                            (status != 0 ? " (failure path)" : "");
   if (!problems.empty()) total.validation = "failed: " + problems.front();
   recs.push_back(total);
-  recs.push_back(part_record(p, "pre_main", "EXTERNAL", pre, 1));
-  recs.push_back(part_record(p, "in_main", "PROGRAM", in, 1));
-  recs.push_back(part_record(p, "post_main", "EXTERNAL", post, 1));
+  recs.push_back(part_record(p, "pre_main", Scope::External, pre, 1));
+  recs.push_back(part_record(p, "in_main", Scope::Program, in, 1));
+  recs.push_back(part_record(p, "post_main", Scope::External, post, 1));
   out = {true, med(ext), med(pre), med(in), med(post), med(ctx_call)};
   return recs;
 }
@@ -179,7 +177,7 @@ std::vector<Record> run_startup(const ProbeOptions& o) {
     recs.push_back(
         skipped_record("startup", "verdict:link", link_rule,
                        fmt::format("{}needs PLAIN and CUDA_LINK (a CUDA build)", gpu_ok ? "" : "no GPU: " + a.reason + "; "),
-                       "VALUE"));
+                       Scope::Value));
   }
   const std::string ctx_rule = "CUDA start-up is paid at first use: creating the context dominates (pre-main, "
                                "in-main and post-main separated)";
@@ -194,7 +192,7 @@ std::vector<Record> run_startup(const ProbeOptions& o) {
         extra_cost, "s"));
   } else {
     recs.push_back(skipped_record("startup", "verdict:context", ctx_rule,
-                                  gpu_ok ? "CONTEXT program not built" : "no GPU: " + a.reason, "VALUE"));
+                                  gpu_ok ? "CONTEXT program not built" : "no GPU: " + a.reason, Scope::Value));
   }
   return recs;
 }
