@@ -18,6 +18,11 @@ const KernelSet& kernel_set(joseki::cpu::SimdLevel level) {
   return kernels_scalar();
 }
 
+Solver simd_solver(const char* name, const char* description, int order, LevelSolveFn solve) {
+  return Solver{name, description, false, order,
+                [solve](const Problem& p, const SolveOptions& o) { return solve(p, o, joseki::cpu::simd_level()); }};
+}
+
 int thread_count(int threads) { return threads > 0 ? threads : joseki::cpu::ThreadPool::global().size(); }
 
 joseki::cpu::ThreadPool& pool_for(int threads, std::unique_ptr<joseki::cpu::ThreadPool>& holder) {

@@ -15,6 +15,10 @@ namespace joseki::abc471g::cpu {
 // The kernels for a level; never above what this CPU has (a higher request is lowered).
 const KernelSet& kernel_set(joseki::cpu::SimdLevel level);
 
+// A CPU solver (needs no GPU) that runs at the SIMD level chosen at run time (simd_level()).
+using LevelSolveFn = SolveResult (*)(const Problem&, const SolveOptions&, joseki::cpu::SimdLevel);
+Solver simd_solver(const char* name, const char* description, int order, LevelSolveFn solve);
+
 // The pool to use for `threads` workers (0 = all): the global pool when it fits, else a local
 // one kept alive by `holder`.
 joseki::cpu::ThreadPool& pool_for(int threads, std::unique_ptr<joseki::cpu::ThreadPool>& holder);

@@ -194,12 +194,11 @@ SolveResult solve_direct(const Problem& p, const SolveOptions& opt, joseki::cpu:
 }
 
 namespace {
-const SolverRegistrar reg{Solver{"cpu-direct",
-                                 "the seed's direct method: 64/256/512 lanes per word (scalar/AVX2/AVX-512 at run "
-                                 "time), fused rises, carry-save bit-sliced counters, all cores",
-                                 false, 20, [](const Problem& p, const SolveOptions& o) {
-                                   return solve_direct(p, o, joseki::cpu::simd_level());
-                                 }}};
+const SolverRegistrar reg{simd_solver("cpu-direct",
+                                      "the seed's direct method: 64/256/512 lanes per word (scalar/AVX2/AVX-512 at "
+                                      "run time; 128 with NEON on arm64), fused rises, carry-save bit-sliced "
+                                      "counters, all cores",
+                                      20, solve_direct)};
 }  // namespace
 
 }  // namespace joseki::abc471g::cpu

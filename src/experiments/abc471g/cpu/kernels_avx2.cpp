@@ -11,22 +11,8 @@ namespace {
 using namespace joseki::abc471g::cpu;
 #include "experiments/abc471g/cpu/kernel_body.inc"
 
-struct OpsAvx2 {
-  using V = __m256i;
-  static constexpr unsigned VBYTES = 32;
-  static V load(const std::uint8_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
-  static V fuse(V prev, V c1, V c2) {
-    return _mm256_or_si256(_mm256_andnot_si256(prev, c1), _mm256_andnot_si256(c1, c2));
-  }
-  static void csa(V& h, V& l, V a, V b) {
-    const V u = _mm256_xor_si256(l, a);
-    h = _mm256_or_si256(_mm256_and_si256(l, a), _mm256_and_si256(u, b));
-    l = _mm256_xor_si256(u, b);
-  }
-  static V and_(V a, V b) { return _mm256_and_si256(a, b); }
-  static V xor_(V a, V b) { return _mm256_xor_si256(a, b); }
-  static bool is_zero(V a) { return _mm256_testz_si256(a, a); }
-};
+bool is_zero_avx2(__v4di a) { return _mm256_testz_si256(a, a); }
+using OpsAvx2 = WordOps<__v4di, is_zero_avx2>;  // __m256i without its may_alias attribute
 
 inline __m256i mul64(__m256i a, __m256i b) {  // low 64 bits of a*b per lane
   const __m256i lo = _mm256_mul_epu32(a, b);
@@ -78,17 +64,7 @@ std::uint64_t gen_avx2(std::uint64_t state, std::size_t count, std::uint32_t k, 
   return gen_scalar_body(state, count - i, k, stride, out + i);
 }
 
-// Measured on the development machine (Zen 4, one thread, max case lanes): levels 5 -> 7 cut
-// the kernel's time per element and vector by a quarter (fewer ripples); tiles of 2 beat 1 and 4.
-constexpr int LEVELS = 7;
-const KernelSet kSet{"avx2",
-                     256,
-                     2,
-                     LEVELS,
-                     gen_avx2,
-                     {nullptr, DirectTile<OpsAvx2, 1, LEVELS>::run, DirectTile<OpsAvx2, 2, LEVELS>::run,
-                      DirectTile<OpsAvx2, 3, LEVELS>::run, DirectTile<OpsAvx2, 4, LEVELS>::run},
-                     0, nullptr};
+const KernelSet kSet = kernel_set_of<OpsAvx2>("avx2", 2, gen_avx2);
 }  // namespace
 
 namespace joseki::abc471g::cpu {

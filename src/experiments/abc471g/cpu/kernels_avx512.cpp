@@ -12,37 +12,30 @@ namespace {
 using namespace joseki::abc471g::cpu;
 #include "experiments/abc471g/cpu/kernel_body.inc"
 
-struct OpsAvx512 {
-  using V = __m512i;
-  static constexpr unsigned VBYTES = 64;
-  static V load(const std::uint8_t* p) { return _mm512_loadu_si512(p); }
-  // Truth tables over (a, b, c) = bits (4, 2, 1) of the index:
-  //   fuse (b & ~a) | (c & ~b) = 0x2E, xor3 = 0x96, majority = 0xE8.
-  static V fuse(V prev, V c1, V c2) { return _mm512_ternarylogic_epi64(prev, c1, c2, 0x2E); }
+// vpternlog's truth tables over (a, b, c) = bits (4, 2, 1) of the index:
+//   fuse (b & ~a) | (c & ~b) = 0x2E, xor3 = 0x96, majority = 0xE8.
+template <int Imm>
+__v8di tern(__v8di a, __v8di b, __v8di c) { return _mm512_ternarylogic_epi64(a, b, c, Imm); }
+template <int Imm>
+__v4di tern(__v4di a, __v4di b, __v4di c) { return _mm256_ternarylogic_epi64(a, b, c, Imm); }
+
+// WordOps with the fuse and half a carry-save adder in one vpternlog each.
+template <class Vec, bool (*IsZero)(Vec)>
+struct TernOps : WordOps<Vec, IsZero> {
+  using V = Vec;
+  static V fuse(V prev, V c1, V c2) { return tern<0x2E>(prev, c1, c2); }
   static void csa(V& h, V& l, V a, V b) {
-    h = _mm512_ternarylogic_epi64(l, a, b, 0xE8);
-    l = _mm512_ternarylogic_epi64(l, a, b, 0x96);
+    h = tern<0xE8>(l, a, b);
+    l = tern<0x96>(l, a, b);
   }
-  static V and_(V a, V b) { return _mm512_and_si512(a, b); }
-  static V xor_(V a, V b) { return _mm512_xor_si512(a, b); }
-  static bool is_zero(V a) { return _mm512_test_epi64_mask(a, a) == 0; }
 };
 
+bool is_zero_512(__v8di a) { return _mm512_test_epi64_mask(a, a) == 0; }
+bool is_zero_256(__v4di a) { return _mm256_testz_si256(a, a); }
+using OpsAvx512 = TernOps<__v8di, is_zero_512>;  // __m512i, __m256i without may_alias
 // The last lanes when they fit in half a vector (K = 2300: 4 x 512 + 1 x 256 lanes instead of
 // 5 x 512): the same kernel on __m256i, with AVX-512VL's vpternlog.
-struct OpsAvx256 {
-  using V = __m256i;
-  static constexpr unsigned VBYTES = 32;
-  static V load(const std::uint8_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
-  static V fuse(V prev, V c1, V c2) { return _mm256_ternarylogic_epi64(prev, c1, c2, 0x2E); }
-  static void csa(V& h, V& l, V a, V b) {
-    h = _mm256_ternarylogic_epi64(l, a, b, 0xE8);
-    l = _mm256_ternarylogic_epi64(l, a, b, 0x96);
-  }
-  static V and_(V a, V b) { return _mm256_and_si256(a, b); }
-  static V xor_(V a, V b) { return _mm256_xor_si256(a, b); }
-  static bool is_zero(V a) { return _mm256_testz_si256(a, a); }
-};
+using OpsAvx256 = TernOps<__v4di, is_zero_256>;
 
 inline __m512i mul64(__m512i a, __m512i b) {  // low 64 bits of a*b per lane (no AVX512DQ needed)
   const __m512i lo = _mm512_mul_epu32(a, b);
@@ -86,17 +79,8 @@ std::uint64_t gen_avx512(std::uint64_t state, std::size_t count, std::uint32_t k
   return gen_scalar_body(state, count - i, k, stride, out + i);
 }
 
-// Measured on the development machine (Zen 4, one thread, max case lanes): levels 5 -> 7 cut
-// the kernel's time per element and vector by a quarter (fewer ripples); tiles of 2 beat 1 and 4.
-constexpr int LEVELS = 7;
-const KernelSet kSet{"avx512",
-                     512,
-                     2,
-                     LEVELS,
-                     gen_avx512,
-                     {nullptr, DirectTile<OpsAvx512, 1, LEVELS>::run, DirectTile<OpsAvx512, 2, LEVELS>::run,
-                      DirectTile<OpsAvx512, 3, LEVELS>::run, DirectTile<OpsAvx512, 4, LEVELS>::run},
-                     256, DirectTile<OpsAvx256, 1, LEVELS>::run};
+const KernelSet kSet = kernel_set_of<OpsAvx512>("avx512", 2, gen_avx512, 256,
+                                                 DirectTile<OpsAvx256, 1, KERNEL_LEVELS>::run);
 }  // namespace
 
 namespace joseki::abc471g::cpu {

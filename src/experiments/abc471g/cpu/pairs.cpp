@@ -170,12 +170,10 @@ SolveResult solve_pairs(const Problem& p, const SolveOptions& opt, joseki::cpu::
 }
 
 namespace {
-const SolverRegistrar reg{Solver{"cpu-pairs",
-                                 "the editorial's formulation: adjacent pair counts (all cores, jump-ahead), then "
-                                 "one 2-D FFT correlation (FFTW, exact by rounding, checked); K <= 8192",
-                                 false, 30, [](const Problem& p, const SolveOptions& o) {
-                                   return solve_pairs(p, o, joseki::cpu::simd_level());
-                                 }}};
+const SolverRegistrar reg{simd_solver("cpu-pairs",
+                                      "the editorial's formulation: adjacent pair counts (all cores, jump-ahead), "
+                                      "then one 2-D FFT correlation (FFTW, exact by rounding, checked); K <= 8192",
+                                      30, solve_pairs)};
 }  // namespace
 
 }  // namespace joseki::abc471g::cpu
