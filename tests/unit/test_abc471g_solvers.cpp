@@ -235,7 +235,7 @@ TEST(Abc471gFftCombine, LimbSplitKeepsHugeCountsExact) {
         const double x = static_cast<double>(c[a * k + b]);
         t.data[a * t.row_stride + b] = x;
         t.max_count = std::max(t.max_count, x);
-        t.sum_sq += static_cast<long double>(x) * x;
+        t.sum_sq += x * x;
       }
     cpu::CombineReport rep;
     const auto got = cpu::combine_fft(t, v, joseki::cpu::ThreadPool::global(), rep);

@@ -141,7 +141,7 @@ std::vector<std::uint64_t> combine_fft(PairTable& table, const std::vector<std::
   rep.checksum_s = secs(c0, Clock::now());
 
   // Limbs: one unless the a-priori bound exceeds 1/4.
-  const double norm = std::sqrt(static_cast<double>(table.sum_sq));
+  const double norm = std::sqrt(table.sum_sq * (1 + 1e-6));  // margin for sum_sq's rounding (pairs.hpp)
   rep.bound = fft_error_bound(norm, k);
   int limb_bits = 53;
   rep.limbs = 1;

@@ -106,12 +106,12 @@ PairTable count_pairs(const Problem& p, int threads_req, joseki::cpu::SimdLevel 
   // Merge the thread tables by row blocks, in parallel; collect the max and the sum of squares.
   const std::int64_t blocks = std::min<std::int64_t>(k, static_cast<std::int64_t>(pool.size()) * 4);
   std::vector<double> maxes(static_cast<std::size_t>(blocks), 0);
-  std::vector<long double> sqs(static_cast<std::size_t>(blocks), 0);
+  std::vector<double> sqs(static_cast<std::size_t>(blocks), 0);
   pool.parallel_for(blocks, [&](std::int64_t bj) {
     const std::uint32_t r0 = static_cast<std::uint32_t>(static_cast<std::int64_t>(k) * bj / blocks);
     const std::uint32_t r1 = static_cast<std::uint32_t>(static_cast<std::int64_t>(k) * (bj + 1) / blocks);
     double mx = 0;
-    long double sq = 0;
+    double sq = 0;
     for (std::uint32_t a = r0; a < r1; ++a) {
       double* row = table.data + a * table.row_stride;
       for (const auto& tab : tabs) {
@@ -121,14 +121,14 @@ PairTable count_pairs(const Problem& p, int threads_req, joseki::cpu::SimdLevel 
       }
       for (std::uint32_t b = 0; b < k; ++b) {
         mx = std::max(mx, row[b]);
-        sq += static_cast<long double>(row[b]) * row[b];
+        sq += row[b] * row[b];
       }
     }
     maxes[static_cast<std::size_t>(bj)] = mx;
     sqs[static_cast<std::size_t>(bj)] = sq;
   });
   for (const double m : maxes) table.max_count = std::max(table.max_count, m);
-  for (const long double s : sqs) table.sum_sq += s;
+  for (const double s : sqs) table.sum_sq += s;
   const auto t2 = Clock::now();
   // Generation and counting interleave: split the wall time of the parallel part by time shares.
   double g = 0, c = 0;
