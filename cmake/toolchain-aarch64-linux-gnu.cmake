@@ -15,6 +15,11 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY BOTH)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE BOTH)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE BOTH)
-# gtest_discover_tests runs the test binary at build time: through qemu-user (binfmt_misc, when
-# registered, makes this unnecessary, and lets joseki start its own child processes).
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64 -L /usr/aarch64-linux-gnu)
+# ctest (and gtest_discover_tests at build time) run the arm64 binaries through qemu-user, with the
+# arm64 C library of the multiarch package libc6:arm64 (/lib/ld-linux-aarch64.so.1, what binfmt_misc
+# and a real arm64 host use too). NOT `-L /usr/aarch64-linux-gnu`: that cross-toolchain sysroot's
+# libc (libc6-arm64-cross, for linking) spins in the first pthread_create under qemu 7.2 (strace: it
+# stops after glibc's SIGCANCEL setup and never reaches clone; perf: all of qemu's time in translated
+# guest code), so every test that starts a thread (an OpenMP team, a progress thread) hung or took
+# many minutes; measured 2026-12-01: LimbSplitKeepsHugeCountsExact > 10 min with it, 0.5 s without.
+set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64)

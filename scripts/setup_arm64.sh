@@ -13,7 +13,10 @@ if ! dpkg --print-foreign-architectures | grep -qx arm64; then
   $SUDO dpkg --add-architecture arm64
   $SUDO apt-get update -q >/dev/null
 fi
-PACKAGES=(g++-aarch64-linux-gnu qemu-user qemu-user-binfmt libfftw3-dev:arm64 libgtest-dev:arm64 libfmt-dev:arm64)
+# libc6:arm64: the C library the tests run with under qemu-user (cmake/toolchain-aarch64-linux-gnu.cmake
+# says why not the cross toolchain's own copy).
+PACKAGES=(g++-aarch64-linux-gnu qemu-user qemu-user-binfmt libc6:arm64 libfftw3-dev:arm64 libgtest-dev:arm64
+          libfmt-dev:arm64)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
