@@ -68,6 +68,9 @@ void add_device_command(CLI::App& app, Context& ctx) {
       measure::ProgramScope::add("context_create", measure::ProgramScope::elapsed_s() - t1);
       return;
     }
+    // The calibration first: its child measures the GPU's fixed cost idle only while no process
+    // holds a context, and this process creates one as soon as it reads the device facts.
+    if (!opts->facts_only) calibrate_solvers(app, ctx, opts->no_calibrate);
     const measure::DeviceFacts d = gpu::device_facts(ctx.device);
     std::cout << "## Device " << ctx.device << "\n\n" << report::facts_table(d) << std::endl;
     if (opts->facts_only) return;
@@ -78,7 +81,6 @@ void add_device_command(CLI::App& app, Context& ctx) {
     auto recs = gpu::measure_ceilings(ctx.device, co);
     std::cout << "## Measured ceilings\n\n" << report::ceilings_table(recs) << std::endl;
     ctx.add(std::move(recs));
-    calibrate_solvers(app, ctx, opts->no_calibrate);
   });
 }
 
