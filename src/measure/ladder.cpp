@@ -1,5 +1,6 @@
 #include "measure/ladder.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -60,7 +61,7 @@ Record rung_record(const std::string& experiment, const RungSpec& r, const std::
 Record skipped_rung_record(const std::string& experiment, const RungSpec& r, const Point& workload,
                            const std::string& mode, const std::string& why) {
   Record rec = rung_record(experiment, r, r.backend, r.backend == "cpu" ? Scope::CpuCompute : Scope::GpuCompute,
-                           mode, workload, Point{}, "");
+                           mode, workload, Point{}, r.predecessor);
   rec.skipped = why;
   return rec;
 }
@@ -71,21 +72,43 @@ class Driver {
  public:
   Driver(const Ladder& lad, const LadderOptions& opt, LadderResult& out) : m_lad(lad), m_opt(opt), m_out(out) {}
 
-  void rung(const RungSpec& r, Runner* runner) {
-    if (!runner) return skip(r, "no " + r.backend + " runner in this run");
+  // Validation and the sweep (phase 1), then the timed rows (phase 2). A ladder whose rungs borrow
+  // sweep choices (config_from) runs phase 1 for every rung first.
+  void prepare(const RungSpec& r, Runner* runner) {
+    if (!runner) {
+      const auto it = m_opt.no_runner_because.find(r.backend);
+      return skip(r, it != m_opt.no_runner_because.end() ? it->second : "no " + r.backend + " runner in this run");
+    }
     if (r.backend != "cpu")
       if (const auto why = unmet(r.needs, runner->device())) return skip(r, *why);
-    try {
+    guarded(r, [&] {
       if (!validate(r, *runner)) return;
       if (m_opt.validate_only) return;
-      Point config = r.defaults;
-      if (m_opt.sweep && r.sweep) {
+      if (m_opt.sweep && r.sweep && sweep_wanted(r)) {
         const auto chosen = sweep(r, *runner);
         if (!chosen) return;
-        config = *chosen;
+        m_chosen[r.slug] = *chosen;
       }
+      m_ready.insert(r.slug);
+    });
+  }
+
+  void rows(const RungSpec& r, Runner* runner) {
+    if (!runner || !m_ready.count(r.slug)) return;
+    guarded(r, [&] {
+      const auto [config, own_choice] = row_config(r);
+      if (!own_choice && !(config == r.defaults) && !validate_borrowed(r, *runner, config)) return;
       for (Mode mode : m_opt.modes) time_row(r, *runner, config, mode);
+    });
+  }
+
+ private:
+  template <class F>
+  void guarded(const RungSpec& r, F&& f) {
+    try {
+      f();
     } catch (const std::exception& e) {
+      m_ready.erase(r.slug);
       const std::string msg = fmt::format("{}: {}", r.slug, e.what());
       m_out.failures.push_back(msg);
       for (Mode mode : m_opt.modes) {
@@ -96,7 +119,51 @@ class Driver {
     }
   }
 
- private:
+  bool sweep_wanted(const RungSpec& r) const {
+    if (m_opt.sweep_only.empty()) return true;
+    for (const std::string& s : m_opt.sweep_only)
+      if (s == r.id || s == r.slug) return true;
+    return false;
+  }
+
+  // The row's configuration and whether it is the rung's own sweep choice (validated there).
+  std::pair<Point, bool> row_config(const RungSpec& r) const {
+    if (const auto it = m_chosen.find(r.slug); it != m_chosen.end()) return {it->second, true};
+    if (!r.config_from.empty())
+      if (const RungSpec* src = m_lad.find(r.config_from))
+        if (const auto it = m_chosen.find(src->slug); it != m_chosen.end()) {
+          Point p = r.defaults;
+          for (const auto& [k, v] : it->second.values())
+            if (p.has(k)) p.set(k, v);
+          return {p, false};
+        }
+    return {r.defaults, false};
+  }
+
+  // A configuration borrowed from another rung's sweep: validated like the defaults before timing.
+  bool validate_borrowed(const RungSpec& r, Runner& runner, const Point& config) {
+    ValidationResult v{r.slug, runner.config_label(config), false, ""};
+    if (const auto why = runner.setup(r, config)) {
+      skip(r, *why);
+      return false;
+    }
+    const std::string diff = check_once(runner);
+    v.ok = diff.empty();
+    if (!v.ok) {
+      v.message = fmt::format("{} {}: {}", r.slug, v.config, diff);
+      m_out.failures.push_back(v.message);
+      for (Mode mode : m_opt.modes) {
+        Record rec = rung_record(m_lad.experiment, r, runner.backend(), runner.scope(), to_string(mode),
+                                 m_opt.workload, config, previous_slug(r));
+        rec.validation = "failed: " + v.message;
+        rec.skipped = "not timed: failed validation";
+        m_out.records.push_back(std::move(rec));
+      }
+    }
+    m_out.validations.push_back(v);
+    return v.ok;
+  }
+
   void say(const std::string& s) const {
     if (m_opt.progress) m_opt.progress(s);
   }
@@ -106,8 +173,9 @@ class Driver {
     return p ? p->slug : r.predecessor;  // not in this (sub)list: the name as declared
   }
 
-  void skip(const RungSpec& r, const std::string& why) {
-    m_out.validations.push_back({r.slug, "", true, "skipped: " + why});
+  // A rung not run: one validation line (unless its configurations already said why) and its records.
+  void skip(const RungSpec& r, const std::string& why, bool log_validation = true) {
+    if (log_validation) m_out.validations.push_back({r.slug, "", true, "skipped: " + why});
     if (m_opt.validate_only) return;
     for (Mode mode : m_opt.modes)
       m_out.records.push_back(skipped_rung_record(m_lad.experiment, r, m_opt.workload, to_string(mode), why));
@@ -128,12 +196,13 @@ class Driver {
     for (const Point& p : r.validation_configs)
       if (!(p == r.defaults)) configs.push_back(p);
     bool all_ok = true, any_ran = false;
-    std::string first_failure;
+    std::string first_failure, first_skip;
     for (const Point& c : configs) {
       ValidationResult v{r.slug, runner.config_label(c), false, ""};
       if (const auto why = runner.setup(r, c)) {
         v.ok = true;
         v.message = "skipped: " + *why;
+        if (first_skip.empty()) first_skip = *why;
         m_out.validations.push_back(v);
         continue;
       }
@@ -149,7 +218,9 @@ class Driver {
       m_out.validations.push_back(v);
     }
     if (!any_ran) {
-      skip(r, "no validation configuration can run here");
+      // One configuration: its reason; several: none of them can run here.
+      skip(r, configs.size() == 1 ? first_skip : "no validation configuration can run here (" + first_skip + ")",
+           false);
       return false;
     }
     if (all_ok) return true;
@@ -165,6 +236,7 @@ class Driver {
   }
 
   Measurement measure_at(Runner& runner, Mode mode) {
+    if (auto m = runner.measure(mode, m_opt.rule, m_opt.warmup)) return *m;
     PrepareFn prepare;
     if (mode == Mode::Cold) prepare = [&runner] { runner.flush(); };
     return measure([&runner] { return runner.timed_run(); }, prepare, m_opt.rule, m_opt.warmup);
@@ -178,6 +250,21 @@ class Driver {
       rec.throughput = throughput(runner.work(), m.stats.median, m_opt.datasheet_Bps, c ? c->name : "",
                                   c ? c->bytes_per_s : 0);
     }
+  }
+
+  // Measures the set-up rung into rec; false (rec failed, timing discarded) when the output the
+  // timed runs left is wrong.
+  bool timed(const RungSpec& r, Runner& runner, Record& rec, const Point& config, Mode mode) {
+    const Measurement m = measure_at(runner, mode);
+    if (const std::string bad = runner.after_timing(rec); !bad.empty()) {
+      const std::string msg = fmt::format("{} {}: after timing: {}", r.slug, runner.config_label(config), bad);
+      m_out.failures.push_back(msg);
+      rec.validation = "failed: " + msg;
+      rec.skipped = "timing discarded: wrong result after timing";
+      return false;
+    }
+    fill(rec, m, runner);
+    return true;
   }
 
   // Every point of the sweep validated and timed in the first mode; the tie rule picks.
@@ -205,7 +292,10 @@ class Driver {
         continue;
       }
       say(fmt::format("  sweep {} {}", r.slug, sp.point.label()));
-      fill(rec, measure_at(runner, mode), runner);
+      if (!timed(r, runner, rec, sp.point, mode)) {
+        m_out.records.push_back(std::move(rec));
+        continue;
+      }
       cands.push_back({sp.point, rec.summary->median});
       at.push_back(m_out.records.size());
       m_out.records.push_back(std::move(rec));
@@ -228,13 +318,15 @@ class Driver {
     Record rec = rung_record(m_lad.experiment, r, runner.backend(), runner.scope(), to_string(mode), m_opt.workload,
                              config, previous_slug(r));
     say(fmt::format("  {} {} {}", r.slug, runner.config_label(config), to_string(mode)));
-    fill(rec, measure_at(runner, mode), runner);
+    timed(r, runner, rec, config, mode);
     m_out.records.push_back(std::move(rec));
   }
 
   const Ladder& m_lad;
   const LadderOptions& m_opt;
   LadderResult& m_out;
+  std::map<std::string, Point> m_chosen;  // slug -> its sweep's choice
+  std::set<std::string> m_ready;          // slugs validated (and swept) whose rows may run
 };
 
 }  // namespace
@@ -243,11 +335,22 @@ LadderResult run_ladder(const Ladder& ladder, const std::vector<Runner*>& runner
   ladder.check();
   LadderResult out;
   Driver d(ladder, opt, out);
-  for (const RungSpec& r : ladder.rungs) {
+  auto runner_of = [&runners](const RungSpec& r) {
     Runner* runner = nullptr;
     for (Runner* x : runners)
       if (x && x->backend() == r.backend) runner = x;
-    d.rung(r, runner);
+    return runner;
+  };
+  const bool borrows = std::any_of(ladder.rungs.begin(), ladder.rungs.end(),
+                                   [](const RungSpec& r) { return !r.config_from.empty(); });
+  if (opt.sweep && borrows) {  // every sweep first: a rung may run at a later rung's choice
+    for (const RungSpec& r : ladder.rungs) d.prepare(r, runner_of(r));
+    for (const RungSpec& r : ladder.rungs) d.rows(r, runner_of(r));
+  } else {
+    for (const RungSpec& r : ladder.rungs) {
+      d.prepare(r, runner_of(r));
+      d.rows(r, runner_of(r));
+    }
   }
   const RungSpec* base = ladder.baseline();
   add_ladder_ratios(out.records, base ? base->slug : "");

@@ -17,6 +17,7 @@
 
 #include <any>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,6 +47,10 @@ struct RungSpec {
                                           // input at awkward places (partial tiles, chunk edges)
   bool baseline = false;    // "x baseline" of the ladder is x this rung
   std::string output;       // the output contract in words ("d_out[0] = the sum, written whole")
+  std::string config_from;  // id or slug of a swept rung whose chosen point this rung's row runs at
+                            // (the keys its defaults have); "" its own. With any config_from in a
+                            // ladder, every sweep runs before the first row (a rung may borrow a
+                            // later rung's choice: reduce's r05 runs at r06's).
   std::any impl;            // the backend's handle (launcher, SPIR-V, source); the Runner casts it
 };
 
@@ -79,6 +84,14 @@ class Runner {
   virtual void flush() {}                    // cold mode: evict the caches before a sample (untimed)
   virtual Work work() const = 0;             // the work one run does, for throughput
   virtual std::string config_label(const Point& config) const { return config.label(); }
+  // A runner with its own timing loop (CUDA: events, L2 flush, hot batches, the GPU's environment)
+  // measures the set-up rung itself; nullopt: the core's loop over timed_run() and flush().
+  virtual std::optional<Measurement> measure(Mode /*mode*/, const StoppingRule& /*rule*/, const WarmUp& /*warmup*/) {
+    return std::nullopt;
+  }
+  // After a timed measurement: what is wrong with the output the last timed run left ("" nothing:
+  // state kept across runs shows here), and any backend facts for the record (extra, axes).
+  virtual std::string after_timing(Record& /*rec*/) { return ""; }
 };
 
 // A measured bound every rung is compared with (x_ceiling = ceiling time / rung time).
@@ -98,6 +111,8 @@ struct LadderOptions {
   std::optional<Ceiling> ceiling;
   double datasheet_Bps = 0;            // for % datasheet
   std::function<void(const std::string&)> progress;  // one line per step
+  std::vector<std::string> sweep_only;  // ids or slugs of the rungs --sweep sweeps; empty: every swept rung
+  std::map<std::string, std::string> no_runner_because;  // backend -> why its runner is absent ("no GPU: ...")
 };
 
 struct ValidationResult {

@@ -215,8 +215,9 @@ measure::RungSpec spec_of(const Rung& r) {
   s.baseline = r.slug == "r00_cub";
   s.output = r.output == Output::TwoSlot ? "two slots, alternating launches (rung.hpp, Output::TwoSlot)"
                                          : "one word: the sum mod 2^32";
+  s.config_from = r.config_from;
   if (r.is_gpu())
-    s.impl = r.launch;
+    s.impl = &r;  // the CUDA runner reads the grid policy, output and launcher from the rung
   else
     s.impl = r.cpu;
   return s;
