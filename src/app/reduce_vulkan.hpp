@@ -1,5 +1,5 @@
 // `joseki reduce --backend vulkan`: the Vulkan ladder's CLI half (cmd_reduce_vulkan.cpp), called
-// by cmd_reduce.cpp with the options it parsed.
+// by cmd_reduce.cpp with the options it parsed; and the tables both backends print.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "app/context.hpp"
+#include "experiments/reduce/harness.hpp"
+#include "measure/record.hpp"
 #include "measure/stopping.hpp"
 
 namespace joseki::app {
@@ -22,5 +24,13 @@ struct VulkanReduceArgs {
 
 // Prints the tables, adds the records to ctx; throws ValidationError on a wrong result.
 void run_vulkan_reduce(Context& ctx, const VulkanReduceArgs& a);
+
+// The tables `joseki reduce` prints for either backend (cmd_reduce.cpp): per size, offset and mode
+// the sweeps (measure::sweep_table) and the ladder with its ceiling last (measure::ladder_table);
+// the validation rows.
+void print_ladder_tables(const std::vector<measure::Record>& records, const std::vector<std::size_t>& sizes,
+                         const std::vector<std::size_t>& offsets, const std::vector<measure::Mode>& modes,
+                         const std::string& title);
+void print_validation_table(const std::vector<reduce::ValidationRow>& rows, const std::string& title);
 
 }  // namespace joseki::app

@@ -397,27 +397,28 @@ void add_ladder_ratios(std::vector<Record>& records, const std::string& baseline
 
 namespace {
 std::string ratio_cell(const std::optional<double>& x) { return x ? format_ratio(*x) : "-"; }
-std::string config_of(const Record& r) {
+std::string config_of(const Record& r, const std::vector<std::string>& hide = {}) {
   std::string s;
-  for (const auto& [k, v] : r.axes.values()) s += (s.empty() ? "" : " ") + k + "=" + to_string(v);
+  for (const auto& [k, v] : r.axes.values())
+    if (std::find(hide.begin(), hide.end(), k) == hide.end()) s += (s.empty() ? "" : " ") + k + "=" + to_string(v);
   return s;
 }
 }  // namespace
 
-std::string ladder_table(const std::vector<Record>& records) {
+std::string ladder_table(const std::vector<Record>& records, const std::vector<std::string>& hide) {
   Table t({"rung", "variant", "technique", "config", "scope", "mode", "median", "noise", "GB/s", "% ceiling",
            "x previous", "x baseline", "validation"});
   for (const Record& r : records) {
     if (!r.ladder.sweep.empty()) continue;
     const std::string pos = r.rung >= 0 ? std::to_string(r.rung) : "-";
     if (r.skipped) {
-      t.add_row({pos, r.variant, r.technique, config_of(r), r.scope, r.mode, "skipped: " + *r.skipped, "", "", "", "",
+      t.add_row({pos, r.variant, r.technique, config_of(r, hide), r.scope, r.mode, "skipped: " + *r.skipped, "", "", "", "",
                  "", r.validation});
       continue;
     }
     const bool timed = r.summary.has_value();
     const Throughput* tp = r.throughput ? &*r.throughput : nullptr;
-    t.add_row({pos, r.variant, r.technique, config_of(r), r.scope, r.mode, timed ? format_time(r.summary->median) : "-",
+    t.add_row({pos, r.variant, r.technique, config_of(r, hide), r.scope, r.mode, timed ? format_time(r.summary->median) : "-",
                timed ? format_pct(100.0 * r.summary->rel_stdev) : "-",
                tp && tp->bytes_per_s > 0 ? fmt::format("{:.1f}", tp->bytes_per_s / 1e9) : "-",
                tp && tp->ceiling_Bps > 0 ? format_pct(tp->pct_ceiling) : "-", ratio_cell(r.ladder.x_previous),
@@ -426,7 +427,7 @@ std::string ladder_table(const std::vector<Record>& records) {
   return t.markdown();
 }
 
-std::string sweep_table(const std::vector<Record>& records) {
+std::string sweep_table(const std::vector<Record>& records, const std::vector<std::string>& hide) {
   std::string out;
   std::vector<std::string> order;
   std::map<std::string, std::vector<const Record*>> by;
@@ -441,10 +442,10 @@ std::string sweep_table(const std::vector<Record>& records) {
     for (const Record* r : by[name]) {
       if (r->ladder.chosen) rule = r->ladder.tie_rule;
       if (r->skipped) {
-        t.add_row({config_of(*r), "skipped: " + *r->skipped, "", ""});
+        t.add_row({config_of(*r, hide), "skipped: " + *r->skipped, "", ""});
         continue;
       }
-      t.add_row({config_of(*r), format_time(r->summary->median), format_pct(100.0 * r->summary->rel_stdev),
+      t.add_row({config_of(*r, hide), format_time(r->summary->median), format_pct(100.0 * r->summary->rel_stdev),
                  r->ladder.chosen ? "yes" : ""});
     }
     out += fmt::format("Sweep {}{}\n\n{}\n", name, rule.empty() ? "" : " (tie rule: " + rule + ")", t.markdown());

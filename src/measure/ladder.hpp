@@ -154,8 +154,9 @@ GroupKey group_by_axes(std::vector<std::string> axes);
 
 // The one ladder table: rung | variant | technique | config | scope | mode | median | noise | GB/s |
 // % ceiling | x previous | x baseline | validation. Ladder rows only (sweep points: sweep_table).
-std::string ladder_table(const std::vector<Record>& records);
+// hide_axes: axes left out of the config column (a table per size says n once, above it).
+std::string ladder_table(const std::vector<Record>& records, const std::vector<std::string>& hide_axes = {});
 // A sweep's points with the chosen one marked and the tie rule's explanation.
-std::string sweep_table(const std::vector<Record>& records);
+std::string sweep_table(const std::vector<Record>& records, const std::vector<std::string>& hide_axes = {});
 
 }  // namespace joseki::measure
