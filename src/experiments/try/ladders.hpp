@@ -1,7 +1,7 @@
 // `joseki try`: the ladders a user's kernel can join, and the runner that compiles it with NVRTC,
 // validates it like a rung and times it in the ladder's own harness beside the rungs, CUB and the
-// ceiling. The runner is this module's own interface for now (ladder.hpp's Runner, when it lands
-// on main, is the place it plugs into: one TryLadder = one RungSpec with an NVRTC runner).
+// ceiling. The reduce ladder's user kernel is one more reduce::Rung (its launcher calls the NVRTC
+// module), run through measure::run_ladder by the reduce harness's CUDA runner like every rung.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,8 @@
 // `joseki try --ladder reduce`, the child's work: compile the user's kernel with NVRTC for this
 // device, check it like a rung at odd and unaligned sizes, then time it in the reduce ladder's own
 // harness beside the rungs, CUB and the stream-read ceiling. The user's kernel is one more
-// reduce::Rung whose launcher calls the NVRTC-compiled kernel (this process holds one user kernel:
+// reduce::Rung whose launcher calls the NVRTC-compiled kernel, validated and timed by the one ladder
+// protocol (measure::run_ladder, through the harness's CUDA runner) (this process holds one user kernel:
 // the child process exists for it, so a hung or faulting kernel cannot touch the parent's records).
 #include <algorithm>
 #include <memory>
