@@ -99,24 +99,7 @@ struct UserKernel {
     req.options.insert(req.options.end(), extra.begin(), extra.end());
     const cuda::nvrtc::CompileResult res = cuda::nvrtc::compile(req);
     compile_s += res.seconds;
-    CompileReport c;
-    c.ok = res.ok;
-    c.arch = arch;
-    c.command = res.command;
-    c.log = res.log;
-    c.nvrtc = fmt::format("{} ({}.{})", res.lib.path, res.lib.major, res.lib.minor);
-    c.defines = defs;
-    c.seconds = res.seconds;
-    c.cubin_bytes = res.cubin.size();
-    if (const auto p = cuda::nvrtc::parse_ptxas_info(res.log, REDUCE_ENTRY)) {
-      c.has_ptxas = true;
-      c.registers = p->registers;
-      c.smem_bytes = p->smem_bytes;
-      c.stack_frame_bytes = p->stack_frame_bytes;
-      c.spill_store_bytes = p->spill_store_bytes;
-      c.spill_load_bytes = p->spill_load_bytes;
-    }
-    reports[key] = c;
+    reports[key] = compile_report(res, arch, defs, REDUCE_ENTRY);
     if (!res.ok) throw CompileError(file->path, res.log, defs);
     modules[key] = std::make_unique<Module>(res, REDUCE_ENTRY);
     return *modules[key];
