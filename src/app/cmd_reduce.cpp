@@ -47,6 +47,13 @@ void print_validation_table(const std::vector<reduce::ValidationRow>& rows, cons
   std::cout << "## " << title << ": validation against the CPU reference\n\n" << t.markdown() << std::endl;
 }
 
+void record_ladder_run(Context& ctx, std::vector<measure::Record> records, const measure::DeviceFacts& device,
+                       const std::function<void()>& print) {
+  for (measure::Record& r : records) Context::stamp(r, device);
+  print();
+  ctx.add(std::move(records));
+}
+
 namespace {
 
 using measure::Record;
@@ -101,12 +108,7 @@ void print_list() {
 reduce::RunResult run_and_record(Context& ctx, reduce::RunOptions o) {
   o.progress = [&ctx](const std::string& line) { ctx.note(line); };
   reduce::RunResult res = reduce::run(o);
-  for (Record& r : res.records) Context::stamp(r, res.device);
-  if (o.validate_only)
-    print_validations(res);
-  else
-    print_tables(o, res);
-  ctx.add(res.records);
+  record_ladder_run(ctx, res.records, res.device, [&] { o.validate_only ? print_validations(res) : print_tables(o, res); });
   return res;
 }
 

@@ -172,12 +172,7 @@ void run_vulkan_reduce(Context& ctx, const VulkanReduceArgs& a) {
   o.seed = a.seed;
   o.progress = [&ctx](const std::string& l) { ctx.note(l); };
   reduce_vk::VkRunResult res = reduce_vk::run_ladder(o);
-  for (Record& r : res.records) Context::stamp(r, res.device);
-  if (o.validate_only)
-    print_validations(res);
-  else
-    print_tables(o, res);
-  ctx.add(std::move(res.records));
+  record_ladder_run(ctx, res.records, res.device, [&] { o.validate_only ? print_validations(res) : print_tables(o, res); });
   if (!res.failures.empty())
     throw ValidationError(fmt::format("reduce (Vulkan): {} failure(s); first: {}", res.failures.size(), res.failures.front()));
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ void run_vulkan_reduce(Context& ctx, const VulkanReduceArgs& a);
 void print_ladder_tables(const std::vector<measure::Record>& records, const std::vector<std::size_t>& sizes,
                          const std::vector<std::size_t>& offsets, const std::vector<measure::Mode>& modes,
                          const std::string& title);
+// Stamps a ladder run's records with its device, prints (print) and hands them to ctx.
+void record_ladder_run(Context& ctx, std::vector<measure::Record> records, const measure::DeviceFacts& device,
+                       const std::function<void()>& print);
 void print_validation_table(const std::vector<reduce::ValidationRow>& rows, const std::string& title);
 
 }  // namespace joseki::app
