@@ -8,7 +8,7 @@
 #      with one tie-rule choice per swept rung, stateful rungs (r06, r09, r10, r11) exact over odd and even
 #      launch counts, ratios / ceiling / datasheet on the timed ladder, environment on the records; the
 #      Vulkan ladder exact and timed (ReduceGpu.*, VulkanLadder.*);
-#   2. compute-sanitizer memcheck over every CUDA rung (validate-only, sizes 1, 4099, 2^20+3, offsets 0 and 3);
+#   2. compute-sanitizer memcheck over every CUDA rung (validate-only, sizes 1, 255, 2^20+3, offsets 0 and 3);
 #   3. the CUDA ladder r00..r06 at 2^24 cold with the sweep and the Vulkan ladder at 2^24 cold with the
 #      sweep, as scripts/device/steps/vulkan.sh ran them in device call 1, compared with those records
 #      (results/h200/2026-12-01-device-call-1/{cuda,vk_sets/h200_vulkan/vulkan}_2p24_cold.json.gz);
@@ -46,8 +46,8 @@ lr_part gpu_tests 100 "$lr_dir/gpu_tests.log" "$B/joseki_gpu_tests" --gtest_filt
 tail -n 5 "$lr_dir/gpu_tests.log"
 
 step "ladder_reduce: memcheck over every CUDA rung (validate-only)"
-lr_part memcheck 60 "$lr_dir/memcheck.log" "$SAN" --tool memcheck "$J" reduce --validate-only \
-  --n 1,4099,2^20+3 --offset 0,3
+lr_part memcheck 70 "$lr_dir/memcheck.log" "$SAN" --tool memcheck --error-exitcode 9 "$J" reduce --validate-only \
+  --n 1,255,1048579 --offset 0,3
 grep -E 'ERROR SUMMARY|failed' "$lr_dir/memcheck.log" | tail -n 3
 
 step "ladder_reduce: the CUDA and Vulkan ladders at 2^24 cold, compared with device call 1"
