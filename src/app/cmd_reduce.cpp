@@ -12,9 +12,48 @@
 #include "app/reduce_vulkan.hpp"
 #include "experiments/reduce/harness.hpp"
 #include "measure/errors.hpp"
+#include "measure/ladder.hpp"
 #include "measure/table.hpp"
 
 namespace joseki::app {
+
+void print_ladder_tables(const std::vector<measure::Record>& records, const std::vector<std::size_t>& sizes,
+                         const std::vector<std::size_t>& offsets, const std::vector<measure::Mode>& modes,
+                         const std::string& title) {
+  for (std::size_t n : sizes)
+    for (std::size_t off : offsets)
+      for (measure::Mode mode : modes) {
+        const std::string m = measure::to_string(mode);
+        std::vector<measure::Record> group, ceilings;  // the ladder's rows, then the ceiling measured beside them
+        for (const measure::Record& r : records)
+          if (r.mode == m && r.axes.has("n") && r.axes.get_int("n") == static_cast<std::int64_t>(n) &&
+              ((r.rung < 0 && r.ladder.sweep.empty()) || r.axes.get_int("offset") == static_cast<std::int64_t>(off)))
+            (r.rung < 0 && r.ladder.sweep.empty() ? ceilings : group).push_back(r);
+        group.insert(group.end(), ceilings.begin(), ceilings.end());
+        // Sweeps first: they chose the configurations the ladder below uses.
+        const std::string sweeps = measure::sweep_table(group, {"n", "offset"});
+        std::cout << fmt::format("## {}: n = {}, {:.1f} MiB, offset {}, {}\n\n", title, reduce::size_label(n),
+                                 n * 4.0 / 1048576.0, off, m)
+                  << sweeps << (sweeps.empty() ? "" : "\n") << measure::ladder_table(group, {"n", "offset"}) << "\n";
+      }
+}
+
+void print_validation_table(const std::vector<reduce::ValidationRow>& rows, const std::string& title) {
+  measure::Table t({"Rung", "n", "offset", "Config", "result", "status"});
+  for (const auto& v : rows)
+    t.add_row({v.variant, std::to_string(v.n), std::to_string(v.offset), v.config,
+               v.message.rfind("skipped", 0) == 0 ? "" : fmt::format("{:#010x}", v.got),
+               v.ok ? (v.message.empty() ? "exact" : v.message) : "FAILED: " + v.message});
+  std::cout << "## " << title << ": validation against the CPU reference\n\n" << t.markdown() << std::endl;
+}
+
+void record_ladder_run(Context& ctx, std::vector<measure::Record> records, const measure::DeviceFacts& device,
+                       const std::function<void()>& print) {
+  for (measure::Record& r : records) Context::stamp(r, device);
+  print();
+  ctx.add(std::move(records));
+}
+
 namespace {
 
 using measure::Record;
@@ -35,31 +74,6 @@ std::vector<measure::Mode> parse_modes(const std::string& m) {
   throw InputError(fmt::format("--mode: '{}' is not a mode (expected cold, hot or both)", m));
 }
 
-std::string cell_median(const Record& r) {
-  if (r.validation.rfind("failed", 0) == 0) return "FAILED: " + r.validation.substr(8);
-  if (r.skipped) return r.skipped->rfind("no GPU", 0) == 0 ? "skipped: no GPU (see above)" : "skipped: " + *r.skipped;
-  return r.summary ? measure::format_time(r.summary->median) : "-";
-}
-
-std::string config_cell(const Record& r) {
-  std::string s;
-  for (const auto& [name, v] : r.axes.values())
-    if (name != "n" && name != "offset") s += (s.empty() ? "" : " ") + name + "=" + measure::to_string(v);
-  return s;
-}
-
-void row_for(measure::Table& t, const Record& r, const std::string& label) {
-  const bool timed = r.summary && !r.skipped;
-  const measure::Throughput* tp = r.throughput ? &*r.throughput : nullptr;
-  t.add_row({label, r.technique, cell_median(r), timed ? measure::format_time(r.summary->min) : "",
-             timed ? measure::format_time(r.summary->max) : "",
-             timed ? measure::format_pct(100.0 * r.summary->rel_stdev) : "",
-             tp && tp->bytes_per_s > 0 ? fmt::format("{:.1f}", tp->bytes_per_s / 1e9) : "",
-             tp ? measure::format_pct(tp->pct_datasheet) : "", tp ? measure::format_pct(tp->pct_ceiling) : "",
-             measure::format_ratio(r.ladder.x_previous.value_or(NAN)), measure::format_ratio(r.ladder.x_baseline.value_or(NAN)),
-             config_cell(r)});
-}
-
 std::string header_line(const reduce::RunResult& res) {
   const measure::BuildInfo& b = measure::build_info();
   const std::string commit = fmt::format("commit {}{}", b.git_commit.substr(0, 12), b.git_dirty ? " (dirty)" : "");
@@ -70,55 +84,14 @@ std::string header_line(const reduce::RunResult& res) {
                      measure::format_rate(res.device.datasheet_bw_Bps()), commit);
 }
 
-bool in_group(const Record& r, std::int64_t n, std::int64_t off, const std::string& mode) {
-  return r.mode == mode && r.axes.has("n") && r.axes.get_int("n") == n &&
-         (!r.axes.has("offset") || r.axes.get_int("offset") == off);
-}
-
 void print_tables(const reduce::RunOptions& o, const reduce::RunResult& res) {
   std::cout << header_line(res) << "\n\n";
-  for (std::size_t n : o.sizes)
-    for (std::size_t off : o.offsets)
-      for (measure::Mode mode : o.modes) {
-        const std::string m = measure::to_string(mode);
-        const auto N = static_cast<std::int64_t>(n), OFF = static_cast<std::int64_t>(off);
-        // Sweeps first: they chose the configurations the ladder below uses.
-        for (const Rung* rung : o.rungs) {
-          measure::Table t({"Config", "median", "GB/s", "% stream-read ceiling", "chosen"});
-          std::string rule;
-          for (const Record& r : res.records)
-            if (in_group(r, N, OFF, m) && r.variant == rung->slug && !r.ladder.sweep.empty()) {
-              const bool chosen = r.ladder.chosen;
-              t.add_row({config_cell(r), cell_median(r),
-                         r.throughput ? fmt::format("{:.1f}", r.throughput->bytes_per_s / 1e9) : "",
-                         r.throughput ? measure::format_pct(r.throughput->pct_ceiling) : "", chosen ? "**chosen**" : ""});
-              if (chosen) rule = r.ladder.tie_rule;
-            }
-          if (t.rows() == 0) continue;
-          std::cout << fmt::format("### sweep {}: n = {}, offset {}, {}\n\n", rung->slug, reduce::size_label(n), off, m)
-                    << t.markdown() << "\ntie rule: " << (rule.empty() ? "no point could be timed" : rule) << "\n\n";
-        }
-        measure::Table t({"Rung", "Technique", "median", "min", "max", "noise", "GB/s", "% datasheet",
-                          "% stream-read ceiling", "x previous", "x CUB", "Config"});
-        for (const Rung* rung : o.rungs)
-          for (const Record& r : res.records)
-            if (in_group(r, N, OFF, m) && r.variant == rung->slug && r.ladder.sweep.empty()) row_for(t, r, r.variant);
-        for (const Record& r : res.records)
-          if (r.variant == reduce::CEILING && in_group(r, N, OFF, m)) row_for(t, r, "(ceiling) stream_read");
-        std::cout << fmt::format("## reduce: n = {}, {:.1f} MiB, offset {}, {}\n\n", reduce::size_label(n),
-                                 n * 4.0 / 1048576.0, off, m)
-                  << t.markdown() << "\n";
-      }
+  print_ladder_tables(res.records, o.sizes, o.offsets, o.modes, "reduce");
 }
 
 void print_validations(const reduce::RunResult& res) {
   std::cout << header_line(res) << "\n\n";
-  measure::Table t({"Rung", "n", "offset", "Config", "result", "status"});
-  for (const auto& v : res.validations)
-    t.add_row({v.variant, std::to_string(v.n), std::to_string(v.offset), v.config,
-               v.message.rfind("skipped", 0) == 0 ? "" : fmt::format("{:#010x}", v.got),
-               v.ok ? (v.message.empty() ? "exact" : v.message) : "FAILED: " + v.message});
-  std::cout << "## reduce: validation against the CPU reference\n\n" << t.markdown() << std::endl;
+  print_validation_table(res.validations, "reduce");
 }
 
 void print_list() {
@@ -135,12 +108,7 @@ void print_list() {
 reduce::RunResult run_and_record(Context& ctx, reduce::RunOptions o) {
   o.progress = [&ctx](const std::string& line) { ctx.note(line); };
   reduce::RunResult res = reduce::run(o);
-  for (Record& r : res.records) Context::stamp(r, res.device);
-  if (o.validate_only)
-    print_validations(res);
-  else
-    print_tables(o, res);
-  ctx.add(res.records);
+  record_ladder_run(ctx, res.records, res.device, [&] { o.validate_only ? print_validations(res) : print_tables(o, res); });
   return res;
 }
 

@@ -23,17 +23,11 @@ namespace {
 
 using measure::Record;
 
+// The probes' table (the ladder prints through print_ladder_tables).
 std::string median_cell(const Record& r) {
   if (r.validation.rfind("failed", 0) == 0) return "FAILED: " + r.validation.substr(8);
   if (r.skipped) return "skipped: " + *r.skipped;
   return r.summary ? measure::format_time(r.summary->median) : "-";
-}
-
-std::string config_of(const Record& r) {
-  std::string s;
-  for (const auto& [name, v] : r.axes.values())
-    if (name != "n" && name != "offset") s += (s.empty() ? "" : " ") + name + "=" + measure::to_string(v);
-  return s;
 }
 
 std::string gbs(const Record& r) {
@@ -50,62 +44,26 @@ std::string vk_header(const reduce_vk::VkRunResult& res) {
                      v.value("subgroup_size", 0), v.value("timestamp_period_ns", 0.0));
 }
 
-bool in_group(const Record& r, std::int64_t n, std::int64_t off, const std::string& mode) {
-  return r.mode == mode && r.axes.get_int("n") == n && (!r.axes.has("offset") || r.axes.get_int("offset") == off);
-}
-
 void print_tables(const reduce_vk::VkRunOptions& o, const reduce_vk::VkRunResult& res) {
   std::cout << vk_header(res) << "\n\n";
+  print_ladder_tables(res.records, o.sizes, o.offsets, o.modes, "reduce (Vulkan)");
   for (std::size_t n : o.sizes)
     for (std::size_t off : o.offsets)
-      for (measure::Mode mode : o.modes) {
-        const std::string m = measure::to_string(mode);
-        const auto N = static_cast<std::int64_t>(n), OFF = static_cast<std::int64_t>(off);
-        measure::Table sw({"Config", "median", "GB/s", "% stream-read ceiling", "chosen"});
-        std::string rule;
-        for (const Record& r : res.records)
-          if (in_group(r, N, OFF, m) && !r.ladder.sweep.empty()) {
-            const bool chosen = r.ladder.chosen;
-            sw.add_row({config_of(r), median_cell(r), gbs(r),
-                        r.throughput && !r.skipped ? measure::format_pct(r.throughput->pct_ceiling) : "",
-                        chosen ? "**chosen**" : ""});
-            if (chosen) rule = r.ladder.tie_rule;
-          }
-        if (sw.rows())
-          std::cout << fmt::format("### sweep vk_v3_coarsen (the seed's: block x workgroups): n = {}, offset {}, {}\n\n",
-                                   reduce::size_label(n), off, m)
-                    << sw.markdown() << "\ntie rule: " << (rule.empty() ? "no point could be timed" : rule) << "\n\n";
-        measure::Table t({"Rung", "seed", "Technique", "median", "min", "max", "noise", "GB/s", "% stream-read ceiling",
-                          "x previous", "Config"});
+      for (measure::Mode mode : o.modes) {  // the seed's question: which rung wins here
         std::vector<std::pair<std::string, double>> times;
-        for (const Record& r : res.records) {
-          if (!in_group(r, N, OFF, m) || !r.ladder.sweep.empty()) continue;
-          const bool timed = r.summary && !r.skipped;
-          const bool ceiling = r.variant == reduce_vk::CEILING;
-          if (timed && !ceiling) times.emplace_back(r.extra.value("seed_name", r.variant), r.summary->median);
-          const double xp = r.ladder.x_previous.value_or(NAN);
-          t.add_row({ceiling ? "(ceiling) vk_stream_read" : r.variant, r.extra.value("seed_name", ""), r.technique,
-                     median_cell(r), timed ? measure::format_time(r.summary->min) : "",
-                     timed ? measure::format_time(r.summary->max) : "",
-                     timed ? measure::format_pct(100.0 * r.summary->rel_stdev) : "", gbs(r),
-                     timed && r.throughput && !ceiling ? measure::format_pct(r.throughput->pct_ceiling) : "",
-                     measure::format_ratio(xp), config_of(r)});
-        }
-        std::cout << fmt::format("## reduce (Vulkan): n = {}, {:.1f} MiB, offset {}, {}\n\n", reduce::size_label(n),
-                                 n * 4.0 / 1048576.0, off, m)
-                  << t.markdown() << "\n";
-        if (!times.empty()) std::cout << "ranking (fastest first): " << reduce_vk::ranking_text(times) << "\n\n";
+        for (const Record& r : res.records)
+          if (r.mode == measure::to_string(mode) && r.axes.get_int("n") == static_cast<std::int64_t>(n) &&
+              r.axes.get_int("offset") == static_cast<std::int64_t>(off) && r.is_ladder_row() && r.rung >= 0)
+            times.emplace_back(r.extra.value("seed_name", r.variant), r.summary->median);
+        if (!times.empty())
+          std::cout << fmt::format("ranking (fastest first), n = {}, offset {}, {}: {}\n\n", reduce::size_label(n), off,
+                                   measure::to_string(mode), reduce_vk::ranking_text(times));
       }
 }
 
 void print_validations(const reduce_vk::VkRunResult& res) {
   std::cout << vk_header(res) << "\n\n";
-  measure::Table t({"Rung", "n", "offset", "Config", "result", "status"});
-  for (const auto& v : res.validations)
-    t.add_row({v.variant, std::to_string(v.n), std::to_string(v.offset), v.config,
-               v.message.rfind("skipped", 0) == 0 ? "" : fmt::format("{:#010x}", v.got),
-               v.ok ? (v.message.empty() ? "exact" : v.message) : "FAILED: " + v.message});
-  std::cout << "## reduce (Vulkan): validation against the CPU reference\n\n" << t.markdown() << std::endl;
+  print_validation_table(res.validations, "reduce (Vulkan)");
 }
 
 void print_list() {
@@ -214,12 +172,7 @@ void run_vulkan_reduce(Context& ctx, const VulkanReduceArgs& a) {
   o.seed = a.seed;
   o.progress = [&ctx](const std::string& l) { ctx.note(l); };
   reduce_vk::VkRunResult res = reduce_vk::run_ladder(o);
-  for (Record& r : res.records) Context::stamp(r, res.device);
-  if (o.validate_only)
-    print_validations(res);
-  else
-    print_tables(o, res);
-  ctx.add(std::move(res.records));
+  record_ladder_run(ctx, res.records, res.device, [&] { o.validate_only ? print_validations(res) : print_tables(o, res); });
   if (!res.failures.empty())
     throw ValidationError(fmt::format("reduce (Vulkan): {} failure(s); first: {}", res.failures.size(), res.failures.front()));
 }

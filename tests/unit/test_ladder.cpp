@@ -297,3 +297,75 @@ TEST(Ladder, RatiosByDeclaredPredecessorPerGroup) {
   EXPECT_FALSE(v[3].ladder.x_previous) << "no base at n = 2";
   EXPECT_FALSE(v[4].ladder.x_previous) << "sweep points are not rows";
 }
+
+// config_from: a rung listed before the swept rung runs at its choice (every sweep first), validated
+// there before it is timed; sweep_only limits the sweeps; an absent runner's reason is the records'.
+TEST(Ladder, BorrowedChoiceSweepOnlyAndAbsentRunnerReason) {
+  Ladder lad{"toy", {}};
+  RungSpec early = toy_rung("t00", "t00_early", "", &sum_unrolled);
+  early.defaults.set("unroll", std::int64_t{1});
+  early.config_from = "t01";
+  lad.rungs.push_back(early);
+  RungSpec swept = toy_ladder().rungs[1];  // t01_unrolled: its sweep prefers unroll 8
+  swept.predecessor = "t00";
+  lad.rungs.push_back(swept);
+  RungSpec gpu = toy_rung("t03", "t03_gpu", "t01", &sum_serial);
+  gpu.backend = "cuda";
+  lad.rungs.push_back(gpu);
+  ToyRunner cpu(4099);
+  LadderOptions o = quick();
+  o.sweep = true;
+  o.no_runner_because["cuda"] = "no GPU: none here";
+  LadderResult res = run_ladder(lad, {&cpu}, o);
+  EXPECT_TRUE(res.failures.empty());
+  ASSERT_TRUE(row(res, "t00_early"));
+  EXPECT_EQ(row(res, "t00_early")->axes.get_int("unroll"), 8) << "t00 runs at t01's choice";
+  EXPECT_EQ(res.records.front().variant, "t01_unrolled") << "the sweep runs before the first row";
+  int early_validations = 0;
+  for (const auto& v : res.validations) early_validations += v.variant == "t00_early" ? 1 : 0;
+  EXPECT_EQ(early_validations, 2) << "its defaults, then the borrowed configuration";
+  bool skipped_gpu = false;
+  for (const Record& r : res.records)
+    if (r.variant == "t03_gpu") skipped_gpu = r.skipped.value_or("") == "no GPU: none here";
+  EXPECT_TRUE(skipped_gpu);
+
+  o.sweep_only = {"t00"};  // t01 is not swept: both rows run at their defaults
+  res = run_ladder(lad, {&cpu}, o);
+  for (const Record& r : res.records) EXPECT_TRUE(r.ladder.sweep.empty()) << r.variant;
+  EXPECT_EQ(row(res, "t00_early")->axes.get_int("unroll"), 1);
+  EXPECT_EQ(row(res, "t01_unrolled")->axes.get_int("unroll"), 4);
+}
+
+// Runner::after_timing: output the timed runs left wrong discards the timing; Runner::measure: a
+// runner with its own timing loop is used instead of the core's.
+TEST(Ladder, RunnerHooksForItsOwnTimingAndTheOutputAfterTiming) {
+  class Hooked : public ToyRunner {
+   public:
+    using ToyRunner::ToyRunner;
+    std::optional<Measurement> measure(Mode, const StoppingRule&, const WarmUp&) override {
+      ++own;
+      Measurement m;
+      m.samples_s = {1e-3, 1e-3, 1e-3};
+      m.stats = summarize(m.samples_s);
+      return m;
+    }
+    std::string after_timing(Record& rec) override {
+      rec.extra["hooked"] = true;
+      return bad;
+    }
+    int own = 0;
+    std::string bad;
+  };
+  Ladder lad{"toy", {toy_rung("t00", "t00_serial", "", &sum_serial)}};
+  Hooked h(1000);
+  LadderResult res = run_ladder(lad, {&h}, quick());
+  ASSERT_TRUE(row(res, "t00_serial"));
+  EXPECT_EQ(h.own, 1);
+  EXPECT_DOUBLE_EQ(row(res, "t00_serial")->summary->median, 1e-3);
+  EXPECT_EQ(row(res, "t00_serial")->extra.value("hooked", false), true);
+  h.bad = "got 0, expected 1";
+  res = run_ladder(lad, {&h}, quick());
+  ASSERT_EQ(res.failures.size(), 1u);
+  EXPECT_NE(res.failures[0].find("after timing: got 0"), std::string::npos) << res.failures[0];
+  EXPECT_EQ(res.records[0].skipped.value_or(""), "timing discarded: wrong result after timing");
+}

@@ -79,3 +79,115 @@ TEST(ReduceLadder, AddingACpuRungIsOneDefinitionAndOneLine) {
   EXPECT_EQ(added.ladder.previous, "cpu_one_core");
   EXPECT_NE(measure::ladder_table(res.records).find("cpu_two_lanes"), std::string::npos);
 }
+
+namespace {
+
+// A wrong rung: forgets the last element (the harness must catch it, not time it).
+std::uint32_t sum_drops_last(const std::uint32_t* p, std::size_t n, cpu::SimdLevel) {
+  std::uint32_t s = 0;
+  for (std::size_t i = 0; i + 1 < n; ++i) s += p[i];
+  return s;
+}
+
+// The rung as the registry holds it (registry.cpp: one entry per rung).
+reduce::Rung cpu_rung(const std::string& slug, reduce::CpuSumFn fn) {
+  reduce::Rung r;
+  r.id = r.slug = slug;
+  r.name = slug;
+  r.technique = "one core, " + slug;
+  r.predecessor = "cpu_one_core";
+  r.backend = reduce::Backend::Cpu;
+  r.cpu = fn;
+  return r;
+}
+
+measure::StoppingRule quick_rule() {
+  measure::StoppingRule rule;
+  rule.min_samples = 3;
+  rule.max_samples = 5;
+  rule.min_time_s = 0;
+  rule.timeout_s = 0.5;
+  return rule;
+}
+
+}  // namespace
+
+// The harness path (reduce::run: random data, reference, offsets, the one ladder protocol, ratios):
+// a rung added as one definition plus one line in the rung list is validated at every offset,
+// timed, rated against its declared predecessor and listed in the ladder table.
+TEST(ReduceLadder, ARungAddedToTheHarnessIsValidatedTimedAndInTheTable) {
+  const reduce::Rung added = cpu_rung("cpu_two_lanes", &sum_two_lanes);
+  reduce::RunOptions o;
+  o.sizes = {100003};
+  o.offsets = {0, 3};
+  o.modes = {measure::Mode::Hot};
+  o.rule = quick_rule();
+  o.seed = 99;
+  o.rungs = reduce::select_rungs({"cpu_one_core"});
+  o.rungs.push_back(&added);  // the one registration line
+  const reduce::RunResult res = reduce::run(o);
+  for (const auto& f : res.failures) ADD_FAILURE() << f;
+  int validated = 0, timed = 0;
+  for (const auto& v : res.validations)
+    if (v.variant == "cpu_two_lanes") {
+      EXPECT_TRUE(v.ok && v.message.empty()) << v.message;
+      EXPECT_EQ(v.got, v.expected);
+      ++validated;
+    }
+  for (const auto& r : res.records)
+    if (r.variant == "cpu_two_lanes") {
+      EXPECT_EQ(r.validation, "exact");
+      ASSERT_TRUE(r.summary);
+      EXPECT_GT(r.summary->median, 0);
+      EXPECT_EQ(r.ladder.previous, "cpu_one_core");
+      EXPECT_TRUE(r.ladder.x_previous.has_value());
+      EXPECT_EQ(r.extra.value("cold_means", ""), "samples back to back");
+      ++timed;
+    }
+  EXPECT_EQ(validated, 2);  // one per offset
+  EXPECT_EQ(timed, 2);
+  EXPECT_NE(measure::ladder_table(res.records).find("cpu_two_lanes"), std::string::npos);
+}
+
+// A wrong rung added the same way fails validation (the output is compared exactly, the poison is
+// never taken for a result), is not timed, and the failure names the size and the offset.
+TEST(ReduceLadder, AWrongRungIsCaughtAndNotTimed) {
+  const reduce::Rung wrong = cpu_rung("cpu_drops_last", &sum_drops_last);
+  reduce::RunOptions o;
+  o.sizes = {4099};
+  o.offsets = {1};
+  o.modes = {measure::Mode::Hot};
+  o.rule = quick_rule();
+  o.seed = 7;
+  o.rungs = {&wrong};
+  const reduce::RunResult res = reduce::run(o);
+  ASSERT_FALSE(res.failures.empty());
+  EXPECT_EQ(res.failures.front().rfind("cpu_drops_last n=4099 offset=1", 0), 0u) << res.failures.front();
+  ASSERT_EQ(res.validations.size(), 1u);
+  EXPECT_FALSE(res.validations[0].ok);
+  EXPECT_NE(res.validations[0].got, res.validations[0].expected);
+  ASSERT_EQ(res.records.size(), 1u);
+  EXPECT_FALSE(res.records[0].summary.has_value());
+  EXPECT_EQ(res.records[0].validation.rfind("failed: ", 0), 0u);
+  EXPECT_EQ(res.records[0].skipped.value_or(""), "not timed: failed validation");
+}
+
+// The ladder per size: the swept rungs carry their sweep (duplicate launches skipped with the reason),
+// knobs resolved for the device, and the rungs that borrow a choice name it (r05 runs at r06's).
+TEST(ReduceLadder, TheLadderAtASizeCarriesSweepsAndBorrowedChoices) {
+  const reduce::DeviceShape h200{132, 2048, 233472, 232448};
+  const measure::Ladder lad = reduce::ladder_at(reduce::select_rungs({}), 4099, h200);
+  EXPECT_NO_THROW(lad.check());
+  const measure::RungSpec* r06 = lad.find("r06");
+  ASSERT_TRUE(r06 && r06->sweep);
+  EXPECT_EQ(r06->defaults.get_int("blocks_per_sm"), 8);  // 2048 threads / 256
+  int dup = 0, run = 0;
+  for (const auto& p : r06->sweep->points()) {
+    if (p.skip_reason && p.skip_reason->rfind("the same launch", 0) == 0) ++dup;
+    if (!p.skip_reason) ++run;
+  }
+  EXPECT_GE(dup, 1);  // at 4099 elements the grid is capped by the work
+  EXPECT_GE(run, 1);
+  EXPECT_EQ(lad.find("r05")->config_from, "r06_single_pass");
+  EXPECT_EQ(lad.find("cpu_one_core")->defaults.get_int("threads"), 1);
+}

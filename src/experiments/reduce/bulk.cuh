@@ -108,4 +108,21 @@ int allow_max_dynamic_smem(Kernel kernel) {
   return limit;
 }
 
+// Host: launches a ring rung (r08, r11) on the plan: kernel(in, n, out, state, chunk_bytes, stages)
+// with the ring's dynamic shared memory, which must be within `allowed` (allow_max_dynamic_smem of
+// this kernel, kept by the caller); bad stages or chunk sizes throw naming the rung.
+using RingKernel = void (*)(const std::uint32_t*, std::size_t, std::uint32_t*, SinglePassState*, unsigned, unsigned);
+inline void launch_ring(RingKernel kernel, int allowed, const GpuArgs& a, cudaStream_t s, const char* rung) {
+  const LaunchPlan& p = a.plan;
+  if (p.stages < 2 || p.stages > MAX_STAGES || p.chunk_bytes < 16 || p.chunk_bytes % 16 != 0)
+    throw std::invalid_argument(std::string(rung) + ": needs 2..16 stages and a chunk that is a multiple of 16 bytes");
+  const std::size_t smem = RING_OFFSET + static_cast<std::size_t>(p.stages) * p.chunk_bytes;
+  if (smem > static_cast<std::size_t>(allowed))
+    throw std::invalid_argument(std::string(rung) + ": stages x chunk_bytes exceeds the shared memory per block");
+  kernel<<<dev::grid_of(a), dev::block_of(a), smem, s>>>(a.d_in, a.n, a.d_out, static_cast<SinglePassState*>(a.d_work),
+                                                         static_cast<unsigned>(p.chunk_bytes),
+                                                         static_cast<unsigned>(p.stages));
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
 }  // namespace joseki::reduce::bulk

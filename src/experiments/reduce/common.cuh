@@ -7,6 +7,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
 
 #include "backend/cuda/arch.cuh"
 #include "backend/cuda/check.hpp"
@@ -172,5 +175,28 @@ __device__ __forceinline__ void packed_ticket_finish(std::uint32_t block_sum, Si
 
 inline unsigned grid_of(const GpuArgs& a) { return static_cast<unsigned>(a.plan.grid); }
 inline unsigned block_of(const GpuArgs& a) { return static_cast<unsigned>(a.plan.block); }
+
+// The rungs that add into d_out[0] (Output::Word, the sum built by atomics): zero it, launch
+// kernel(in, n, out) on the plan with `smem` bytes of dynamic shared memory, check the launch.
+using AddingKernel = void (*)(const std::uint32_t*, std::size_t, std::uint32_t*);
+inline void launch_adding(AddingKernel kernel, const GpuArgs& a, cudaStream_t s, std::size_t smem = 0) {
+  JOSEKI_CUDA_CHECK(cudaMemsetAsync(a.d_out, 0, sizeof(std::uint32_t), s));
+  kernel<<<grid_of(a), block_of(a), smem, s>>>(a.d_in, a.n, a.d_out);
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+// The vector rungs' unroll knob: calls f(std::integral_constant<int, U>{}) for U = a.plan.unroll
+// (1, 2, 4 or 8; anything else throws naming the rung), then checks the launch f made.
+template <class F>
+void with_unroll(const GpuArgs& a, const char* rung, F&& f) {
+  switch (a.plan.unroll) {
+    case 1: f(std::integral_constant<int, 1>{}); break;
+    case 2: f(std::integral_constant<int, 2>{}); break;
+    case 4: f(std::integral_constant<int, 4>{}); break;
+    case 8: f(std::integral_constant<int, 8>{}); break;
+    default: throw std::invalid_argument(std::string(rung) + ": unroll must be 1, 2, 4 or 8");
+  }
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
 
 }  // namespace joseki::reduce::dev

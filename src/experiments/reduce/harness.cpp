@@ -1,5 +1,6 @@
-// The harness's CPU half and its frame: data, reference, CPU rungs, skipped GPU rungs
-// without a GPU, and the ratios. The GPU rungs run in harness_gpu.cpp.
+// The harness's frame: data and reference per size, the ladder per size (ladder_at), the CPU
+// runner, and for every offset and mode one run of the one ladder protocol (measure/ladder.hpp)
+// per backend; then the ratios. The CUDA runner and the ceiling are in harness_gpu.cpp.
 #include "experiments/reduce/harness.hpp"
 
 #include <unistd.h>
@@ -7,7 +8,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
-#include <tuple>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -49,22 +50,23 @@ class CpuCacheFlusher {
   unsigned char m_round = 0;
 };
 
-int slow_factor(const RunOptions& opt, const Rung& r) {
-  const auto it = opt.slow.find(r.slug);
-  return it == opt.slow.end() ? 1 : it->second;
-}
-
 // The CPU rungs through the one ladder protocol (measure/ladder.hpp): this runner owns one
-// size's input at one offset and its reference; `slow` repeats the sum k times (JOSEKI_SLOW_VARIANT).
-class CpuSumRunner final : public measure::Runner {
+// size's input at one offset and its reference; `slow` repeats a rung's sum k times
+// (JOSEKI_SLOW_VARIANT: slug -> k; `slow_all` for every rung).
+class CpuSumRunner final : public SumRunner {
  public:
-  CpuSumRunner(const std::uint32_t* p, std::size_t n, std::uint32_t expected, int slow, CpuCacheFlusher* flusher)
-      : m_p(p), m_n(n), m_expected(expected), m_k(slow), m_flusher(flusher) {}
+  CpuSumRunner(const std::uint32_t* p, std::size_t n, std::uint32_t expected, const SlowVariants* slow, int slow_all,
+               CpuCacheFlusher* flusher)
+      : m_p(p), m_n(n), m_expected(expected), m_slow(slow), m_slow_all(slow_all), m_flusher(flusher) {}
   std::string backend() const override { return "cpu"; }
   measure::Scope scope() const override { return measure::Scope::CpuCompute; }
-  std::optional<std::string> setup(const measure::RungSpec& r, const measure::Point&) override {
+  std::optional<std::string> setup(const measure::RungSpec& r, const measure::Point& config) override {
     m_fn = std::any_cast<CpuSumFn>(r.impl);
     if (!m_fn) return "no CPU function";
+    m_key = r.slug + "|" + config.label();
+    m_k = m_slow_all;
+    if (m_slow)
+      if (const auto it = m_slow->find(r.slug); it != m_slow->end()) m_k = it->second;
     return std::nullopt;
   }
   void poison_output() override { m_out = 0xA5A5A5A5u; }
@@ -72,7 +74,7 @@ class CpuSumRunner final : public measure::Runner {
     for (int i = 0; i < m_k; ++i) m_out = m_fn(m_p, m_n, m_level);
   }
   std::string compare() override {
-    got = m_out;
+    got[m_key] = m_out;
     return m_out == m_expected ? "" : mismatch_text(m_out, m_expected);
   }
   double timed_run() override {
@@ -86,89 +88,129 @@ class CpuSumRunner final : public measure::Runner {
   void flush() override {
     if (m_flusher) m_flusher->flush();
   }
+  std::string after_timing(measure::Record& rec) override {
+    if (m_k > 1) rec.extra["slow_factor"] = m_k;
+    rec.extra["cold_means"] =
+        rec.mode == "cold" ? "CPU caches evicted (buffer written) before each sample" : "samples back to back";
+    return "";
+  }
   measure::Work work() const override { return {static_cast<double>(m_n), 4.0 * static_cast<double>(m_n)}; }
-
-  std::uint32_t got = 0;  // the last result compared
 
  private:
   const std::uint32_t* m_p;
   std::size_t m_n;
   std::uint32_t m_expected;
-  int m_k;
+  const SlowVariants* m_slow;
+  int m_slow_all;
   CpuCacheFlusher* m_flusher;
   cpu::SimdLevel m_level = cpu::simd_level();
   CpuSumFn m_fn = nullptr;
+  std::string m_key;
+  int m_k = 1;
   std::uint32_t m_out = 0;
 };
 
-void run_cpu_rung(const RunOptions& opt, const Rung& r, const detail::SizeInput& in, RunResult& out,
-                  CpuCacheFlusher* flusher) {
-  const cpu::SimdLevel level = cpu::simd_level();
-  const int threads = r.slug == "cpu_all_cores" ? cpu::ThreadPool::global().size() : 1;
-  const int k = slow_factor(opt, r);
-  measure::RungSpec spec = spec_of(r);
-  spec.defaults.set("threads", std::int64_t{threads}).set("simd", std::string(cpu::to_string(level)));
-  const measure::Ladder lad{EXPERIMENT, {spec}};
-  for (std::size_t oi = 0; oi < in.offsets.size(); ++oi) {
-    const std::size_t off = in.offsets[oi];
-    CpuSumRunner runner(in.data->data() + off, in.n, in.expected[oi], k, flusher);
-    measure::LadderOptions lo;
-    lo.modes = opt.modes;
-    lo.rule = opt.rule;
-    lo.validate_only = opt.validate_only;
-    lo.workload.set("n", static_cast<std::int64_t>(in.n)).set("offset", static_cast<std::int64_t>(off));
-    lo.progress = opt.progress;
-    measure::LadderResult res = measure::run_ladder(lad, {&runner}, lo);
-    for (const measure::ValidationResult& v : res.validations) {
-      ValidationRow row;
-      row.variant = v.variant;
-      row.n = in.n;
-      row.offset = off;
-      row.config = v.config;
-      row.got = runner.got;
-      row.expected = in.expected[oi];
-      row.ok = v.ok;
-      if (!v.ok) row.message = fmt::format("n={} offset={}: {}", in.n, off, v.message);
-      out.validations.push_back(row);
-      if (!row.ok) out.failures.push_back(row.message);
-    }
-    for (measure::Record& rec : res.records) {
-      if (k > 1) rec.extra["slow_factor"] = k;
-      if (rec.summary)
-        rec.extra["cold_means"] = rec.mode == "cold" ? "CPU caches evicted (buffer written) before each sample"
-                                                     : "samples back to back";
-      out.records.push_back(std::move(rec));
-    }
-  }
+// "r05_vector_loads block=256 ...: run 1: got ..." -> "r05_vector_loads n=N offset=O block=256 ...".
+std::string with_size(const std::string& msg, std::size_t n, std::size_t off) {
+  const std::size_t sp = msg.find_first_of(" :");
+  const std::string at = fmt::format(" n={} offset={}", n, off);
+  return sp == std::string::npos ? msg + at : msg.substr(0, sp) + at + msg.substr(sp);
 }
 
-void add_skipped_gpu(const RunOptions& opt, const std::vector<const Rung*>& gpu, const detail::SizeInput& in,
-                     const std::string& why, RunResult& out) {
-  for (const Rung* r : gpu)
-    for (std::size_t off : in.offsets) {
-      if (opt.validate_only) {
-        ValidationRow row;
-        row.variant = r->slug;
-        row.n = in.n;
-        row.offset = off;
-        row.message = "skipped: " + why;
-        row.ok = true;
-        out.validations.push_back(row);
-        continue;
-      }
-      for (measure::Mode mode : opt.modes) {
-        measure::Record rec = detail::base_record(*r, in.n, off, measure::to_string(mode));
-        rec.skipped = why;
-        out.records.push_back(std::move(rec));
-      }
-    }
+// Where a CUDA ladder row's configuration came from, and its grid (the knobs and the size decide it).
+void add_cuda_facts(measure::Record& rec, const RunOptions& opt, const measure::Ladder& lad, const DeviceShape& shape) {
+  const measure::RungSpec* spec = lad.find(rec.variant);
+  if (!spec) return;
+  const Rung& r = *std::any_cast<const Rung*>(spec->impl);
+  const std::size_t n = static_cast<std::size_t>(rec.axes.get_int("n"));
+  const bool ran = rec.summary || rec.validation.rfind("failed", 0) == 0;  // timed, or failed validation
+  if (r.grid != GridPolicy::None && rec.axes.has("block") && ran) {
+    const Knobs k = resolve_knobs(knobs_from_point(r, rec.axes), shape);
+    rec.axes.set("grid", std::int64_t{plan_launch(r, k, n, shape).grid});
+  }
+  if (!rec.ladder.sweep.empty() || rec.rung < 0 || !ran) return;
+  const std::string& src = r.config_from.empty() ? r.slug : r.config_from;
+  bool swept = false;
+  if (opt.sweep)
+    if (const measure::RungSpec* s = lad.find(src); s && s->sweep)
+      swept = opt.sweep_rungs.empty() || std::count(opt.sweep_rungs.begin(), opt.sweep_rungs.end(), src);
+  rec.extra["config"] = swept ? (src == r.slug ? "sweep choice (tie rule)" : "sweep choice of " + src)
+                              : (src == r.slug ? "default" : "default of " + src);
 }
 
 }  // namespace
 
 std::unique_ptr<measure::Runner> cpu_sum_runner(const std::uint32_t* p, std::size_t n, std::uint32_t expected,
                                                 int slow) {
-  return std::make_unique<CpuSumRunner>(p, n, expected, slow, nullptr);
+  return std::make_unique<CpuSumRunner>(p, n, expected, nullptr, slow, nullptr);
+}
+
+std::size_t merge_ladder_run(measure::LadderResult& res, const SumRunner* runner, std::size_t n, std::size_t off,
+                             std::uint32_t expected, LadderOut& out) {
+  for (const measure::ValidationResult& v : res.validations) {
+    ValidationRow row;
+    row.variant = v.variant;
+    row.n = n;
+    row.offset = off;
+    row.config = v.config;
+    row.expected = expected;
+    if (runner)  // the word its compare() read at this configuration (the runner's label)
+      if (const auto it = runner->got.find(v.variant + "|" + v.config); it != runner->got.end()) row.got = it->second;
+    row.ok = v.ok;
+    row.message = v.ok ? v.message : with_size(v.message, n, off);
+    if (out.logged.insert(fmt::format("{}|{}|{}|{}|{}", row.variant, row.config, n, off, row.message)).second)
+      out.validations.push_back(row);
+  }
+  for (const std::string& f : res.failures) out.failures.push_back(with_size(f, n, off));
+  const std::size_t first = out.records.size();
+  for (measure::Record& rec : res.records) {
+    if (!rec.ladder.sweep.empty()) {  // one sweep per rung, size, offset and mode: the name says which
+      rec.rung = -1;
+      rec.ladder.sweep = fmt::format("{}_n{}_{}{}", rec.variant, n, rec.mode, off ? fmt::format("_offset{}", off) : "");
+    }
+    out.records.push_back(std::move(rec));
+  }
+  return first;
+}
+
+measure::Ladder ladder_at(const std::vector<const Rung*>& rungs, std::size_t n, const DeviceShape& shape) {
+  measure::Ladder lad{EXPERIMENT, {}};
+  for (const Rung* r : rungs) {
+    measure::RungSpec s = spec_of(*r);
+    if (r->is_gpu()) {
+      s.defaults = knobs_point(*r, resolve_knobs(r->defaults, shape));
+      if (r->swept) {
+        s.sweep = sweep_for(*r, n, shape);
+        s.tie_rule = tie_rule_for(*r);
+      }
+    } else {
+      const int threads = r->slug == "cpu_all_cores" ? cpu::ThreadPool::global().size() : 1;
+      s.defaults.set("threads", std::int64_t{threads}).set("simd", std::string(cpu::to_string(cpu::simd_level())));
+    }
+    lad.rungs.push_back(std::move(s));
+  }
+  return lad;
+}
+
+measure::Record ceiling_record(const std::string& variant, const std::string& backend, const std::string& technique,
+                               std::size_t n, std::size_t offset, measure::Mode mode) {
+  measure::RungSpec c;
+  c.id = c.slug = variant;
+  c.technique = technique;
+  c.position = -1;
+  measure::Point w;
+  w.set("n", static_cast<std::int64_t>(n)).set("offset", static_cast<std::int64_t>(offset));
+  return measure::rung_record(EXPERIMENT, c, backend, measure::Scope::GpuCompute, measure::to_string(mode), w, {}, "");
+}
+
+double set_ceiling(measure::Record& rec, const measure::Measurement& m, double bytes, double datasheet_Bps) {
+  rec.set_measurement(m);
+  rec.validation = "not-applicable";
+  const double bps = bytes / m.stats.median;
+  rec.throughput = measure::throughput({bytes / 4, bytes}, m.stats.median, datasheet_Bps, rec.variant, bps);
+  rec.extra["value"] = bps;
+  rec.extra["value_unit"] = "B/s";
+  return bps;
 }
 
 std::string mismatch_text(std::uint32_t got, std::uint32_t expected) {
@@ -177,40 +219,6 @@ std::string mismatch_text(std::uint32_t got, std::uint32_t expected) {
   return s;
 }
 
-namespace detail {
-
-measure::Record base_record(const Rung& r, std::size_t n, std::size_t offset, const std::string& mode) {
-  measure::Record rec;
-  rec.experiment = EXPERIMENT;
-  rec.variant = r.slug;
-  rec.rung = r.rung;
-  rec.technique = r.technique;
-  rec.backend = r.is_gpu() ? "cuda" : "cpu";
-  rec.scope = r.is_gpu() ? "GPU_COMPUTE" : "CPU_COMPUTE";
-  rec.mode = mode;
-  rec.axes.set("n", static_cast<std::int64_t>(n));
-  rec.axes.set("offset", static_cast<std::int64_t>(offset));
-  if (!r.predecessor.empty()) rec.ladder.previous = r.predecessor;
-  return rec;
-}
-
-ValidationRow check_result(const Rung& r, const SizeInput& in, std::size_t oi, const std::string& config,
-                           std::uint32_t got, int run) {
-  ValidationRow row;
-  row.variant = r.slug;
-  row.n = in.n;
-  row.offset = in.offsets[oi];
-  row.config = config;
-  row.got = got;
-  row.expected = in.expected[oi];
-  row.ok = got == row.expected;
-  if (!row.ok)
-    row.message = fmt::format("{} n={} offset={} {} (run {}): {}", r.slug, in.n, row.offset, config, run,
-                              mismatch_text(got, row.expected));
-  return row;
-}
-
-}  // namespace detail
 
 void add_ratios(std::vector<measure::Record>& records) {
   measure::add_ladder_ratios(records, BASELINE, measure::group_by_axes({"n", "offset"}));
@@ -235,8 +243,14 @@ RunResult run(const RunOptions& opt) {
       out.gpu_skip_reason = "no GPU: " + a.reason;
     }
   }
+  const DeviceShape shape = gpu ? gpu->shape() : DeviceShape{};
   std::unique_ptr<CpuCacheFlusher> flusher;
   if (!cpu_rungs.empty() && !opt.validate_only) flusher = std::make_unique<CpuCacheFlusher>();
+  // Validation alone: once (the mode does not change what a rung computes).
+  const std::vector<measure::Mode> modes =
+      opt.validate_only ? std::vector<measure::Mode>{opt.modes.empty() ? measure::Mode::Cold : opt.modes.front()}
+                        : opt.modes;
+  LadderOut sink{out.records, out.validations, out.failures, {}};
 
   for (std::size_t n : opt.sizes) {
     if (opt.progress) opt.progress(fmt::format("reduce: n = {}: random data and the reference", size_label(n)));
@@ -246,20 +260,44 @@ RunResult run(const RunOptions& opt) {
     in.offsets = opt.offsets;
     in.data = &data;
     for (std::size_t off : opt.offsets) in.expected.push_back(reference_sum(data.data() + off, n));
-    for (const Rung* r : cpu_rungs) run_cpu_rung(opt, *r, in, out, flusher.get());
+    const measure::Ladder cpu_lad = ladder_at(cpu_rungs, n, shape), gpu_lad = ladder_at(gpu_rungs, n, shape);
+    std::map<measure::Mode, measure::Ceiling> ceiling;
     if (gpu) {
-      // A rung whose needs this GPU (or the code this build runs on it) lacks is skipped with
-      // the reason ("needs sm_90: cp.async.bulk"), never launched.
-      std::vector<const Rung*> runnable;
-      for (const Rung* r : gpu_rungs) {
-        if (auto why = measure::unmet(r->needs, out.device))
-          add_skipped_gpu(opt, {r}, in, *why, out);
-        else
-          runnable.push_back(r);
+      gpu->load(in);
+      if (!opt.validate_only)
+        for (measure::Mode mode : modes) {
+          measure::Record rec = gpu->ceiling(mode, opt.offsets.front());
+          const double bps = rec.extra.value("value", 0.0);
+          ceiling[mode] = {CEILING, bps > 0 ? 4.0 * static_cast<double>(n) / bps : 0.0, bps};
+          out.records.push_back(std::move(rec));
+        }
+    }
+    for (std::size_t oi = 0; oi < in.offsets.size(); ++oi) {
+      const std::size_t off = in.offsets[oi];
+      const std::uint32_t expected = in.expected[oi];
+      CpuSumRunner cpu(data.data() + off, n, in.expected[oi], &opt.slow, 1, flusher.get());
+      for (measure::Mode mode : modes) {
+        measure::LadderOptions lo;
+        lo.modes = {mode};
+        lo.rule = opt.rule;
+        lo.validate_only = opt.validate_only;
+        lo.sweep = opt.sweep;
+        lo.sweep_only = opt.sweep_rungs;
+        lo.workload.set("n", static_cast<std::int64_t>(n)).set("offset", static_cast<std::int64_t>(off));
+        lo.progress = opt.progress;
+        if (!cpu_lad.rungs.empty()) {
+          measure::LadderResult res = measure::run_ladder(cpu_lad, {&cpu}, lo);
+          merge_ladder_run(res, &cpu, n, off, expected, sink);
+        }
+        if (gpu_lad.rungs.empty()) continue;
+        lo.no_runner_because["cuda"] = out.gpu_skip_reason;
+        if (const auto it = ceiling.find(mode); it != ceiling.end()) lo.ceiling = it->second;
+        lo.datasheet_Bps = out.device.datasheet_bw_Bps();
+        SumRunner* runner = gpu ? &gpu->runner(oi) : nullptr;
+        measure::LadderResult res = measure::run_ladder(gpu_lad, {runner}, lo);
+        for (std::size_t i = merge_ladder_run(res, runner, n, off, expected, sink); i < out.records.size(); ++i)
+          add_cuda_facts(out.records[i], opt, gpu_lad, shape);
       }
-      if (!runnable.empty()) gpu->run_size(opt, runnable, in, out);
-    } else if (!gpu_rungs.empty()) {
-      add_skipped_gpu(opt, gpu_rungs, in, out.gpu_skip_reason, out);
     }
   }
   for (auto& r : out.records)

@@ -1,13 +1,16 @@
-// The reduction ladder's harness: for every size, offset and mode it generates random data,
-// computes the reference, validates every selected rung (output poisoned first, run twice so
-// that state left behind shows), sweeps the swept rungs, times the ladder and the stream-read
-// ceiling side by side, and returns records (never prints). Rungs only compute.
+// The reduction ladder's harness: for every size it generates random data and the reference;
+// for every offset and mode it runs the selected rungs through the one ladder protocol
+// (measure/ladder.hpp: validation with the output poisoned, run twice; sweeps with the tie rule;
+// timing) on the CPU runner and the CUDA runner, with the stream-read ceiling measured beside
+// them; it returns records (never prints). Rungs only compute.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -68,6 +71,39 @@ void add_ratios(std::vector<measure::Record>& records);
 // flush). The harness runs the ladder's CPU rungs through it; tests add rungs to it.
 std::unique_ptr<measure::Runner> cpu_sum_runner(const std::uint32_t* p, std::size_t n, std::uint32_t expected,
                                                 int slow = 1);
+
+// A runner of the reduction (CPU, CUDA, Vulkan): besides the protocol, the word each compare()
+// read, by "slug|config label" (ValidationRow::got).
+class SumRunner : public measure::Runner {
+ public:
+  std::map<std::string, std::uint32_t> got;
+};
+
+// Where a ladder's runs go (RunResult and the Vulkan ladder's result alike).
+struct LadderOut {
+  std::vector<measure::Record>& records;
+  std::vector<ValidationRow>& validations;
+  std::vector<std::string>& failures;
+  std::set<std::string> logged;  // validation rows already listed (a rung is validated once per mode)
+};
+// Appends one run of the protocol at size n and offset `off` (reference `expected`): validation rows
+// with the word the runner read, failures naming n and offset, records with each sweep named by rung,
+// size, mode and offset (sweep points have rung -1). Returns the index of its first record in out.records.
+std::size_t merge_ladder_run(measure::LadderResult& res, const SumRunner* runner, std::size_t n, std::size_t off,
+                             std::uint32_t expected, LadderOut& out);
+
+// A ceiling measured beside a ladder (a record of its own, rung -1, axes n and offset), and its
+// measurement of `bytes` streamed: throughput against itself, extra value (B/s) and value_unit.
+// set_ceiling returns the B/s.
+measure::Record ceiling_record(const std::string& variant, const std::string& backend, const std::string& technique,
+                               std::size_t n, std::size_t offset, measure::Mode mode);
+double set_ceiling(measure::Record& rec, const measure::Measurement& m, double bytes, double datasheet_Bps);
+
+// The ladder of these rungs at size n on a device of this shape, as the one protocol's
+// descriptors: knobs resolved for the device, each swept rung's sweep at n (points that make the
+// same launch as an earlier one skipped), its tie rule and config_from; CPU rungs carry their
+// threads and SIMD level.
+measure::Ladder ladder_at(const std::vector<const Rung*>& rungs, std::size_t n, const DeviceShape& shape);
 
 // "failed: got 0x... expected 0x..." text for a wrong result (names the poison when it is one).
 std::string mismatch_text(std::uint32_t got, std::uint32_t expected);

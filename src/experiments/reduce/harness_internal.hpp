@@ -1,6 +1,8 @@
-// Between harness.cpp (CPU rungs, records, ratios) and harness_gpu.cpp (the GPU rungs).
+// Between harness.cpp (the frame: data, reference, the one ladder protocol, records) and
+// harness_gpu.cpp (the CUDA runner and the stream-read ceiling).
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,17 +20,16 @@ struct SizeInput {
   const HostData* data = nullptr;       // max(offsets) + n words
 };
 
-measure::Record base_record(const Rung& r, std::size_t n, std::size_t offset, const std::string& mode);
-ValidationRow check_result(const Rung& r, const SizeInput& in, std::size_t offset_index, const std::string& config,
-                           std::uint32_t got, int run);
-
-// The GPU part. open() throws InputError for a bad device index or sizes that cannot fit.
+// The CUDA side. open_gpu_session() throws InputError for a bad device index or sizes that cannot fit.
 class GpuSession {
  public:
   virtual ~GpuSession() = default;
   virtual const measure::DeviceFacts& facts() const = 0;
-  virtual void run_size(const RunOptions& opt, const std::vector<const Rung*>& gpu_rungs, const SizeInput& in,
-                        RunResult& out) = 0;
+  virtual DeviceShape shape() const = 0;
+  virtual void load(const SizeInput& in) = 0;  // the size's words on the device, the rungs' workspaces
+  // The stream-read ceiling at this size in this mode (a record; its B/s is extra["value"], 0 when skipped).
+  virtual measure::Record ceiling(measure::Mode mode, std::size_t offset) = 0;
+  virtual SumRunner& runner(std::size_t offset_index) = 0;  // the loaded size at that offset
 };
 std::unique_ptr<GpuSession> open_gpu_session(const RunOptions& opt, const std::vector<const Rung*>& gpu_rungs);
 

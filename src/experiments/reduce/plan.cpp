@@ -2,6 +2,7 @@
 // (each swept rung declares its space in registry.cpp; the skip rules and the tie rule that
 // go with its grid policy are here).
 #include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -137,6 +138,7 @@ measure::Sweep sweep_for(const Rung& r, std::size_t n, const DeviceShape& d) {
           return fmt::format("{} threads > {} elements: fewer than one element per thread", threads, n);
         return std::nullopt;
       });
+      s.skip_if([&r, d, knobs](const measure::Point& p) { return check_knobs(r, knobs(p), d); });
       break;
     case GridPolicy::WaveVector:
     case GridPolicy::WaveBulk:
@@ -151,6 +153,23 @@ measure::Sweep sweep_for(const Rung& r, std::size_t n, const DeviceShape& d) {
       break;
     default: break;
   }
+  // At small n several points make the same launch (the grid is capped by the work): the later
+  // ones are skipped as duplicates of the first.
+  std::map<std::string, std::string> dup;  // point label -> why it is skipped
+  std::map<std::string, std::string> first;  // launch -> the first point that makes it
+  for (const measure::SweepPoint& sp : s.points()) {
+    if (sp.skip_reason) continue;
+    const LaunchPlan p = plan_launch(r, knobs(sp.point), n, d);
+    const std::string key = fmt::format("{} {} {} {} {} {}", p.block, p.grid, p.unroll, p.stages, p.chunk_bytes, p.hint);
+    const auto [it, fresh] = first.emplace(key, sp.point.label());
+    if (!fresh) dup[sp.point.label()] = fmt::format("the same launch (grid {}) as {}", p.grid, it->second);
+  }
+  if (!dup.empty())
+    s.skip_if([dup = std::move(dup)](const measure::Point& p) -> std::optional<std::string> {
+      const auto it = dup.find(p.label());
+      if (it == dup.end()) return std::nullopt;
+      return it->second;
+    });
   return s;
 }
 

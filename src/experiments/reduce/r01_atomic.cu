@@ -24,9 +24,7 @@ __global__ void r01_atomic_kernel(const std::uint32_t* __restrict__ in, std::siz
 }  // namespace
 
 void launch_r01_atomic(const GpuArgs& a, CUstream_st* s) {
-  JOSEKI_CUDA_CHECK(cudaMemsetAsync(a.d_out, 0, sizeof(std::uint32_t), s));
-  r01_atomic_kernel<<<dev::grid_of(a), dev::block_of(a), 0, s>>>(a.d_in, a.n, a.d_out);
-  JOSEKI_CUDA_CHECK_LAUNCH();
+  dev::launch_adding(r01_atomic_kernel, a, s);
 }
 
 }  // namespace joseki::reduce

@@ -27,10 +27,7 @@ __global__ void r02_shared_tree_kernel(const std::uint32_t* __restrict__ in, std
 }  // namespace
 
 void launch_r02_shared_tree(const GpuArgs& a, CUstream_st* s) {
-  JOSEKI_CUDA_CHECK(cudaMemsetAsync(a.d_out, 0, sizeof(std::uint32_t), s));
-  r02_shared_tree_kernel<<<dev::grid_of(a), dev::block_of(a), a.plan.block * sizeof(std::uint32_t), s>>>(
-      a.d_in, a.n, a.d_out);
-  JOSEKI_CUDA_CHECK_LAUNCH();
+  dev::launch_adding(r02_shared_tree_kernel, a, s, a.plan.block * sizeof(std::uint32_t));
 }
 
 }  // namespace joseki::reduce

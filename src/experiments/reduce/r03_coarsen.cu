@@ -30,10 +30,7 @@ __global__ void JOSEKI_FULL_WAVE r03_coarsen_kernel(const std::uint32_t* __restr
 }  // namespace
 
 void launch_r03_coarsen(const GpuArgs& a, CUstream_st* s) {
-  JOSEKI_CUDA_CHECK(cudaMemsetAsync(a.d_out, 0, sizeof(std::uint32_t), s));
-  r03_coarsen_kernel<<<dev::grid_of(a), dev::block_of(a), a.plan.block * sizeof(std::uint32_t), s>>>(a.d_in, a.n,
-                                                                                                   a.d_out);
-  JOSEKI_CUDA_CHECK_LAUNCH();
+  dev::launch_adding(r03_coarsen_kernel, a, s, a.plan.block * sizeof(std::uint32_t));
 }
 
 }  // namespace joseki::reduce

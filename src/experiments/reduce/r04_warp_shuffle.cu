@@ -24,9 +24,7 @@ __global__ void JOSEKI_FULL_WAVE r04_warp_shuffle_kernel(const std::uint32_t* __
 }  // namespace
 
 void launch_r04_warp_shuffle(const GpuArgs& a, CUstream_st* s) {
-  JOSEKI_CUDA_CHECK(cudaMemsetAsync(a.d_out, 0, sizeof(std::uint32_t), s));
-  r04_warp_shuffle_kernel<<<dev::grid_of(a), dev::block_of(a), 0, s>>>(a.d_in, a.n, a.d_out);
-  JOSEKI_CUDA_CHECK_LAUNCH();
+  dev::launch_adding(r04_warp_shuffle_kernel, a, s);
 }
 
 }  // namespace joseki::reduce

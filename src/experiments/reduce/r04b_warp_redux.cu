@@ -24,9 +24,7 @@ __global__ void JOSEKI_FULL_WAVE r04b_warp_redux_kernel(const std::uint32_t* __r
 }  // namespace
 
 void launch_r04b_warp_redux(const GpuArgs& a, CUstream_st* s) {
-  JOSEKI_CUDA_CHECK(cudaMemsetAsync(a.d_out, 0, sizeof(std::uint32_t), s));
-  r04b_warp_redux_kernel<<<dev::grid_of(a), dev::block_of(a), 0, s>>>(a.d_in, a.n, a.d_out);
-  JOSEKI_CUDA_CHECK_LAUNCH();
+  dev::launch_adding(r04b_warp_redux_kernel, a, s);
 }
 
 }  // namespace joseki::reduce

@@ -37,22 +37,11 @@ __global__ void JOSEKI_FULL_WAVE r05_vector_loads_kernel(const std::uint32_t* __
   if (threadIdx.x == 0) atomicAdd(out, sum);
 }
 
-template <int UNROLL>
-void launch(const GpuArgs& a, cudaStream_t s) {
-  r05_vector_loads_kernel<UNROLL><<<dev::grid_of(a), dev::block_of(a), 0, s>>>(a.d_in, a.n, a.d_out);
-}
 }  // namespace
 
 void launch_r05_vector_loads(const GpuArgs& a, CUstream_st* s) {
-  JOSEKI_CUDA_CHECK(cudaMemsetAsync(a.d_out, 0, sizeof(std::uint32_t), s));
-  switch (a.plan.unroll) {
-    case 1: launch<1>(a, s); break;
-    case 2: launch<2>(a, s); break;
-    case 4: launch<4>(a, s); break;
-    case 8: launch<8>(a, s); break;
-    default: throw std::invalid_argument("r05_vector_loads: unroll must be 1, 2, 4 or 8");
-  }
-  JOSEKI_CUDA_CHECK_LAUNCH();
+  dev::with_unroll(a, "r05_vector_loads",
+                   [&](auto u) { dev::launch_adding(r05_vector_loads_kernel<decltype(u)::value>, a, s); });
 }
 
 }  // namespace joseki::reduce

@@ -34,24 +34,15 @@ __global__ void JOSEKI_FULL_WAVE r06_single_pass_kernel(const std::uint32_t* __r
   dev::single_pass_finish(sum, st, out);
 }
 
-template <int UNROLL>
-void launch(const GpuArgs& a, cudaStream_t s) {
-  r06_single_pass_kernel<UNROLL><<<dev::grid_of(a), dev::block_of(a), 0, s>>>(
-      a.d_in, a.n, a.d_out, static_cast<SinglePassState*>(a.d_work));
-}
 }  // namespace
 
 std::size_t single_pass_workspace(std::size_t) { return sizeof(SinglePassState); }
 
 void launch_r06_single_pass(const GpuArgs& a, CUstream_st* s) {
-  switch (a.plan.unroll) {
-    case 1: launch<1>(a, s); break;
-    case 2: launch<2>(a, s); break;
-    case 4: launch<4>(a, s); break;
-    case 8: launch<8>(a, s); break;
-    default: throw std::invalid_argument("r06_single_pass: unroll must be 1, 2, 4 or 8");
-  }
-  JOSEKI_CUDA_CHECK_LAUNCH();
+  dev::with_unroll(a, "r06_single_pass", [&](auto u) {
+    r06_single_pass_kernel<decltype(u)::value><<<dev::grid_of(a), dev::block_of(a), 0, s>>>(
+        a.d_in, a.n, a.d_out, static_cast<SinglePassState*>(a.d_work));
+  });
 }
 
 }  // namespace joseki::reduce

@@ -70,21 +70,12 @@ __global__ void JOSEKI_FULL_WAVE r07_load_hints_kernel(const std::uint32_t* __re
 #endif
 }
 
-template <int UNROLL, int HINT>
-void launch(const GpuArgs& a, cudaStream_t s) {
-  r07_load_hints_kernel<UNROLL, HINT><<<dev::grid_of(a), dev::block_of(a), 0, s>>>(
-      a.d_in, a.n, a.d_out, static_cast<SinglePassState*>(a.d_work));
-}
-
 template <int HINT>
 void launch_hint(const GpuArgs& a, cudaStream_t s) {
-  switch (a.plan.unroll) {
-    case 1: launch<1, HINT>(a, s); break;
-    case 2: launch<2, HINT>(a, s); break;
-    case 4: launch<4, HINT>(a, s); break;
-    case 8: launch<8, HINT>(a, s); break;
-    default: throw std::invalid_argument("r07_load_hints: unroll must be 1, 2, 4 or 8");
-  }
+  dev::with_unroll(a, "r07_load_hints", [&](auto u) {
+    r07_load_hints_kernel<decltype(u)::value, HINT><<<dev::grid_of(a), dev::block_of(a), 0, s>>>(
+        a.d_in, a.n, a.d_out, static_cast<SinglePassState*>(a.d_work));
+  });
 }
 }  // namespace
 
@@ -95,7 +86,6 @@ void launch_r07_load_hints(const GpuArgs& a, CUstream_st* s) {
     case 2: launch_hint<2>(a, s); break;
     default: throw std::invalid_argument("r07_load_hints: hint must be 0, 1 or 2");
   }
-  JOSEKI_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace joseki::reduce

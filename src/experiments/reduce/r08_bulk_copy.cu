@@ -54,17 +54,8 @@ __global__ void JOSEKI_FULL_WAVE r08_bulk_copy_kernel(const std::uint32_t* __res
 }  // namespace
 
 void launch_r08_bulk_copy(const GpuArgs& a, CUstream_st* s) {
-  const LaunchPlan& p = a.plan;
-  if (p.stages < 2 || p.stages > bulk::MAX_STAGES || p.chunk_bytes < 16 || p.chunk_bytes % 16 != 0)
-    throw std::invalid_argument("r08_bulk_copy: needs 2..16 stages and a chunk that is a multiple of 16 bytes");
-  const std::size_t smem = bulk::RING_OFFSET + static_cast<std::size_t>(p.stages) * p.chunk_bytes;
   static const int allowed = bulk::allow_max_dynamic_smem(r08_bulk_copy_kernel);
-  if (smem > static_cast<std::size_t>(allowed))
-    throw std::invalid_argument("r08_bulk_copy: stages x chunk_bytes exceeds the shared memory per block");
-  r08_bulk_copy_kernel<<<dev::grid_of(a), dev::block_of(a), smem, s>>>(
-      a.d_in, a.n, a.d_out, static_cast<SinglePassState*>(a.d_work), static_cast<unsigned>(p.chunk_bytes),
-      static_cast<unsigned>(p.stages));
-  JOSEKI_CUDA_CHECK_LAUNCH();
+  bulk::launch_ring(r08_bulk_copy_kernel, allowed, a, s, "r08_bulk_copy");
 }
 
 }  // namespace joseki::reduce

@@ -39,21 +39,13 @@ __global__ void JOSEKI_FULL_WAVE r10_two_slot_kernel(const std::uint32_t* __rest
   }
 }
 
-template <int UNROLL>
-void launch(const GpuArgs& a, cudaStream_t s) {
-  r10_two_slot_kernel<UNROLL><<<dev::grid_of(a), dev::block_of(a), 0, s>>>(a.d_in, a.n, a.d_out, a.slot & 1u);
-}
 }  // namespace
 
 void launch_r10_two_slot(const GpuArgs& a, CUstream_st* s) {
-  switch (a.plan.unroll) {
-    case 1: launch<1>(a, s); break;
-    case 2: launch<2>(a, s); break;
-    case 4: launch<4>(a, s); break;
-    case 8: launch<8>(a, s); break;
-    default: throw std::invalid_argument("r10_two_slot: unroll must be 1, 2, 4 or 8");
-  }
-  JOSEKI_CUDA_CHECK_LAUNCH();
+  dev::with_unroll(a, "r10_two_slot", [&](auto u) {
+    r10_two_slot_kernel<decltype(u)::value><<<dev::grid_of(a), dev::block_of(a), 0, s>>>(a.d_in, a.n, a.d_out,
+                                                                                        a.slot & 1u);
+  });
 }
 
 }  // namespace joseki::reduce

@@ -7,6 +7,7 @@
 
 #include "experiments/reduce/cpu_sum.hpp"
 #include "experiments/reduce/launchers.hpp"
+#include "experiments/reduce/workload.hpp"
 #include "measure/errors.hpp"
 
 #ifdef JOSEKI_HAVE_CUDA
@@ -215,8 +216,9 @@ measure::RungSpec spec_of(const Rung& r) {
   s.baseline = r.slug == "r00_cub";
   s.output = r.output == Output::TwoSlot ? "two slots, alternating launches (rung.hpp, Output::TwoSlot)"
                                          : "one word: the sum mod 2^32";
+  s.config_from = r.config_from;
   if (r.is_gpu())
-    s.impl = r.launch;
+    s.impl = &r;  // the CUDA runner reads the grid policy, output and launcher from the rung
   else
     s.impl = r.cpu;
   return s;
@@ -237,20 +239,12 @@ const Rung& find_rung(const std::string& name) {
 std::vector<const Rung*> select_rungs(const std::vector<std::string>& names) {
   std::vector<bool> on(rungs().size(), false);
   bool any = false;
-  for (const std::string& item : names) {
-    std::size_t start = 0;
-    while (start <= item.size()) {
-      const std::size_t comma = std::min(item.find(',', start), item.size());
-      const std::string name = item.substr(start, comma - start);
-      start = comma + 1;
-      if (name.empty()) continue;
-      any = true;
-      if (name == "all") {
-        std::fill(on.begin(), on.end(), true);
-        continue;
-      }
+  for (const std::string& name : comma_items(names)) {
+    any = true;
+    if (name == "all")
+      std::fill(on.begin(), on.end(), true);
+    else
       on[static_cast<std::size_t>(&find_rung(name) - rungs().data())] = true;
-    }
   }
   std::vector<const Rung*> out;
   for (std::size_t i = 0; i < rungs().size(); ++i)

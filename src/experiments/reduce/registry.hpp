@@ -85,8 +85,9 @@ const std::vector<Rung>& rungs();  // in ladder order
 
 // The rung as the one ladder protocol's descriptor (measure/ladder.hpp): id, slug, technique,
 // predecessor, position, backend ("cpu" | "cuda"), defaults (the knobs; CPU rungs: none, the
-// harness adds threads and simd), baseline (r00_cub), output contract; impl holds the CpuSumFn
-// (CPU rungs) or the GpuLaunchFn (GPU rungs).
+// harness adds threads and simd), baseline (r00_cub), output contract, config_from; impl holds the
+// CpuSumFn (CPU rungs) or a pointer to the Rung (GPU rungs; `r` must outlive the spec). The
+// harness's ladder_at() adds what depends on the size and the device (sweep, resolved knobs).
 measure::RungSpec spec_of(const Rung& r);
 
 // By slug ("r05_vector_loads"), id ("r05") or alias ("cub"); throws InputError listing the names.

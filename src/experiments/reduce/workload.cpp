@@ -94,16 +94,21 @@ HostData generate(std::size_t n, std::uint64_t seed) {
   return d;
 }
 
+std::vector<std::string> comma_items(const std::vector<std::string>& lists) {
+  std::vector<std::string> out;
+  for (const std::string& s : lists)
+    for (std::size_t start = 0; start <= s.size();) {
+      const std::size_t comma = std::min(s.find(',', start), s.size());
+      if (comma > start) out.push_back(s.substr(start, comma - start));
+      start = comma + 1;
+    }
+  return out;
+}
+
 SlowVariants parse_slow_variants(const char* env) {
   SlowVariants out;
   if (!env || !*env) return out;
-  const std::string s(env);
-  std::size_t start = 0;
-  while (start <= s.size()) {
-    const std::size_t comma = std::min(s.find(',', start), s.size());
-    const std::string item = s.substr(start, comma - start);
-    start = comma + 1;
-    if (item.empty()) continue;
+  for (const std::string& item : comma_items({env})) {
     const std::size_t colon = item.rfind(':');
     std::uint64_t k = 0;
     if (colon == std::string::npos || colon == 0 || !parse_u64(item.substr(colon + 1), k) || k < 1 || k > 1000)

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace joseki::reduce {
 
@@ -18,6 +19,9 @@ inline constexpr std::size_t MAX_OFFSET = 1024;
 std::size_t parse_size(const std::string& text, const std::string& option = "--n");
 // An element offset 0..MAX_OFFSET. Throws InputError naming `option` and the text.
 std::size_t parse_offset(const std::string& text, const std::string& option = "--offset");
+// The items of comma-separated lists ("a,b", "c"), in order, empty items dropped.
+std::vector<std::string> comma_items(const std::vector<std::string>& lists);
+
 // "16777216 (2^24)", "1048579 (2^20+3)", "31".
 std::string size_label(std::size_t n);
 

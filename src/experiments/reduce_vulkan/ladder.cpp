@@ -1,5 +1,6 @@
-// The Vulkan reduction ladder: rung table, the runner (validate / time one configuration), the
-// v3 sweep with the seed's tie rule, the stream-read ceiling, records. See ladder.hpp.
+// The Vulkan reduction ladder: rung table, the rungs as the one protocol's descriptors (their
+// sweeps with the seed's tie rule), the runner (measure::Runner: set up, poison, run, compare,
+// time one configuration), the stream-read ceiling, records. See ladder.hpp.
 //
 // Rungs v1..v3 are seed 000's (wgpu/WGSL on an Apple M4: 16.7 M u32, v1 ~ 2-4 ms, v2 ~ 5-15 ms,
 // v3 ~ 1-2 ms, 50-65 GB/s); v4..v6 continue the CUDA ladder's r04..r06 in Vulkan. Predictions
@@ -68,22 +69,6 @@ bool built_with_vulkan() { return false; }
 
 namespace {
 
-measure::Record base_record(const VkRung& r, std::size_t n, std::size_t off, const std::string& mode) {
-  measure::Record rec;
-  rec.experiment = reduce::EXPERIMENT;
-  rec.variant = r.slug;
-  rec.rung = r.rung;
-  rec.technique = r.technique;
-  rec.backend = "vulkan";
-  rec.scope = "GPU_COMPUTE";
-  rec.mode = mode;
-  rec.axes.set("n", static_cast<std::int64_t>(n));
-  rec.axes.set("offset", static_cast<std::int64_t>(off));
-  if (!r.predecessor.empty()) rec.ladder.previous = r.predecessor;
-  rec.extra["seed_name"] = r.seed_name;
-  return rec;
-}
-
 std::vector<const VkRung*> selected(const VkRunOptions& opt) {
   if (!opt.rungs.empty()) return opt.rungs;
   std::vector<const VkRung*> v;
@@ -91,27 +76,110 @@ std::vector<const VkRung*> selected(const VkRunOptions& opt) {
   return v;
 }
 
-void add_skipped(const VkRunOptions& opt, const std::string& why, VkRunResult& out) {
+// The seed's configuration: block 256; one invocation per element (v1, v2: the seed's
+// @workgroup_size(256)), else up to 1024 workgroups; v5, v6 4 loads in flight.
+measure::Point default_config(const VkRung& r, std::size_t n) {
+  measure::Point p;
+  p.set("block", std::int64_t{256});
+  const std::size_t groups = (n + 255) / 256;
+  p.set("groups", static_cast<std::int64_t>(r.per_element ? groups : std::clamp<std::size_t>(groups, 1, 1024)));
+  if (r.vec4) p.set("unroll", std::int64_t{4});
+  return p;
+}
+
+// The seed's tie rule: within 2 % of the fastest, prefer fewer invocations (more work per
+// invocation, fewer partial sums). v5's sweep uses 1 % (as the CUDA ladder's bandwidth rungs: the
+// goals there are 1-2 % effects).
+measure::TieRule seed_tie_rule(double tolerance) {
+  measure::TieRule t;
+  t.tolerance = tolerance;
+  t.preference = "fewer invocations (block x groups): more work per invocation, fewer partial sums";
+  t.prefer = [](const measure::Point& a, const measure::Point& b) {
+    return a.get_int("block") * a.get_int("groups") < b.get_int("block") * b.get_int("groups");
+  };
+  return t;
+}
+
+// v3: the seed's sweep over the workgroup count (and the block); v5: workgroups x loads in flight.
+measure::Sweep sweep_of(const VkRung& r, std::size_t n) {
+  measure::Sweep s;
+  if (r.vec4)
+    s.add_int_axis("block", {256}).add_int_axis("groups", {16, 64, 256, 1024, 2048, 4096}).add_int_axis("unroll", {2, 4, 8});
+  else
+    s.add_int_axis("block", {128, 256, 512}).add_int_axis("groups", {16, 64, 256, 1024, 4096, 16384});
+  const std::size_t per_inv = r.vec4 ? 4 : 1;  // elements per invocation per iteration
+  s.skip_if([n, per_inv](const measure::Point& p) -> std::optional<std::string> {
+    const std::int64_t inv = p.get_int("block") * p.get_int("groups");
+    if (inv * static_cast<std::int64_t>(per_inv) > static_cast<std::int64_t>(std::max<std::size_t>(n, 1)))
+      return fmt::format("more invocations ({}) than {} ({})", inv, per_inv > 1 ? "uvec4 words" : "elements",
+                         n / per_inv);
+    return std::nullopt;
+  });
+  return s;
+}
+
+// The Vulkan rungs at size n as the one protocol's descriptors (impl: the VkRung).
+measure::Ladder ladder_at(const std::vector<const VkRung*>& rungs, std::size_t n) {
+  measure::Ladder lad{reduce::EXPERIMENT, {}};
+  for (const VkRung* r : rungs) {
+    measure::RungSpec s;
+    s.id = r->seed_name;
+    s.slug = r->slug;
+    s.technique = r->technique;
+    s.predecessor = r->predecessor;
+    s.position = r->rung;
+    s.backend = "vulkan";
+    s.defaults = default_config(*r, n);
+    if (r->swept) {
+      s.sweep = sweep_of(*r, n);
+      s.tie_rule = seed_tie_rule(r->vec4 ? 0.01 : 0.02);
+    }
+    s.config_from = r->config_from;
+    s.output = r->fills_output ? "out[0] = the sum (zeroed by the command first)" : "out[0] = the sum, written whole";
+    s.impl = r;
+    lad.rungs.push_back(std::move(s));
+  }
+  return lad;
+}
+
+// What the report reads of a Vulkan record: the seed's name, and where a row's configuration came from.
+void annotate(measure::Record& rec, const measure::Ladder& lad, const VkRunOptions& opt) {
+  const measure::RungSpec* s = lad.find(rec.variant);
+  if (!s) return;
+  const VkRung& r = *std::any_cast<const VkRung*>(s->impl);
+  rec.extra["seed_name"] = r.seed_name;
+  if (!rec.ladder.sweep.empty() || rec.rung < 0) return;
+  const std::string src = r.config_from.empty() ? r.slug : r.config_from;
+  const measure::RungSpec* from = lad.find(src);
+  rec.extra["config"] = r.per_element                        ? "one invocation per element"
+                        : opt.sweep && from && from->sweep ? "sweep choice of " + src + " (tie rule)"
+                                                             : "default";
+}
+
+// Every rung a skipped record (and a skipped validation) saying why there is no Vulkan runner.
+void add_skipped(const VkRunOptions& opt, const std::vector<measure::Mode>& modes, const std::string& why,
+                 VkRunResult& out) {
   out.skip_reason = why;
-  for (std::size_t n : opt.sizes)
+  reduce::LadderOut sink{out.records, out.validations, out.failures, {}};
+  for (std::size_t n : opt.sizes) {
+    const measure::Ladder lad = ladder_at(selected(opt), n);
     for (std::size_t off : opt.offsets)
-      for (const VkRung* r : selected(opt)) {
-        if (opt.validate_only) {
-          reduce::ValidationRow row;
-          row.variant = r->slug;
-          row.n = n;
-          row.offset = off;
-          row.ok = true;
-          row.message = "skipped: " + why;
-          out.validations.push_back(row);
-          continue;
-        }
-        for (measure::Mode m : opt.modes) {
-          measure::Record rec = base_record(*r, n, off, measure::to_string(m));
-          rec.skipped = why;
-          out.records.push_back(std::move(rec));
-        }
+      for (measure::Mode mode : modes) {
+        measure::LadderOptions lo;
+        lo.modes = {mode};
+        lo.validate_only = opt.validate_only;
+        lo.workload.set("n", static_cast<std::int64_t>(n)).set("offset", static_cast<std::int64_t>(off));
+        lo.no_runner_because["vulkan"] = why;
+        measure::LadderResult res = measure::run_ladder(lad, {}, lo);
+        for (std::size_t i = reduce::merge_ladder_run(res, nullptr, n, off, 0, sink); i < out.records.size(); ++i)
+          annotate(out.records[i], lad, opt);
       }
+  }
+}
+
+std::vector<measure::Mode> modes_of(const VkRunOptions& opt) {  // validation alone: once
+  if (!opt.validate_only) return opt.modes;
+  return {opt.modes.empty() ? measure::Mode::Cold : opt.modes.front()};
 }
 
 }  // namespace
@@ -120,8 +188,9 @@ void add_skipped(const VkRunOptions& opt, const std::string& why, VkRunResult& o
 
 VkRunResult run_ladder(const VkRunOptions& opt) {
   VkRunResult out;
-  add_skipped(opt, "no Vulkan: this joseki was built without the Vulkan backend (JOSEKI_VULKAN=OFF, or the headers, "
-                   "volk or glslc were missing at build time)",
+  add_skipped(opt, modes_of(opt),
+              "no Vulkan: this joseki was built without the Vulkan backend (JOSEKI_VULKAN=OFF, or the headers, "
+              "volk or glslc were missing at build time)",
               out);
   return out;
 }
@@ -146,9 +215,21 @@ VkDevices list_devices() {
 
 // ---- VkRunner ----
 
-std::string Config::label() const {
-  return unroll ? fmt::format("block={} groups={} unroll={}", block, groups, unroll)
-                : fmt::format("block={} groups={}", block, groups);
+std::string Config::label() const { return point().label(); }
+
+measure::Point Config::point() const {
+  measure::Point p;
+  p.set("block", std::int64_t{block}).set("groups", std::int64_t{groups});
+  if (unroll) p.set("unroll", std::int64_t{unroll});
+  return p;
+}
+
+Config Config::of(const measure::Point& p) {
+  Config c;
+  c.block = static_cast<std::uint32_t>(p.get_int("block"));
+  c.groups = static_cast<std::uint32_t>(p.get_int("groups"));
+  c.unroll = p.has("unroll") ? static_cast<std::uint32_t>(p.get_int("unroll")) : 0;
+  return c;
 }
 
 constexpr std::uint32_t MAX_SINGLE_PASS_GROUPS = 65536;
@@ -242,69 +323,65 @@ std::uint32_t VkRunner::read_result() {
   return w[0];
 }
 
-reduce::ValidationRow VkRunner::validate(const VkRung& r, const Config& c, std::size_t n, std::size_t off,
-                                         std::uint32_t expected) {
-  reduce::ValidationRow row;
-  row.variant = r.slug;
-  row.n = n;
-  row.offset = off;
-  row.config = c.label();
-  row.expected = expected;
-  const std::string key = fmt::format("{}|{}|{}|{}", r.slug, row.config, n, off);
-  if (const auto it = m_validated.find(key); it != m_validated.end()) return it->second;
-  if (auto why = unmet(r, c)) {
-    row.ok = true;
-    row.message = "skipped: " + *why;
-    return m_validated[key] = row;
-  }
-  const vk::Record b = body(r, c, n, off);
-  for (int run = 1; run <= 2; ++run) {
-    const std::uint32_t poison[2] = {0xA5A5A5A5u, 0xA5A5A5A5u};
-    m_out.upload(poison, sizeof poison);
-    m_ctx.run([&](VkCommandBuffer cb) {
-      vk::barrier(cb);
-      b(cb);
-    });
-    row.got = read_result();
-    row.ok = row.got == expected;
-    if (!row.ok) {
-      row.message = fmt::format("{} n={} offset={} {} (run {}, Vulkan): {}", r.slug, n, off, row.config, run,
-                                reduce::mismatch_text(row.got, expected));
-      break;
-    }
-  }
-  return m_validated[key] = row;
+void VkRunner::at(std::size_t n, std::size_t off, std::uint32_t expected) {
+  m_n = n;
+  m_off = off;
+  m_expected = expected;
 }
 
-measure::PrepareFn VkRunner::prepare(measure::Mode mode) {
-  if (mode != measure::Mode::Cold) return {};
-  return [this] {
-    ++m_round;
-    m_ctx.run([&](VkCommandBuffer cb) {
-      vk::barrier(cb);
-      vkCmdFillBuffer(cb, m_flush.handle(), 0, VK_WHOLE_SIZE, m_round * 0x01010101u);
-      vk::barrier(cb);
-    });
-  };
+std::optional<std::string> VkRunner::setup(const measure::RungSpec& spec, const measure::Point& config) {
+  const VkRung& r = *std::any_cast<const VkRung*>(spec.impl);
+  const Config c = Config::of(config);
+  if (auto why = unmet(r, c)) return why;
+  m_key = r.slug + "|" + config.label();
+  m_body = body(r, c, m_n, m_off);
+  return std::nullopt;
 }
 
-measure::Measurement VkRunner::time(const VkRung& r, const Config& c, std::size_t n, std::size_t off,
-                                    measure::Mode mode) {
-  const vk::Record b = body(r, c, n, off);
-  return measure::measure([&] { return m_ctx.time(b); }, prepare(mode), m_opt.rule);
+void VkRunner::poison_output() {
+  const std::uint32_t poison[2] = {0xA5A5A5A5u, 0xA5A5A5A5u};
+  m_out.upload(poison, sizeof poison);
+}
+
+void VkRunner::run() {
+  m_ctx.run([&](VkCommandBuffer cb) {
+    vk::barrier(cb);
+    m_body(cb);
+  });
+}
+
+std::string VkRunner::compare() {
+  const std::uint32_t w = read_result();
+  got[m_key] = w;
+  return w == m_expected ? "" : reduce::mismatch_text(w, m_expected);
+}
+
+// The result of the last timed dispatch must still be exact (state kept across dispatches: v6's ticket).
+std::string VkRunner::after_timing(measure::Record&) {
+  const std::uint32_t w = read_result();
+  return w == m_expected ? "" : reduce::mismatch_text(w, m_expected);
+}
+
+void VkRunner::flush() {
+  if (!m_flush_bytes) return;
+  ++m_round;
+  m_ctx.run([&](VkCommandBuffer cb) {
+    vk::barrier(cb);
+    vkCmdFillBuffer(cb, m_flush.handle(), 0, VK_WHOLE_SIZE, m_round * 0x01010101u);
+    vk::barrier(cb);
+  });
 }
 
 measure::Measurement VkRunner::time_stream_read(std::size_t nvec, std::uint32_t groups, measure::Mode mode) {
   vk::Pipeline& p = pipeline("stream_read", {256});
   const std::uint32_t pc[2] = {static_cast<std::uint32_t>(nvec), 0u};
   auto b = [&](VkCommandBuffer cb) { p.dispatch(cb, {&m_data, &m_out, &m_data, &m_work}, pc, groups); };
-  return measure::measure([&] { return m_ctx.time(b); }, prepare(mode), m_opt.rule);
+  measure::PrepareFn prepare;
+  if (mode == measure::Mode::Cold) prepare = [this] { flush(); };
+  return measure::measure([&] { return m_ctx.time(b); }, prepare, m_opt.rule);
 }
 
-// ---- the ladder ----
-
 namespace {
-
 measure::DeviceFacts device_facts_of(const vk::Facts& f) {
   measure::DeviceFacts d;
   d.present = true;
@@ -315,224 +392,84 @@ measure::DeviceFacts device_facts_of(const vk::Facts& f) {
   d.smem_per_block_optin = static_cast<std::int64_t>(f.max_shared_bytes);
   return d;
 }
+}  // namespace
 
-Config default_config(const VkRung& r, std::size_t n) {
-  Config c;
-  c.block = 256;
-  c.groups = static_cast<std::uint32_t>(std::clamp<std::size_t>((n + 255) / 256, 1, 1024));
-  if (r.vec4) c.unroll = 4;
-  return c;
+measure::DeviceFacts VkRunner::device() const { return device_facts_of(m_ctx.facts()); }
+
+// ---- the ladder ----
+
+namespace {
+
+// The Vulkan stream-read ceiling: uvec4 loads, 4 in flight, at five workgroup counts; the
+// fastest is the ceiling (every one tried is in extra["tried"]).
+measure::Record measure_ceiling(VkRunner& runner, const vk::Facts& f, std::size_t n, measure::Mode mode,
+                                const VkRunOptions& opt, double datasheet_Bps) {
+  measure::Record rec = reduce::ceiling_record(
+      CEILING, "vulkan", "ceiling: Vulkan stream-read shader (uvec4 loads, 4 in flight), same bytes, best of 5 grid sizes",
+      n, 0, mode);
+  const std::size_t nvec = n / 4;
+  if (nvec == 0) {
+    rec.skipped = "fewer than 16 bytes: nothing to stream";
+    return rec;
+  }
+  if (opt.progress) opt.progress(fmt::format("  {} {}", CEILING, measure::to_string(mode)));
+  std::optional<measure::Measurement> best;
+  std::uint32_t best_g = 0;
+  nlohmann::json tried = nlohmann::json::array();
+  std::set<std::uint32_t> seen;
+  for (std::uint32_t g : {16u, 64u, 256u, 1024u, 4096u}) {
+    g = static_cast<std::uint32_t>(std::min<std::size_t>({g, (nvec + 255) / 256, f.max_workgroup_count[0]}));
+    if (!seen.insert(g).second) continue;
+    const measure::Measurement m = runner.time_stream_read(nvec, g, mode);
+    tried.push_back({{"groups", g}, {"median_s", m.stats.median}});
+    if (!best || m.stats.median < best->stats.median) {
+      best = m;
+      best_g = g;
+    }
+  }
+  rec.axes.set("groups", std::int64_t{best_g});
+  reduce::set_ceiling(rec, *best, 16.0 * static_cast<double>(nvec), datasheet_Bps);
+  rec.extra["tried"] = tried;
+  return rec;
 }
 
-// The seed's sweep: workgroup count (and block), every point timed; its tie rule: within 2 % of
-// the fastest, prefer fewer invocations (more work per invocation, fewer partial sums). v5's
-// sweep uses 1 % (as the CUDA ladder's bandwidth rungs: the goals there are 1-2 % effects).
-measure::TieRule seed_tie_rule(double tolerance) {
-  measure::TieRule t;
-  t.tolerance = tolerance;
-  t.preference = "fewer invocations (block x groups): more work per invocation, fewer partial sums";
-  t.prefer = [](const measure::Point& a, const measure::Point& b) {
-    return a.get_int("block") * a.get_int("groups") < b.get_int("block") * b.get_int("groups");
-  };
-  return t;
+// One size: the words, the runner, the ceilings, then for every offset and mode one run of the
+// one ladder protocol.
+void run_size(const VkRunOptions& opt, vk::Context& ctx, std::size_t n, VkRunResult& out, reduce::LadderOut& sink) {
+  const std::size_t max_off = *std::max_element(opt.offsets.begin(), opt.offsets.end());
+  if (opt.progress)
+    opt.progress(fmt::format("reduce (Vulkan): n = {}: random data and the reference", reduce::size_label(n)));
+  const reduce::HostData data = reduce::generate(n + max_off, opt.seed ^ (n * 0x9E3779B97F4A7C15ull));
+  VkRunner runner(ctx, opt, n + max_off);
+  runner.upload(data.data());
+  const measure::Ladder lad = ladder_at(selected(opt), n);
+  std::map<measure::Mode, measure::Ceiling> ceiling;
+  if (!opt.validate_only)
+    for (measure::Mode m : opt.modes) {
+      measure::Record rec = measure_ceiling(runner, ctx.facts(), n, m, opt, out.device.datasheet_bw_Bps());
+      const double bps = rec.extra.value("value", 0.0);
+      ceiling[m] = {CEILING, bps > 0 ? 4.0 * static_cast<double>(n) / bps : 0.0, bps};
+      out.records.push_back(std::move(rec));
+    }
+  for (std::size_t off : opt.offsets) {
+    const std::uint32_t expected = reduce::reference_sum(data.data() + off, n);
+    runner.at(n, off, expected);
+    for (measure::Mode mode : modes_of(opt)) {
+      measure::LadderOptions lo;
+      lo.modes = {mode};
+      lo.rule = opt.rule;
+      lo.validate_only = opt.validate_only;
+      lo.sweep = opt.sweep;
+      lo.workload.set("n", static_cast<std::int64_t>(n)).set("offset", static_cast<std::int64_t>(off));
+      if (const auto it = ceiling.find(mode); it != ceiling.end()) lo.ceiling = it->second;
+      lo.datasheet_Bps = out.device.datasheet_bw_Bps();
+      lo.progress = opt.progress;
+      measure::LadderResult res = measure::run_ladder(lad, {&runner}, lo);
+      for (std::size_t i = reduce::merge_ladder_run(res, &runner, n, off, expected, sink); i < out.records.size(); ++i)
+        annotate(out.records[i], lad, opt);
+    }
+  }
 }
-
-class Ladder {
- public:
-  Ladder(const VkRunOptions& opt, vk::Context& ctx, VkRunResult& out) : m_opt(opt), m_ctx(ctx), m_out(out) {}
-
-  void run_size(std::size_t n) {
-    const std::size_t max_off = *std::max_element(m_opt.offsets.begin(), m_opt.offsets.end());
-    note(fmt::format("reduce (Vulkan): n = {}: random data and the reference", reduce::size_label(n)));
-    const reduce::HostData data = reduce::generate(n + max_off, m_opt.seed ^ (n * 0x9E3779B97F4A7C15ull));
-    VkRunner runner(m_ctx, m_opt, n + max_off);
-    runner.upload(data.data());
-    m_runner = &runner;
-    std::map<std::string, double> ceiling;
-    if (!m_opt.validate_only)
-      for (measure::Mode m : m_opt.modes) ceiling[measure::to_string(m)] = measure_ceiling(n, m);
-    for (std::size_t off : m_opt.offsets) {
-      const std::uint32_t expected = reduce::reference_sum(data.data() + off, n);
-      if (m_opt.validate_only) {
-        for (const VkRung* r : selected(m_opt)) log(runner.validate(*r, default_config(*r, n), n, off, expected));
-        continue;
-      }
-      for (measure::Mode mode : m_opt.modes) {
-        const std::string ms = measure::to_string(mode);
-        std::map<std::string, Config> chosen;  // swept rung -> the tie rule's choice
-        for (const VkRung* r : selected(m_opt))
-          if (r->swept && m_opt.sweep) chosen[r->slug] = sweep(*r, n, off, mode, expected, ceiling[ms]);
-        for (const VkRung* r : selected(m_opt)) {
-          const std::string src = r->config_from.empty() ? r->slug : r->config_from;
-          const auto it = chosen.find(src);
-          Config c = it != chosen.end() ? it->second : default_config(*r, n);
-          if (r->vec4 && !c.unroll) c.unroll = 4;
-          if (!r->vec4) c.unroll = 0;
-          measure::Record rec = base_record(*r, n, off, ms);
-          rec.extra["config"] = it != chosen.end() ? "sweep choice of " + src + " (tie rule)" : "default";
-          if (r->per_element) {  // the seed's @workgroup_size(256), one invocation per element
-            c.block = 256;
-            c.groups = static_cast<std::uint32_t>((n + c.block - 1) / c.block);
-            rec.extra["config"] = "one invocation per element";
-          }
-          measure_into(rec, *r, c, n, off, mode, expected, ceiling[ms]);
-          m_out.records.push_back(std::move(rec));
-        }
-      }
-    }
-    m_runner = nullptr;
-  }
-
- private:
-  void note(const std::string& s) const {
-    if (m_opt.progress) m_opt.progress(s);
-  }
-  void log(const reduce::ValidationRow& row) {
-    const std::string key = fmt::format("{}|{}|{}|{}", row.variant, row.config, row.n, row.offset);
-    if (!m_logged.insert(key).second) return;
-    m_out.validations.push_back(row);
-    if (!row.ok) m_out.failures.push_back(row.message);
-  }
-
-  bool measure_into(measure::Record& rec, const VkRung& r, const Config& c, std::size_t n, std::size_t off,
-                    measure::Mode mode, std::uint32_t expected, double ceiling_Bps) {
-    rec.axes.set("block", std::int64_t{c.block});
-    rec.axes.set("groups", std::int64_t{c.groups});
-    if (c.unroll) rec.axes.set("unroll", std::int64_t{c.unroll});
-    const reduce::ValidationRow row = m_runner->validate(r, c, n, off, expected);
-    log(row);
-    if (row.message.rfind("skipped: ", 0) == 0) {
-      rec.skipped = row.message.substr(9);
-      return false;
-    }
-    if (!row.ok) {
-      rec.validation = "failed: " + row.message;
-      rec.skipped = "not timed: failed validation";
-      return false;
-    }
-    note(fmt::format("  {} {} {}", r.slug, measure::to_string(mode), c.label()));
-    const measure::Measurement m = m_runner->time(r, c, n, off, mode);
-    const std::uint32_t after = m_runner->read_result();
-    if (after != expected) {
-      const std::string msg = fmt::format("{} n={} offset={} {} (Vulkan): after timing: {}", r.slug, n, off, c.label(),
-                                          reduce::mismatch_text(after, expected));
-      m_out.failures.push_back(msg);
-      rec.validation = "failed: " + msg;
-      rec.skipped = "timing discarded: wrong result after timing";
-      return false;
-    }
-    rec.set_measurement(m);
-    rec.validation = "exact";
-    rec.throughput = measure::throughput({static_cast<double>(n), 4.0 * static_cast<double>(n)}, m.stats.median,
-                                         m_out.device.datasheet_bw_Bps(), CEILING, ceiling_Bps);
-    return true;
-  }
-
-  Config sweep(const VkRung& r, std::size_t n, std::size_t off, measure::Mode mode, std::uint32_t expected,
-               double ceiling_Bps) {
-    const std::string ms = measure::to_string(mode);
-    note(fmt::format("  sweep {} {} n={}", r.slug, ms, n));
-    measure::Sweep s;
-    if (r.vec4)  // v5: the bandwidth rung, workgroups x loads in flight at block 256
-      s.add_int_axis("block", {256}).add_int_axis("groups", {16, 64, 256, 1024, 2048, 4096}).add_int_axis("unroll", {2, 4, 8});
-    else  // v3: the seed's sweep over the workgroup count (and the block)
-      s.add_int_axis("block", {128, 256, 512}).add_int_axis("groups", {16, 64, 256, 1024, 4096, 16384});
-    const std::size_t per_inv = r.vec4 ? 4 : 1;  // elements per invocation per iteration
-    s.skip_if([n, per_inv](const measure::Point& p) -> std::optional<std::string> {
-      const std::int64_t inv = p.get_int("block") * p.get_int("groups");
-      if (inv * static_cast<std::int64_t>(per_inv) > static_cast<std::int64_t>(std::max<std::size_t>(n, 1)))
-        return fmt::format("more invocations ({}) than {} ({})", inv, per_inv > 1 ? "uvec4 words" : "elements",
-                           n / per_inv);
-      return std::nullopt;
-    });
-    std::vector<measure::Candidate> cands;
-    std::vector<std::size_t> index;
-    for (const measure::SweepPoint& sp : s.points()) {
-      measure::Record rec = base_record(r, n, off, ms);
-      rec.rung = -1;
-      rec.ladder.sweep = fmt::format("{}_n{}_{}{}", r.slug, n, ms, off ? fmt::format("_offset{}", off) : "");
-      rec.ladder.chosen = false;
-      Config c;
-      c.block = static_cast<std::uint32_t>(sp.point.get_int("block"));
-      c.groups = static_cast<std::uint32_t>(sp.point.get_int("groups"));
-      c.unroll = sp.point.has("unroll") ? static_cast<std::uint32_t>(sp.point.get_int("unroll")) : 0;
-      if (sp.skip_reason) {
-        rec.axes.set("block", std::int64_t{c.block});
-        rec.axes.set("groups", std::int64_t{c.groups});
-        rec.skipped = *sp.skip_reason;
-      } else if (measure_into(rec, r, c, n, off, mode, expected, ceiling_Bps)) {
-        cands.push_back({sp.point, rec.summary->median});
-        index.push_back(m_out.records.size());
-      }
-      m_out.records.push_back(std::move(rec));
-    }
-    if (cands.empty()) return default_config(r, n);
-    const measure::TieChoice ch = measure::choose(seed_tie_rule(r.vec4 ? 0.01 : 0.02), cands);
-    measure::Record& win = m_out.records[index[ch.chosen]];
-    win.ladder.chosen = true;
-    win.ladder.tie_rule = ch.explanation;
-    Config c;
-    c.block = static_cast<std::uint32_t>(cands[ch.chosen].point.get_int("block"));
-    c.groups = static_cast<std::uint32_t>(cands[ch.chosen].point.get_int("groups"));
-    if (cands[ch.chosen].point.has("unroll")) c.unroll = static_cast<std::uint32_t>(cands[ch.chosen].point.get_int("unroll"));
-    return c;
-  }
-
-  // The Vulkan stream-read ceiling: uvec4 loads, 4 in flight, at five workgroup counts; the
-  // fastest is the ceiling (all three are recorded in extra["tried"]).
-  double measure_ceiling(std::size_t n, measure::Mode mode) {
-    const std::string ms = measure::to_string(mode);
-    measure::Record rec;
-    rec.experiment = reduce::EXPERIMENT;
-    rec.variant = CEILING;
-    rec.rung = -1;
-    rec.technique = "ceiling: Vulkan stream-read shader (uvec4 loads, 4 in flight), same bytes, best of 5 grid sizes";
-    rec.backend = "vulkan";
-    rec.scope = "GPU_COMPUTE";
-    rec.mode = ms;
-    rec.axes.set("n", static_cast<std::int64_t>(n));
-    rec.axes.set("offset", std::int64_t{0});
-    const std::size_t nvec = n / 4;
-    double best = 0;
-    if (nvec == 0) {
-      rec.skipped = "fewer than 16 bytes: nothing to stream";
-    } else {
-      note(fmt::format("  {} {}", CEILING, ms));
-      std::optional<measure::Measurement> best_m;
-      std::uint32_t best_g = 0;
-      nlohmann::json tried = nlohmann::json::array();
-      std::set<std::uint32_t> seen;
-      for (std::uint32_t g : {16u, 64u, 256u, 1024u, 4096u}) {
-        g = static_cast<std::uint32_t>(std::min<std::size_t>({g, (nvec + 255) / 256, m_ctx.facts().max_workgroup_count[0]}));
-        if (!seen.insert(g).second) continue;
-        const measure::Measurement m = m_runner->time_stream_read(nvec, g, mode);
-        tried.push_back({{"groups", g}, {"median_s", m.stats.median}});
-        if (!best_m || m.stats.median < best_m->stats.median) {
-          best_m = m;
-          best_g = g;
-        }
-      }
-      rec.set_measurement(*best_m);
-      rec.validation = "not-applicable";
-      const double bytes = 16.0 * static_cast<double>(nvec);
-      best = bytes / best_m->stats.median;
-      rec.axes.set("groups", std::int64_t{best_g});
-      rec.throughput = measure::throughput({bytes / 4, bytes}, best_m->stats.median, m_out.device.datasheet_bw_Bps(),
-                                           CEILING, best);
-      rec.extra["value"] = best;
-      rec.extra["value_unit"] = "B/s";
-      rec.extra["tried"] = tried;
-    }
-    m_out.records.push_back(std::move(rec));
-    return best;
-  }
-
-  const VkRunOptions& m_opt;
-  vk::Context& m_ctx;
-  VkRunResult& m_out;
-  VkRunner* m_runner = nullptr;
-  std::set<std::string> m_logged;
-};
 
 }  // namespace
 
@@ -544,7 +481,7 @@ VkRunResult run_ladder(const VkRunOptions& opt) {
   for (std::size_t n : opt.sizes) reduce::require_host_memory(n, max_off);
   const vk::Availability a = vk::availability();
   if (!a.ok) {
-    add_skipped(opt, "no Vulkan device: " + a.reason, out);
+    add_skipped(opt, modes_of(opt), "no Vulkan device: " + a.reason, out);
     return out;
   }
   vk::Context ctx(opt.device);
@@ -552,11 +489,12 @@ VkRunResult run_ladder(const VkRunOptions& opt) {
   out.device = device_facts_of(f);
   out.vulkan = vk::to_json(f);
   if (!opt.validate_only && f.timestamp_valid_bits == 0) {
-    add_skipped(opt, fmt::format("{}: no timestamps on its compute queue (timestampValidBits 0)", f.name), out);
-    return out;
+    add_skipped(opt, modes_of(opt), fmt::format("{}: no timestamps on its compute queue (timestampValidBits 0)", f.name),
+                out);
+  } else {
+    reduce::LadderOut sink{out.records, out.validations, out.failures, {}};
+    for (std::size_t n : opt.sizes) run_size(opt, ctx, n, out, sink);
   }
-  Ladder ladder(opt, ctx, out);
-  for (std::size_t n : opt.sizes) ladder.run_size(n);
   for (auto& r : out.records) {
     r.extra["vulkan"] = out.vulkan;
     if (!r.extra.contains("seed")) r.extra["seed"] = opt.seed;

@@ -5,9 +5,9 @@
 // Vulkan stream-read ceiling; cold (the device's caches flushed by writing a buffer larger than
 // them) and hot; every rung exact against the CPU reference (output poisoned, run twice).
 //
-// The runner is kept separate from the CLI so that it can become a Runner of the shared ladder
-// protocol (src/measure/ladder.hpp, in progress on another branch): validate(config) and
-// time(config, mode) -> samples are the two entry points (VkRunner in ladder.cpp).
+// The rungs run through the one ladder protocol (src/measure/ladder.hpp): VkRunner (vk_runner.hpp)
+// is its Vulkan runner; the ceiling, records and ratios are shared with the CUDA ladder
+// (experiments/reduce/harness.hpp).
 #pragma once
 
 #include <cstddef>

@@ -47,19 +47,26 @@ VkPrediction predict_ladder(const VkUnitCosts& c, double n, double g3) {
   return p;
 }
 
-#ifndef JOSEKI_HAVE_VULKAN
-
-VkProbeResult run_probes(const VkProbeOptions&) {
+namespace {
+// No probe can run: one skipped record of the profile saying why.
+VkProbeResult skipped_probes(const std::string& why) {
   VkProbeResult out;
-  out.skip_reason = "no Vulkan: this joseki was built without the Vulkan backend";
+  out.skip_reason = why;
   measure::Record r;
   r.experiment = PROBE_EXPERIMENT;
   r.variant = "profile";
   r.backend = "vulkan";
   r.scope = "VALUE";
-  r.skipped = out.skip_reason;
+  r.skipped = why;
   out.records.push_back(r);
   return out;
+}
+}  // namespace
+
+#ifndef JOSEKI_HAVE_VULKAN
+
+VkProbeResult run_probes(const VkProbeOptions&) {
+  return skipped_probes("no Vulkan: this joseki was built without the Vulkan backend");
 }
 
 #else
@@ -321,19 +328,9 @@ class Probes {
 }  // namespace
 
 VkProbeResult run_probes(const VkProbeOptions& opt) {
-  VkProbeResult out;
   const vk::Availability a = vk::availability();
-  if (!a.ok) {
-    out.skip_reason = "no Vulkan device: " + a.reason;
-    measure::Record r;
-    r.experiment = PROBE_EXPERIMENT;
-    r.variant = "profile";
-    r.backend = "vulkan";
-    r.scope = "VALUE";
-    r.skipped = out.skip_reason;
-    out.records.push_back(r);
-    return out;
-  }
+  if (!a.ok) return skipped_probes("no Vulkan device: " + a.reason);
+  VkProbeResult out;
   reduce::require_host_memory(opt.n, 0);
   nlohmann::json facts;
   VkUnitCosts costs;

@@ -98,18 +98,22 @@ CompileReport compile_only(const TryLadder& l, const TryFile& f, const std::stri
   req.file_name = f.path;
   req.arch = cuda::nvrtc::normalize_arch(arch);
   req.options = l.default_defines(f);
-  const cuda::nvrtc::CompileResult res = cuda::nvrtc::compile(req);
+  return compile_report(cuda::nvrtc::compile(req), req.arch, req.options, l.entry);
+}
+
+CompileReport compile_report(const cuda::nvrtc::CompileResult& res, const std::string& arch,
+                             const std::vector<std::string>& defines, const std::string& entry) {
   CompileReport c;
   c.ok = res.ok;
-  c.arch = req.arch;
+  c.arch = arch;
   c.command = res.command;
   c.log = res.log;
   c.nvrtc = fmt::format("{} ({}.{})", res.lib.path, res.lib.major, res.lib.minor);
-  c.defines = req.options;
+  c.defines = defines;
   c.seconds = res.seconds;
   c.ptx_bytes = res.ptx.size();
   c.cubin_bytes = res.cubin.size();
-  if (const auto p = cuda::nvrtc::parse_ptxas_info(res.log, l.entry)) {
+  if (const auto p = cuda::nvrtc::parse_ptxas_info(res.log, entry)) {
     c.has_ptxas = true;
     c.registers = p->registers;
     c.smem_bytes = p->smem_bytes;

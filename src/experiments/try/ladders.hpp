@@ -1,7 +1,7 @@
 // `joseki try`: the ladders a user's kernel can join, and the runner that compiles it with NVRTC,
 // validates it like a rung and times it in the ladder's own harness beside the rungs, CUB and the
-// ceiling. The runner is this module's own interface for now (ladder.hpp's Runner, when it lands
-// on main, is the place it plugs into: one TryLadder = one RungSpec with an NVRTC runner).
+// ceiling. The reduce ladder's user kernel is one more reduce::Rung (its launcher calls the NVRTC
+// module), run through measure::run_ladder by the reduce harness's CUDA runner like every rung.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,10 @@
 
 #include "experiments/try/spec.hpp"
 #include "measure/stopping.hpp"
+
+namespace joseki::cuda::nvrtc {
+struct CompileResult;
+}
 
 namespace joseki::trykernel {
 
@@ -69,6 +73,11 @@ const TryLadder& find_ladder(const std::string& name);
 // Compiles the file's default configuration for `arch` (no GPU needed). Throws RunError when
 // NVRTC is missing (the message says where it looked and names JOSEKI_NVRTC_LIB).
 CompileReport compile_only(const TryLadder& l, const TryFile& f, const std::string& arch);
+
+// The report of one NVRTC compile of `entry` (ptxas's resources when it ran: an sm_XX target).
+// CUDA builds only.
+CompileReport compile_report(const cuda::nvrtc::CompileResult& res, const std::string& arch,
+                             const std::vector<std::string>& defines, const std::string& entry);
 
 // The variant name of a user's kernel in the records: "try_" + the file's stem, [a-z0-9_].
 std::string variant_of(const TryFile& f);

@@ -1,7 +1,8 @@
 // `joseki try --ladder reduce`, the child's work: compile the user's kernel with NVRTC for this
 // device, check it like a rung at odd and unaligned sizes, then time it in the reduce ladder's own
 // harness beside the rungs, CUB and the stream-read ceiling. The user's kernel is one more
-// reduce::Rung whose launcher calls the NVRTC-compiled kernel (this process holds one user kernel:
+// reduce::Rung whose launcher calls the NVRTC-compiled kernel, validated and timed by the one ladder
+// protocol (measure::run_ladder, through the harness's CUDA runner) (this process holds one user kernel:
 // the child process exists for it, so a hung or faulting kernel cannot touch the parent's records).
 #include <algorithm>
 #include <memory>
@@ -98,24 +99,7 @@ struct UserKernel {
     req.options.insert(req.options.end(), extra.begin(), extra.end());
     const cuda::nvrtc::CompileResult res = cuda::nvrtc::compile(req);
     compile_s += res.seconds;
-    CompileReport c;
-    c.ok = res.ok;
-    c.arch = arch;
-    c.command = res.command;
-    c.log = res.log;
-    c.nvrtc = fmt::format("{} ({}.{})", res.lib.path, res.lib.major, res.lib.minor);
-    c.defines = defs;
-    c.seconds = res.seconds;
-    c.cubin_bytes = res.cubin.size();
-    if (const auto p = cuda::nvrtc::parse_ptxas_info(res.log, REDUCE_ENTRY)) {
-      c.has_ptxas = true;
-      c.registers = p->registers;
-      c.smem_bytes = p->smem_bytes;
-      c.stack_frame_bytes = p->stack_frame_bytes;
-      c.spill_store_bytes = p->spill_store_bytes;
-      c.spill_load_bytes = p->spill_load_bytes;
-    }
-    reports[key] = c;
+    reports[key] = compile_report(res, arch, defs, REDUCE_ENTRY);
     if (!res.ok) throw CompileError(file->path, res.log, defs);
     modules[key] = std::make_unique<Module>(res, REDUCE_ENTRY);
     return *modules[key];
