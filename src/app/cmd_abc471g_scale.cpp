@@ -1,6 +1,7 @@
 // `joseki abc471g calibrate` and `joseki abc471g scale ...`: ABC471G at scale (issue 6).
 //   calibrate [--quick] [--out PATH] [--solvers LIST]   measure auto's costs, write the cost file
 //   scale ladder  [--n N --k K --m M --seed S]          the gpu-pairs ladder (default: the max case)
+//   scale hopper  [--n N --k K --m M --seed S]          issue 19: the generation floor, r04 split, r04 and the Hopper rungs
 //   scale sizes   [--n LIST] [--validate-max N]         N = 10^8, 10^9, 10^10: GPU_COMPUTE and EXTERNAL
 //   scale startup [--runs R]                            where a GPU solve's start-up goes; the cuts' saving
 //   scale auto    [--n LIST]                            auto's choice vs the better EXTERNAL at every N
@@ -19,6 +20,7 @@
 #include "experiments/abc471g/gpu_pairs/bench.hpp"
 #include "experiments/abc471g/gpu_pairs/bench_util.hpp"
 #include "experiments/abc471g/cost/costs.hpp"
+#include "experiments/abc471g/gpu_pairs/bench_hopper.hpp"
 #include "experiments/abc471g/gpu_pairs/ladder.hpp"
 #include "experiments/abc471g/inputs.hpp"
 #include "measure/errors.hpp"
@@ -250,6 +252,43 @@ void add_scale(CLI::App* parent, Context& ctx) {
       auto recs = gp::bench_ladder(p, name, bench_options(ctx, *rule));
       std::cout << "## gpu-pairs ladder, " << name << " (N = " << p.n << ", K = " << p.k << ", M = " << p.m() << ")\n\n"
                 << measure::ladder_table(recs) << "\n" << measure::sweep_table(recs) << std::flush;
+      keep(ctx, std::move(recs));
+    });
+  }
+  {  // hopper (issue 19)
+    auto spec = std::make_shared<g::InstanceSpec>();
+    auto n = std::make_shared<std::string>("7e6");
+    auto* cmd = scale->add_subcommand("hopper", "issue 19 at one problem: the generation floor (A generated and "
+                                                "summed, nothing counted), r04 split into count and combine, r04 and "
+                                                "the Hopper rungs after it; every figure validated, then shown as a "
+                                                "multiple of the floor");
+    cmd->add_option("--n", *n, "N (default: the max case, 7e6)")->capture_default_str();
+    cmd->add_option("--k", spec->k, "K")->capture_default_str();
+    cmd->add_option("--m", spec->m, "M (given values)")->capture_default_str();
+    cmd->add_option("--seed", spec->seed, "the problem's LCG seed")->capture_default_str();
+    add_rule_options(cmd, *rule);
+    cmd->callback([&ctx, spec, n, rule] {
+      spec->n = parse_count("--n", *n);
+      spec->m = std::min(spec->m, spec->n);
+      const g::Problem p = g::make_problem(*spec);
+      const std::string name = spec->n == 7'000'000 && spec->k == 2300 ? "max" : "N=" + gp::bench::fmt_n(spec->n);
+      auto recs = gp::bench_hopper(p, name, bench_options(ctx, *rule));
+      measure::Table t({"variant", "GPU_COMPUTE median", "x floor", "validation", "notes"});
+      for (const measure::Record& r : recs) {
+        std::string notes;
+        if (r.extra.contains("graph_kernel_nodes"))
+          notes = fmt::format("graph: {} kernel nodes of {}", r.extra["graph_kernel_nodes"].dump(), r.extra["graph_nodes"].dump());
+        if (r.extra.contains("graph_unavailable")) notes = "graph: " + r.extra["graph_unavailable"].get<std::string>();
+        if (r.extra.contains("gemm_panel_rows"))
+          notes += (notes.empty() ? "" : "; ") + fmt::format("panels of {} rows", r.extra["gemm_panel_rows"].dump());
+        if (r.extra.contains("elements_per_thread"))
+          notes = fmt::format("{} elements per thread", r.extra["elements_per_thread"].dump());
+        t.add_row({r.variant, r.summary ? fmt::format("{:.2f} us", r.summary->median * 1e6) : std::string("-"),
+                   r.extra.contains("floor_x") ? fmt::format("{:.2f}", r.extra["floor_x"].get<double>()) : std::string("-"),
+                   r.skipped ? "skipped: " + *r.skipped : r.validation, notes});
+      }
+      std::cout << "## gpu-pairs, issue 19, " << name << " (N = " << p.n << ", K = " << p.k << ", M = " << p.m() << ")\n\n"
+                << t.markdown() << std::endl;
       keep(ctx, std::move(recs));
     });
   }

@@ -109,7 +109,8 @@ struct Int8Gemm::Impl {
   }
 };
 
-std::unique_ptr<Int8Gemm> Int8Gemm::create(int n, std::string* why, int algo) {
+std::unique_ptr<Int8Gemm> Int8Gemm::create(int n, std::string* why, int algo, int cols) {
+  if (cols <= 0) cols = n;
   const Lt* lt = load(why);
   if (!lt) return nullptr;
   auto m = std::make_unique<Impl>();
@@ -119,8 +120,8 @@ std::unique_ptr<Int8Gemm> Int8Gemm::create(int n, std::string* why, int algo) {
   lt->check(lt->desc_set(m->op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), "MatmulDescSetAttribute");
   lt->check(lt->desc_set(m->op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb), "MatmulDescSetAttribute");
   lt->check(lt->layout_create(&m->la, CUDA_R_8I, n, n, n), "MatrixLayoutCreate");
-  lt->check(lt->layout_create(&m->lb, CUDA_R_8I, n, n, n), "MatrixLayoutCreate");
-  lt->check(lt->layout_create(&m->ld, CUDA_R_32I, n, n, n), "MatrixLayoutCreate");
+  lt->check(lt->layout_create(&m->lb, CUDA_R_8I, n, cols, n), "MatrixLayoutCreate");
+  lt->check(lt->layout_create(&m->ld, CUDA_R_32I, n, cols, n), "MatrixLayoutCreate");
   cublasLtMatmulPreference_t pref = nullptr;
   lt->check(lt->pref_create(&pref), "MatmulPreferenceCreate");
   const std::size_t max_ws = 32u << 20;
@@ -132,7 +133,8 @@ std::unique_ptr<Int8Gemm> Int8Gemm::create(int n, std::string* why, int algo) {
   lt->pref_destroy(pref);
   if (st != CUBLAS_STATUS_SUCCESS || found == 0) {
     if (why)
-      *why = "cuBLASLt (" + lt->path + ") has no int8 GEMM algorithm for n = " + std::to_string(n) + " on this GPU";
+      *why = "cuBLASLt (" + lt->path + ") has no int8 GEMM algorithm for n = " + std::to_string(n) +
+             (cols != n ? " x " + std::to_string(cols) + " columns" : std::string()) + " on this GPU";
     return nullptr;
   }
   m->algos = found;

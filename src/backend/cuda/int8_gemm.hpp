@@ -25,7 +25,9 @@ class Int8Gemm {
   // the current device. nullptr with *why set when the library or an algorithm is missing.
   // `algo` picks the heuristic's algo-th suggestion (0: its first; a sweep tries the others);
   // past the last it falls back to the first.
-  static std::unique_ptr<Int8Gemm> create(int n, std::string* why, int algo = 0);
+  // `cols` > 0: D = A^T B with B and D n x cols (leading dimension n): a panel of the n x n product's
+  // columns (B + j0 * n -> D + j0 * n), for gpu-pairs r06; 0: n.
+  static std::unique_ptr<Int8Gemm> create(int n, std::string* why, int algo = 0, int cols = 0);
   ~Int8Gemm();
   Int8Gemm(const Int8Gemm&) = delete;
   Int8Gemm& operator=(const Int8Gemm&) = delete;

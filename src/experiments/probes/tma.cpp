@@ -4,7 +4,9 @@
 // thread) and the stream-read ceiling (backend: 16-byte loads, 4 in flight, full occupancy) in the
 // same run. Every variant's sum of the buffer's 32-bit words equals the CPU reference. The verdict
 // says whether bulk copies can beat plain loads here and why (bytes in flight per SM against the
-// DRAM ceiling), which is the question reduce r08 / r11 left open.
+// DRAM ceiling), which is the question reduce r08 / r11 left open. Tensor-map copies
+// (cp.async.bulk.tensor.2d, the buffer as rows of 1 KiB) through the same ring are measured beside
+// them (verdict tensor_vs_loads).
 #include <algorithm>
 #include <cmath>
 
@@ -30,6 +32,7 @@ namespace {
 using measure::Record;
 
 const measure::Needs TMA_NEEDS{0, {measure::Feature::BulkCopy}, 0};
+const measure::Needs TENSOR_NEEDS{0, {measure::Feature::TensorMapCopy}, 0};
 
 #ifdef JOSEKI_HAVE_CUDA
 std::vector<Record> run_tma(const ProbeOptions& o) {
@@ -149,6 +152,68 @@ std::vector<Record> run_tma(const ProbeOptions& o) {
         pts.push_back({tile, st, per_sm, bw, in_flight});
       }
     }
+
+  // ---- tensor-map copies (cp.async.bulk.tensor.2d): the same ring, the box walked by the copy engine ----
+  struct TPoint {
+    unsigned tile;
+    int stages, per_sm;
+    double bw;
+  };
+  std::vector<TPoint> tpts;
+  const std::string tensor_why = measure::unmet(TENSOR_NEEDS, d).value_or(tma_tensor_unavailable());
+  const std::vector<unsigned> ttiles = o.quick ? std::vector<unsigned>{16384} : std::vector<unsigned>{4096, 16384, 32768};
+  const std::vector<int> tstages = o.quick ? std::vector<int>{2} : std::vector<int>{2, 4};
+  for (unsigned tile : ttiles)
+    for (int st : tstages) {
+      Record r = make_record("tma", "tensor_copy",
+                             "cp.async.bulk.tensor.2d boxes (rows of 1 KiB) into a ring of stages, mbarrier per stage",
+                             "GPU_COMPUTE", "hot");
+      r.axes.set("tile_bytes", std::int64_t{tile}).set("stages", std::int64_t{st});
+      if (!tensor_why.empty()) {
+        r.skipped = tensor_why;
+        recs.push_back(r);
+        continue;
+      }
+      const int per_sm = std::min(tma_tensor_blocks_per_sm(tile, st, threads), 8);
+      if (per_sm < 1) {
+        r.skipped = fmt::format("a ring of {} x {} KiB does not fit in a block's shared memory", st, tile / 1024);
+        recs.push_back(r);
+        continue;
+      }
+      const int blocks = sms * per_sm;
+      r.axes.set("blocks_per_sm", std::int64_t{per_sm});
+      const double bw = timed(r, blocks, [&](cudaStream_t stm) {
+        launch_tma_tensor_stream(buf.data(), bytes, tile, st, blocks, threads, partials.data(), stm);
+      });
+      if (bw > 0) {
+        recs.back().extra["pct_of_ceiling"] = 100 * bw / ceiling;
+        recs.back().extra["display"] = fmt::format("{} ({:.1f} % of the ceiling; {} blocks/SM)", measure::format_rate(bw),
+                                                   100 * bw / ceiling, per_sm);
+        tpts.push_back({tile, st, per_sm, bw});
+      }
+    }
+  if (!tpts.empty() && best_vec > 0 && ceiling > 0) {
+    const TPoint best =
+        *std::max_element(tpts.begin(), tpts.end(), [](const TPoint& a, const TPoint& b) { return a.bw < b.bw; });
+    double best_bulk = -1;
+    for (const Point& p : pts) best_bulk = std::max(best_bulk, p.bw);
+    const double gain = best.bw / best_vec;
+    const std::string fig = fmt::format(
+        "best tensor-map copy {} ({} KiB boxes x {} stages, {} blocks/SM: {:.1f} % of the stream-read ceiling {}); "
+        "best bulk copy {}; best plain loads {}; tensor / plain {:.3f}",
+        measure::format_rate(best.bw), best.tile / 1024, best.stages, best.per_sm, 100 * best.bw / ceiling,
+        measure::format_rate(ceiling), best_bulk > 0 ? measure::format_rate(best_bulk) : std::string("-"),
+        measure::format_rate(best_vec), gain);
+    Record v = verdict_record("tma", "tensor_vs_loads",
+                              "tensor-map copies stream from HBM no faster than plain 16-byte loads: both are bound by DRAM",
+                              gain < 1.02 ? Verdict::Holds : Verdict::DoesNotHold, fig, gain,
+                              "x (best tensor copy / best plain)");
+    v.extra["ceiling_Bps"] = ceiling;
+    v.extra["best_tensor"] = {{"tile_bytes", best.tile}, {"stages", best.stages}, {"blocks_per_sm", best.per_sm}, {"Bps", best.bw}};
+    v.extra["best_bulk_Bps"] = best_bulk;
+    v.extra["best_plain_Bps"] = best_vec;
+    recs.push_back(v);
+  }
 
   // ---- verdict ----
   if (!pts.empty() && best_vec > 0 && ceiling > 0) {

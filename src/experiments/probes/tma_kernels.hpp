@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace joseki::probes {
 
@@ -24,5 +25,14 @@ int tma_blocks_per_sm(unsigned tile_bytes, int stages, int threads);
 // Plain loads: grid-stride 16-byte loads, UNROLL (1 or 4) in flight per thread; d_partials[b] = block sums.
 void launch_vec_stream(const uint4* d, std::size_t n16, int unroll, int blocks, int threads, std::uint32_t* d_partials,
                        cudaStream_t s);
+
+// Tensor-map copies (tma_tensor_kernels.cu): the same ring, each stage filled by
+// cp.async.bulk.tensor.2d from a CUtensorMap viewing d as rows of 1 KiB and a box of tile_bytes / 1 KiB
+// rows (tile_bytes a multiple of 1 KiB, at most 256 KiB, dividing bytes). "" when the driver can encode
+// tensor maps, else why not. Throws RunError when it cannot (the probe asks first).
+std::string tma_tensor_unavailable();
+int tma_tensor_blocks_per_sm(unsigned tile_bytes, int stages, int threads);  // 0: the ring does not fit
+void launch_tma_tensor_stream(const void* d, std::size_t bytes, unsigned tile_bytes, int stages, int blocks,
+                              int threads, std::uint32_t* d_partials, cudaStream_t s);
 
 }  // namespace joseki::probes

@@ -15,6 +15,7 @@
 #include "measure/clock.hpp"
 #include "backend/gpu.hpp"
 #include "experiments/abc471g/gpu_pairs/bench.hpp"
+#include "experiments/abc471g/gpu_pairs/bench_hopper.hpp"
 #include "experiments/abc471g/gpu_pairs/bench_util.hpp"
 #include "experiments/abc471g/gpu_pairs/ladder.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
@@ -68,6 +69,7 @@ class GpuSolveRunner : public measure::Runner {
       PairsConfig cfg;
       cfg.combiner = *r.combiner;
       cfg.counter = r.counter;
+      if (r.configure) r.configure(cfg);  // a knob beyond counter and combiner (r05 graph, r06 panels)
       m_cfg = cfg;
       m_dev.reset();
       m_dev = std::make_unique<PairsDevice>(m_p, cfg, m_device);
@@ -161,6 +163,9 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
     o.say(fmt::format("  {:<28} {}", r.variant, r.summary ? measure::format_time(r.summary->median)
                                                           : r.skipped.value_or(r.validation)));
   }
+  // The generation floor (issue 19): every GPU figure below also as a multiple of it (extra.floor_x).
+  Record gen_floor = bench_generation_floor(p, o);
+  stamp(gen_floor);
 
 #ifdef JOSEKI_HAVE_CUDA
   // The phases of the count and the tensor-core combine: where that combiner runs.
@@ -368,6 +373,8 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
   }
 #endif
   ladder.insert(ladder.end(), extra.begin(), extra.end());
+  add_floor_ratios(ladder, gen_floor);
+  ladder.push_back(gen_floor);
   return ladder;
 }
 

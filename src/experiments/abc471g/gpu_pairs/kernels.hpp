@@ -53,6 +53,9 @@ struct PartitionArgs {
   std::uint16_t* d_buf = nullptr; // buckets * cap
   std::uint32_t* d_cursor = nullptr;  // buckets; zero before the first chunk, left zero after each
   std::uint64_t* d_zero = nullptr;    // set to 0 by the kernel (the fused count's maximum) unless nullptr
+  // Pairs per thread and tile of the 512-thread partition kernel: 0 = 16 (18 when that saves a tile of
+  // a short run); 20 or 24 = fewer, larger tiles (r07, PairsConfig::partition_tile). Other values mean 0.
+  int tile_pairs = 0;
 };
 struct PartitionLaunch {
   std::uint64_t resident_threads = 1;  // partition threads the GPU holds at once
@@ -103,6 +106,11 @@ struct ProductReduceArgs {
   const std::uint8_t* d_u2 = nullptr;  // 1 - V[i mod K], i < 2 kp (written by the prep; 16-byte aligned)
   std::uint32_t k = 1, kp = 128;
   std::uint64_t* d_answer = nullptr;
+  // Rows [row_begin, min(row_end, k)) only (r06: one panel of G's rows); default: every row.
+  std::uint32_t row_begin = 0, row_end = 0xFFFFFFFFu;
+  // Launched as a programmatic dependent of the previous kernel in its stream (r04: the GEMM);
+  // false: a plain launch (r06's panels wait for their GEMM through an event on another stream).
+  bool dependent = true;
 };
 void launch_product_reduce(const ProductReduceArgs& a, cudaStream_t s);
 

@@ -79,6 +79,26 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r03's count; plane 0 (C & 127) times circ(V) on cuBLASLt's int8 GEMM + masked column sum; "
                  "one chunk: the histograms write the planes (no table, no slicing pass)",
                  "r03_partition_tc", Combiner::Gemm, Counter::Partition),
+        gpu_rung("p05", 5, "r05_whole_graph", "r04 as one CUDA graph",
+                 "r04's kernels (both streams, cuBLASLt's GEMM) captured once and replayed as one CUDA graph",
+                 "r04_partition_gemm", Combiner::Gemm, Counter::Partition),
+        gpu_rung("p06", 6, "r06_gemm_panels", "r05 + GEMM in row panels",
+                 "r05's graph; G = C_0 circ(V) in 3 panels of rows, each panel's masked column sum on a second "
+                 "stream beside the next panel's GEMM (G read back from L2)",
+                 "r05_whole_graph", Combiner::Gemm, Counter::Partition),
+        gpu_rung("p07", 7, "r07_wide_tiles", "r05 + partition tiles of 24",
+                 "r05's graph (not r06's panels, which lost); the partition kernel in tiles of 24 pairs per thread "
+                 "(the per-tile scan, reservations and barriers shared by 1.5x the pairs)",
+                 "r05_whole_graph", Combiner::Gemm, Counter::Partition),
+    };
+    v[5].configure = [](PairsConfig& c) { c.graph = true; };
+    v[7].configure = [](PairsConfig& c) {
+      c.graph = true;
+      c.partition_tile = 24;
+    };
+    v[6].configure = [](PairsConfig& c) {
+      c.graph = true;
+      c.gemm_panels = 3;
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

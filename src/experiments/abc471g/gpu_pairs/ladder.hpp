@@ -8,6 +8,9 @@
 //                       histograms; r02's combine
 //   r04_partition_gemm  r03's count; the product's low 7-bit plane on cuBLASLt's int8 GEMM; a
 //                       one-chunk count writes the planes from its histograms (no table)
+//   r05_whole_graph     r04's solve replayed as one CUDA graph (both streams, cuBLASLt included)
+//   r06_gemm_panels     r05 + the GEMM in panels of rows, each panel's column sum beside the next GEMM
+//   r07_wide_tiles      r05 + the partition kernel in tiles of 24 pairs per thread (10^9)
 #pragma once
 
 #include <functional>
@@ -35,6 +38,8 @@ struct PairsRung {
   std::string cpu_solver;   // the baseline's registry solver
   std::function<std::string(const Problem&)> precondition;  // "" when the rung can run
   measure::Needs needs;     // what it needs of the GPU (unmet: skipped with the reason)
+  // GPU rungs: the knobs beyond combiner and counter (r05: PairsConfig::graph); empty: none.
+  std::function<void(PairsConfig&)> configure;
   std::string variant() const { return "pairs." + slug; }
 };
 

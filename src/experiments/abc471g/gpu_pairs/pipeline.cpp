@@ -137,6 +137,7 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
         m_fork = std::make_unique<cuda::Event>();
         m_join = std::make_unique<cuda::Event>();
         m_join2 = std::make_unique<cuda::Event>();
+        if (c.gemm_panels > 1) setup_gemm_panels();
       }
       // One round of one chunk, at least one pair (no pair: no histogram writes the planes).
       m_fused = c.fuse && m_counter == Counter::Partition && !m_wide && m_begin == 0 && m_end == total &&
@@ -263,6 +264,7 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
       pa.c.begin = b;
       pa.c.end = std::min(a.end, b + m_chunk);
       pa.run = partition_run(pa.c.end - pa.c.begin);  // a short last chunk still fills the GPU
+      pa.tile_pairs = m_cfg.partition_tile;
       if (m_fused) {
         FuseArgs fa;
         fa.d_planes = m_planes.data();
@@ -332,14 +334,18 @@ void PairsDevice::enqueue_combine(cudaStream_t s) {
       JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(s, *m_join, 0));
       m_prep_pending = false;
       set_g_window(s, true);
-      m_gemm->run(m_circ.data(), reinterpret_cast<const std::int8_t*>(m_planes.data()), m_g.data(), s);
-      ProductReduceArgs ra;
-      ra.d_g = m_g.data();
-      ra.d_u2 = m_u2.data();
-      ra.k = m_p.k;
-      ra.kp = m_kp;
-      ra.d_answer = m_answer.data();
-      launch_product_reduce(ra, s);
+      if (m_panel_rows) {  // r06: panels, each column sum beside the next panel's GEMM
+        enqueue_gemm_panels(s);
+      } else {
+        m_gemm->run(m_circ.data(), reinterpret_cast<const std::int8_t*>(m_planes.data()), m_g.data(), s);
+        ProductReduceArgs ra;
+        ra.d_g = m_g.data();
+        ra.d_u2 = m_u2.data();
+        ra.k = m_p.k;
+        ra.kp = m_kp;
+        ra.d_answer = m_answer.data();
+        launch_product_reduce(ra, s);
+      }
       set_g_window(s, false);
       JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(s, *m_join2, 0));
     } else {

@@ -62,6 +62,16 @@ struct PairsConfig {
   // the set-aside sized to G while the solve's device object lives) so the reduction reads it there.
   // Off: no gain at the max case, and the set-aside slowed N = 10^9 by 2% (H200, 2026-11-30).
   bool persist_g = false;
+  // r05 (r05_whole_graph.cpp): PairsDevice::enqueue_solve replays the whole solve (count and combine,
+  // both streams, every kernel, cuBLASLt's included) as one CUDA graph, captured at the first solve
+  // that starts from a clean state. Off: the kernels are launched one by one (r01..r04).
+  bool graph = false;
+  // r06 (r06_gemm_panels.cpp): the GEMM combine in this many panels of G's rows (multiples of 128),
+  // each panel's masked column sum on a second stream beside the next panel's GEMM. 1: r04's one GEMM.
+  int gemm_panels = 1;
+  // r07: pairs per thread and tile of the partition kernel (0: 16, or 18 on a short run; 20 or 24:
+  // larger tiles, the per-tile scan, reservations and barriers shared by 1.25x / 1.5x the pairs).
+  int partition_tile = 0;
 };
 
 // The counter a solve of p with c actually uses (Partition falls back to Atomic when K is too large).

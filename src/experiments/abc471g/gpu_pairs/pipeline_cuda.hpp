@@ -56,10 +56,16 @@ class PairsDevice {
     for (std::size_t r = 0; r < m_rounds; ++r) enqueue_round(r, s);
   }
   void enqueue_combine(cudaStream_t s);
-  void enqueue_solve(cudaStream_t s) {
-    enqueue_count(s);
-    enqueue_combine(s);
-  }
+  // The whole solve: count, then combine; with PairsConfig::graph as one CUDA graph launch
+  // (r05_whole_graph.cpp), else kernel by kernel.
+  void enqueue_solve(cudaStream_t s);
+  // r05: kernel nodes of the captured graph (0: none captured yet), all nodes, captures made.
+  int graph_kernel_nodes() const { return m_graph_kernels; }
+  int graph_nodes() const { return m_graph_nodes; }
+  int graph_captures() const { return m_graph_captures; }
+  const std::string& graph_unavailable() const { return m_graph_why; }  // why the capture failed ("" when it did not)
+  // r06: rows per panel of the GEMM combine (0: r04's single GEMM).
+  std::uint32_t gemm_panel_rows() const { return m_panel_rows; }
   // Fills every output and scratch buffer with 0xA5 (before a validation run).
   void poison(cudaStream_t s);
   // The answers (synchronous copy on s).
@@ -127,6 +133,21 @@ class PairsDevice {
   bool m_fused = false;
   bool m_table_clean = false;  // the table, the buckets' cursors are zero (kept so by the fused count)
   cuda::DeviceBuffer<std::uint32_t> m_slice_max;
+  // r05: the whole solve as one CUDA graph (PairsConfig::graph; r05_whole_graph.cpp)
+  struct Graph;
+  std::shared_ptr<Graph> m_graph;  // shared_ptr: Graph is incomplete here (its deleter is captured where it is made)
+  int m_graph_kernels = 0, m_graph_nodes = 0, m_graph_captures = 0;
+  std::string m_graph_why;  // the capture failed: why (every solve then runs kernel by kernel)
+  void capture_graph();
+  // r06: the GEMM in panels of G's rows (PairsConfig::gemm_panels; r06_gemm_panels.cpp)
+  std::uint32_t m_panel_rows = 0;  // rows per panel (0: one GEMM, r04)
+  std::unique_ptr<cuda::Int8Gemm> m_gemm_panel, m_gemm_last;  // panel width, and the last panel's when narrower
+  std::unique_ptr<cuda::Stream> m_red;  // the panels' column sums
+  std::vector<std::unique_ptr<cuda::Event>> m_panel_done;
+  std::unique_ptr<cuda::Event> m_red_join;
+  void setup_gemm_panels();
+  void enqueue_gemm_panels(cudaStream_t s);
+  int gemm_panel_count() const;
   // NTT
   std::uint32_t m_l = 2, m_ntt_blocks = 1;
   std::uint64_t m_l_inv = 1;

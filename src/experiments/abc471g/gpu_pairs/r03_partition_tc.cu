@@ -230,9 +230,14 @@ PartitionLaunch residency(int sms) {
   // The variants' dynamic shared memory (s_sorted); above 48 KiB in all it needs this opt-in.
   JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(partition_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(sorted_bytes(T, PART_PAIRS_PER_TILE))));
-  if constexpr (T == 512)
+  if constexpr (T == 512) {
     JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(partition_kernel<512, 18>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(sorted_bytes(512, 18))));
+    JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(partition_kernel<512, 24>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(sorted_bytes(512, 24))));
+    JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(partition_kernel<512, 20>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(sorted_bytes(512, 20))));
+  }
   int per_sm = 1;
   JOSEKI_CUDA_CHECK(
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, partition_kernel<T>, T, sorted_bytes(T, PART_PAIRS_PER_TILE)));
@@ -265,7 +270,11 @@ void launch_partition_only(const PartitionArgs& a, int threads, cudaStream_t s) 
     default:
       // A short run (the max case: 52 pairs per thread) in tiles of 18 takes 3 tiles instead of 4:
       // the per-tile work (scan, reservations, barriers) once less, same per-pair work.
-      if (a.run <= 64 && (a.run + 17) / 18 < (a.run + 15) / 16)
+      if (a.tile_pairs == 24)  // r07 (PairsConfig::partition_tile): larger tiles
+        partition_kernel<512, 24><<<blocks, 512, sorted_bytes(512, 24), s>>>(a, bits);
+      else if (a.tile_pairs == 20)
+        partition_kernel<512, 20><<<blocks, 512, sorted_bytes(512, 20), s>>>(a, bits);
+      else if (a.run <= 64 && (a.run + 17) / 18 < (a.run + 15) / 16)
         partition_kernel<512, 18><<<blocks, 512, sorted_bytes(512, 18), s>>>(a, bits);
       else
         partition_kernel<512><<<blocks, 512, sorted_bytes(512, PART_PAIRS_PER_TILE), s>>>(a, bits);

@@ -175,8 +175,8 @@ __global__ void __launch_bounds__(256) product_reduce_kernel(ProductReduceArgs a
   __syncthreads();
   const std::uint32_t lane = threadIdx.x & 31, grp = threadIdx.x >> 5;
   const std::uint32_t k0 = blockIdx.x * 128 + 4 * lane;
-  const std::uint32_t a_lo = blockIdx.y * rows_per_block;
-  const std::uint32_t a_hi = min(a.k, a_lo + rows_per_block);
+  const std::uint32_t a_lo = a.row_begin + blockIdx.y * rows_per_block;
+  const std::uint32_t a_hi = min(min(a.k, a.row_end), a_lo + rows_per_block);
   unsigned long long s[4] = {0, 0, 0, 0};
   for (std::uint32_t r0 = a_lo + grp; r0 < a_hi; r0 += RED_ROWS * RED_UNROLL) {
     int4 g[RED_UNROLL];
@@ -292,9 +292,16 @@ void launch_product_prep(const ProductPrepArgs& a, cudaStream_t s) {
 void launch_product_reduce(const ProductReduceArgs& a, cudaStream_t s) {
   // 648 blocks at K = 2300 (18 column blocks x 36 row splits of 64 rows): one wave (5 blocks per
   // SM by registers; 48- and 56-row splits made 1.09 and 1.15 waves, ncu), every thread's loads at once.
-  const std::uint32_t splits = (a.k + RED_BLOCK_ROWS - 1) / RED_BLOCK_ROWS;
-  launch_dependent(product_reduce_kernel, dim3(a.kp / 128, splits), dim3(256), 2 * a.kp, s, a,
-                   static_cast<std::uint32_t>(RED_BLOCK_ROWS));
+  const std::uint32_t end = a.row_end < a.k ? a.row_end : a.k;
+  if (a.row_begin >= end) return;
+  const std::uint32_t splits = (end - a.row_begin + RED_BLOCK_ROWS - 1) / RED_BLOCK_ROWS;
+  if (a.dependent) {
+    launch_dependent(product_reduce_kernel, dim3(a.kp / 128, splits), dim3(256), 2 * a.kp, s, a,
+                     static_cast<std::uint32_t>(RED_BLOCK_ROWS));
+  } else {
+    product_reduce_kernel<<<dim3(a.kp / 128, splits), dim3(256), 2 * a.kp, s>>>(a, static_cast<std::uint32_t>(RED_BLOCK_ROWS));
+    JOSEKI_CUDA_CHECK_LAUNCH();
+  }
 }
 
 }  // namespace joseki::abc471g::pairs

@@ -1,0 +1,75 @@
+# Device step `hopper_abc` (issue 19, deliverables 2-3 on ABC471G's pair-count path; sourced by
+# scripts/device/session.sh on the GPU host; budget 3 minutes, expected ~1.5). Uses $B $J $W $SAN and
+# the functions step/run from session.sh.
+#   1. the GPU tests of issue 19's pieces (Abc471gHopperGpu.*: the floor's sum, r05 exact over replays)
+#   2. `abc471g scale hopper` (the generation floor, r04's count and combine alone, r04, r05 ...; each
+#      validated, then timed cold): the max case three times (three processes: the goal is the median
+#      of three separate runs), N = 10^8 and 10^9 once each -> $W/hopper_abc/<case>.json / .log
+#   3. the tma probe, quick (issue 19 item 1: tensor-map copies beside bulk copies and plain loads)
+#   4. compute-sanitizer memcheck and racecheck of the small tests (with whatever of the budget is left)
+#   5. a summary: variant | case | median of the runs | x floor | validation | graph nodes
+HA=$W/hopper_abc
+mkdir -p "$HA"
+HA_T0=$(date +%s)
+step "hopper_abc: GPU tests (Abc471gHopperGpu.*)"
+run timeout 100 "$B/joseki_gpu_tests" --gtest_filter='Abc471gHopperGpu.*' --gtest_brief=1 2>&1 | tee "$HA/gpu_tests.log" | tail -8
+
+for c in max_1 max_2 max_3 1e8 1e9; do
+  step "hopper_abc: scale hopper $c"
+  case $c in max_*) n=7e6 lim=45 ;; 1e8) n=$c lim=60 ;; *) n=$c lim=90 ;; esac
+  run timeout $lim "$J" --json "$HA/$c.json" abc471g scale hopper --n "$n" 2>&1 | tee "$HA/$c.log" | tail -9
+done
+
+step "hopper_abc: probe tma --quick (bulk and tensor-map copies vs plain loads)"
+run timeout 40 "$J" --json "$HA/tma_quick.json" probe tma --quick > "$HA/tma_quick.md" 2> "$HA/tma_quick.err"
+grep -E 'tensor_copy|bulk_vs_loads|tensor_vs_loads|stream_read_ceiling|vector_loads_x4' "$HA/tma_quick.md" | cut -c1-220 | head -8
+
+step "hopper_abc: compute-sanitizer on the small tests"
+left=$(( 170 - ($(date +%s) - HA_T0) ))
+if (( left > 20 )); then
+  run timeout $(( left / 2 )) $SAN --tool memcheck --error-exitcode 9 "$B/joseki_gpu_tests" \
+    --gtest_filter='Abc471gHopperGpu.SanitizerShapes:Abc471gHopperGpu.SmallFloorSum*' --gtest_brief=1 2>&1 | tee "$HA/memcheck.log" | grep -E 'ERROR SUMMARY|Invalid|PASSED|FAILED' | head -5
+  left=$(( 170 - ($(date +%s) - HA_T0) ))
+  run timeout $(( left > 10 ? left : 10 )) $SAN --tool racecheck --error-exitcode 9 "$B/joseki_gpu_tests" \
+    --gtest_filter='Abc471gHopperGpu.SanitizerShapes:Abc471gHopperGpu.SmallFloorSum*' --gtest_brief=1 2>&1 | tee "$HA/racecheck.log" | grep -E 'RACECHECK SUMMARY|ERROR SUMMARY|hazard|PASSED|FAILED' | head -5
+else
+  echo "sanitizers skipped: only $left s of the step's budget left"
+fi
+
+step "hopper_abc: summary"
+python3 - "$HA" <<'PY' || echo "summary failed (the records are in $HA/*.json)"
+import json, os, statistics, sys
+d = sys.argv[1]
+rows = {}
+for c in ("max_1", "max_2", "max_3", "1e8", "1e9"):
+    try:
+        recs = json.load(open(os.path.join(d, c + ".json")))["records"]
+    except Exception as e:
+        print(f"{c}: no records ({e})")
+        continue
+    case = "max" if c.startswith("max") else c
+    for r in recs:
+        v = r.get("variant", "?")
+        ax = r.get("axes") or {}
+        if isinstance(ax, dict) and "gemm_panels" in ax:
+            v += f" [P={ax['gemm_panels']}]"
+        if isinstance(ax, dict) and "partition_tile" in ax:
+            v += f" [tile={ax['partition_tile']}]"
+        key = (case, v)
+        e = rows.setdefault(key, {"med": [], "fx": [], "val": set(), "notes": ""})
+        s = r.get("summary") or {}
+        if s.get("median") is not None:
+            e["med"].append(s["median"])
+        x = r.get("extra", {})
+        if "floor_x" in x:
+            e["fx"].append(x["floor_x"])
+        e["val"].add(("skipped: " + r["skipped"]) [:80] if r.get("skipped") else r.get("validation", "?")[:60])
+        if "graph_kernel_nodes" in x:
+            e["notes"] = f"graph {x['graph_kernel_nodes']} kernels / {x['graph_nodes']} nodes"
+print("| case | variant | GPU_COMPUTE (median of runs) | runs | x floor | validation | notes |")
+print("|---|---|---|---|---|---|---|")
+for (case, v), e in rows.items():
+    m = f"{statistics.median(e['med'])*1e6:.2f} us" if e["med"] else "-"
+    fx = f"{statistics.median(e['fx']):.2f}" if e["fx"] else "-"
+    print(f"| {case} | {v} | {m} | {len(e['med'])} | {fx} | {', '.join(sorted(e['val']))} | {e['notes']} |")
+PY

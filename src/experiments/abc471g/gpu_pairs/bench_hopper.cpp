@@ -1,0 +1,257 @@
+// `joseki abc471g scale hopper` (bench_hopper.hpp): issue 19's floor and rungs beside r04.
+#include "experiments/abc471g/gpu_pairs/bench_hopper.hpp"
+
+#include <algorithm>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "backend/gpu.hpp"
+#include "experiments/abc471g/gpu_pairs/bench_util.hpp"
+#include "experiments/abc471g/gpu_pairs/ladder.hpp"
+#include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
+#include "measure/sweep.hpp"
+#include "measure/throughput.hpp"
+
+#ifdef JOSEKI_HAVE_CUDA
+#include "backend/cuda/check.hpp"
+#include "backend/cuda/timing.hpp"
+#include "experiments/abc471g/gpu_pairs/hopper_kernels.hpp"
+#include "experiments/abc471g/gpu_pairs/pipeline_cuda.hpp"
+#endif
+
+namespace joseki::abc471g::pairs {
+
+using bench::base_record;
+using measure::Record;
+
+std::uint32_t cpu_element_sum32(const Problem& p) {
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  const std::uint64_t per = std::max<std::uint64_t>((p.n + hw - 1) / hw, 1);
+  std::vector<std::uint32_t> part(hw, 0);
+  std::vector<std::thread> ts;
+  for (unsigned t = 0; t < hw; ++t)
+    ts.emplace_back([&, t] {
+      const std::uint64_t b = std::min<std::uint64_t>(p.n, t * per), e = std::min<std::uint64_t>(p.n, b + per);
+      std::vector<std::uint32_t> buf(1u << 16);
+      std::uint32_t s = 0;
+      for (std::uint64_t i = b; i < e; i += buf.size()) {
+        const std::uint64_t c = std::min<std::uint64_t>(buf.size(), e - i);
+        generate(p, i, c, buf.data());
+        for (std::uint64_t j = 0; j < c; ++j) s += buf[j];
+      }
+      part[t] = s;
+    });
+  for (auto& t : ts) t.join();
+  std::uint32_t s = 0;
+  for (std::uint32_t x : part) s += x;
+  return s;
+}
+
+void add_floor_ratios(std::vector<Record>& recs, const Record& floor) {
+  if (!floor.summary) return;
+  const double f = floor.summary->median;
+  for (Record& r : recs) {
+    if (&r == &floor || r.variant == floor.variant || !r.summary || r.scope != "GPU_COMPUTE") continue;
+    r.extra["floor_s"] = f;
+    r.extra["floor_x"] = r.summary->median / f;
+  }
+}
+
+Record bench_generation_floor(const Problem& p, const BenchOptions& o) {
+  Record r = base_record("pairs.floor.generate",
+                         "generation floor: A_0..A_{N-1} generated as the counts do (jump-ahead, PCG, fastmod), "
+                         "summed (one atomic per warp), no pair formed",
+                         "cuda", "GPU_COMPUTE", "cold");
+  bench::set_problem_axes(r, p);
+#ifdef JOSEKI_HAVE_CUDA
+  const gpu::Availability av = gpu::availability();
+  if (!av.ok) return bench::skipped_record(r, "no GPU: " + av.reason);
+  JOSEKI_CUDA_CHECK(cudaSetDevice(o.device));
+  cuda::GpuTimer timer(o.device);
+  const cudaStream_t s = timer.stream();
+  cuda::DeviceBuffer<std::uint32_t> d_b(std::max<std::size_t>(p.b.size(), 1));
+  if (!p.b.empty()) d_b.copy_from_host(p.b.data(), p.b.size());
+  cuda::DeviceBuffer<std::uint32_t> d_sum(1);
+  FloorArgs a;
+  a.d_b = d_b.data();
+  a.m = p.m();
+  a.seed = p.seed;
+  a.k = p.k;
+  a.fastmod_m = make_fastmod(p.k).m;
+  a.n = p.n;
+  const std::uint64_t resident = floor_resident_threads(o.device);
+  a.run = std::max<std::uint64_t>((p.n + resident - 1) / resident, 1);
+  a.d_sum = d_sum.data();
+  JOSEKI_CUDA_CHECK(cudaDeviceSynchronize());
+  auto check = [&]() -> std::string {
+    d_sum.poison(s);
+    launch_generate_floor(a, s);
+    std::uint32_t got = 0;
+    d_sum.copy_to_host(&got, 1, s);
+    JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
+    const std::uint32_t want = cpu_element_sum32(p);
+    return got == want ? "" : fmt::format("sum of A mod 2^32: got {}, expected {} (CPU generator)", got, want);
+  };
+  const std::string bad = check();
+  r.validation = bad.empty() ? "exact" : "failed: " + bad;
+  r.extra["elements_per_thread"] = a.run;
+  r.extra["resident_threads"] = resident;
+  if (!bad.empty()) return r;
+  a.zero_sum = false;  // the timed runs: the kernel alone
+  r.set_measurement(timer.measure([&](cudaStream_t st) { launch_generate_floor(a, st); }, measure::Mode::Cold, o.rule));
+  r.throughput = measure::throughput({static_cast<double>(p.n), 0}, r.summary->median);
+  r.extra["elements_per_s"] = r.throughput->elements_per_s;
+#else
+  (void)o;
+  r = bench::skipped_record(r, "this joseki was built without CUDA");
+#endif
+  return r;
+}
+
+std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name, const BenchOptions& o) {
+  std::vector<Record> out;
+  const std::string set_id = "pairs-hopper " + case_name + " " + bench::now_id();
+  auto stamp = [&](Record& r) {
+    bench::set_problem_axes(r, p);
+    r.axes.set("case", case_name);
+    r.ladder.scope_set = set_id;
+  };
+  o.say(fmt::format("gpu-pairs, issue 19, {}: N = {}, K = {}; the generation floor ...", case_name, p.n, p.k));
+  Record floor = bench_generation_floor(p, o);
+  stamp(floor);
+  o.say(fmt::format("  floor: {}", floor.summary ? fmt::format("{:.2f} us", floor.summary->median * 1e6)
+                                   : floor.skipped ? "skipped: " + *floor.skipped : floor.validation));
+  out.push_back(floor);
+#ifdef JOSEKI_HAVE_CUDA
+  const gpu::Availability av = gpu::availability();
+  if (!av.ok) return out;
+  const Reference ref = reference_answer(p);
+  o.say(fmt::format("  reference: {} ({:.3f} s)", ref.name, ref.seconds));
+  cuda::GpuTimer timer(o.device);
+  const cudaStream_t s = timer.stream();
+  const int r04_position = find_rung("r04_partition_gemm").position;
+  for (const PairsRung& rung : pairs_ladder()) {
+    if (!rung.combiner || rung.position < r04_position) continue;
+    Record r = base_record(rung.variant(), rung.technique, "cuda", "GPU_COMPUTE", "cold");
+    r.rung = rung.position;
+    stamp(r);
+    r.extra["reference"] = ref.name;
+    if (const std::string why = rung.precondition(p); !why.empty()) {
+      out.push_back(bench::skipped_record(r, why));
+      continue;
+    }
+    if (auto why = measure::unmet(combiner_needs(*rung.combiner, p.k), gpu::needs_facts(o.device))) {
+      out.push_back(bench::skipped_record(r, *why));
+      continue;
+    }
+    if (auto why = measure::unmet(rung.needs, gpu::needs_facts(o.device))) {
+      out.push_back(bench::skipped_record(r, *why));
+      continue;
+    }
+    PairsConfig cfg;
+    cfg.progress = false;
+    cfg.combiner = *rung.combiner;
+    cfg.counter = rung.counter;
+    if (rung.configure) rung.configure(cfg);
+    r = bench::time_solve(p, cfg, ref.answer, timer, o, r);
+    if (cfg.gemm_panels > 1) r.extra["gemm_panel_rows"] = PairsDevice(p, cfg, o.device).gemm_panel_rows();
+    if (cfg.graph) {  // the launches the graph holds (r04's per solve) and whether it was used
+      PairsDevice d(p, cfg, o.device);
+      d.enqueue_solve(s);  // kernel by kernel (zeroing), then captured and replayed
+      d.enqueue_solve(s);
+      d.enqueue_solve(s);
+      if (const std::string diff = compare_answers(d.download(s), ref.answer); !diff.empty())
+        r.validation = "failed on graph replay: " + diff;
+      r.extra["graph_kernel_nodes"] = d.graph_kernel_nodes();
+      r.extra["graph_nodes"] = d.graph_nodes();
+      r.extra["graph_captures"] = d.graph_captures();
+      if (!d.graph_unavailable().empty()) r.extra["graph_unavailable"] = d.graph_unavailable();
+    }
+    r.extra["gemm_panels"] = cfg.gemm_panels;
+    o.say(fmt::format("  {:<20} {}", rung.slug, r.summary ? fmt::format("{:.2f} us", r.summary->median * 1e6) : r.validation));
+    out.push_back(r);
+  }
+  // Sweep: panels of the GEMM combine (r06's knob, with r05's graph); tie rule: within 2 %, fewer panels.
+  if (find_rung("r04_partition_gemm").precondition(p).empty() &&
+      !measure::unmet(combiner_needs(Combiner::Gemm, p.k), gpu::needs_facts(o.device))) {
+    std::vector<Record> pts;
+    for (const int panels : {1, 2, 3, 4, 6}) {
+      Record r = base_record("pairs.sweep.gemm_panels", "full solve (r05's graph), the GEMM combine in row panels",
+                             "cuda", "GPU_COMPUTE", "cold");
+      stamp(r);
+      r.axes.set("gemm_panels", static_cast<std::int64_t>(panels));
+      r.ladder.sweep = "gemm_panels";
+      PairsConfig c;
+      c.progress = false;
+      c.combiner = Combiner::Gemm;
+      c.graph = true;
+      c.gemm_panels = panels;
+      r = bench::time_solve(p, c, ref.answer, timer, o, r);
+      r.extra["gemm_panel_rows"] = PairsDevice(p, c, o.device).gemm_panel_rows();
+      pts.push_back(r);
+    }
+    bench::mark_choice(pts, measure::TieRule::prefer_smaller("gemm_panels"));
+    out.insert(out.end(), pts.begin(), pts.end());
+  }
+  // Sweep: pairs per partition tile (r07's knob, with r05's graph); tie rule: within 2 %, r03's tiles.
+  if (find_rung("r04_partition_gemm").precondition(p).empty() &&
+      !measure::unmet(combiner_needs(Combiner::Gemm, p.k), gpu::needs_facts(o.device))) {
+    std::vector<Record> pts;
+    for (const int tile : {0, 20, 24}) {
+      Record r = base_record("pairs.sweep.partition_tile",
+                             "full solve (r05's graph), pairs per thread and partition tile (0: 16, 18 on a short run)",
+                             "cuda", "GPU_COMPUTE", "cold");
+      stamp(r);
+      r.axes.set("partition_tile", static_cast<std::int64_t>(tile));
+      r.ladder.sweep = "partition_tile";
+      PairsConfig c;
+      c.progress = false;
+      c.combiner = Combiner::Gemm;
+      c.graph = true;
+      c.partition_tile = tile;
+      pts.push_back(bench::time_solve(p, c, ref.answer, timer, o, r));
+    }
+    bench::mark_choice(pts, measure::TieRule::prefer_smaller("partition_tile"));
+    out.insert(out.end(), pts.begin(), pts.end());
+  }
+  // r04 split: its count alone and its combine alone, one device (validated through the whole solve).
+  if (find_rung("r04_partition_gemm").precondition(p).empty() &&
+      !measure::unmet(combiner_needs(Combiner::Gemm, p.k), gpu::needs_facts(o.device))) {
+    PairsConfig gc;
+    gc.progress = false;
+    gc.combiner = Combiner::Gemm;
+    PairsDevice fd(p, gc, o.device);
+    fd.poison(s);
+    fd.enqueue_solve(s);
+    const std::string diff = compare_answers(fd.download(s), ref.answer);
+    for (int phase = 0; phase < 2; ++phase) {
+      Record r = base_record(phase == 0 ? "pairs.hopper.count_r04" : "pairs.hopper.combine_r04",
+                             phase == 0 ? "r04's count alone (partition + histograms; fused: they write the planes)"
+                                        : "r04's combine alone (prep, cuBLASLt GEMM, masked column sum, upper planes)",
+                             "cuda", "GPU_COMPUTE", "cold");
+      stamp(r);
+      r.extra["phase_of"] = "pairs.r04_partition_gemm";
+      r.extra["fused"] = fd.fused();
+      r.validation = diff.empty() ? "exact" : "failed: " + diff;
+      if (diff.empty()) {
+        if (phase == 0) {
+          r.set_measurement(timer.measure([&](cudaStream_t st) { fd.enqueue_count(st); }, measure::Mode::Cold, o.rule));
+        } else {
+          fd.enqueue_count(s);
+          r.set_measurement(timer.measure([&](cudaStream_t st) { fd.enqueue_combine(st); }, measure::Mode::Cold, o.rule));
+        }
+      }
+      out.push_back(r);
+    }
+    fd.enqueue_count(s);
+    fd.enqueue_combine(s);
+    if (const std::string again = compare_answers(fd.download(s), ref.answer); !again.empty() && diff.empty())
+      out.back().validation = out[out.size() - 2].validation = "failed after the timed runs: " + again;
+  }
+#endif
+  add_floor_ratios(out, out.front());
+  return out;
+}
+
+}  // namespace joseki::abc471g::pairs

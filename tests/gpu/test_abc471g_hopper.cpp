@@ -1,0 +1,226 @@
+// Issue 19's gpu-pairs pieces on the GPU: the generation floor's sum against the CPU generator
+// (sizes off the block and the run, with and without given values), and r05 (the whole solve as one
+// CUDA graph) and r06 (the GEMM combine in row panels) exact over repeated solves, after poison, with
+// and without spills, fused or not (several chunks), panels of equal and unequal widths, and with the
+// graph really captured and replayed. Skipped, visibly, without a GPU.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "backend/gpu.hpp"
+#include "experiments/abc471g/gpu_pairs/bench_hopper.hpp"
+#include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
+#include "experiments/abc471g/gpu_pairs/pipeline.hpp"
+#include "experiments/abc471g/gpu_pairs/reference.hpp"
+#include "experiments/abc471g/gpu_pairs/test_support.hpp"
+#include "gpu_test.hpp"
+#include "measure/needs.hpp"
+
+#ifdef JOSEKI_HAVE_CUDA
+#include "backend/cuda/buffer.hpp"
+#include "experiments/abc471g/gpu_pairs/hopper_kernels.hpp"
+#include "experiments/abc471g/gpu_pairs/pipeline_cuda.hpp"
+#endif
+
+namespace {
+
+namespace ab = joseki::abc471g;
+namespace gp = joseki::abc471g::pairs;
+using gp::testing::random_problem;
+
+#ifdef JOSEKI_HAVE_CUDA
+void expect_floor_sums(const std::vector<ab::Problem>& problems) {
+  for (const ab::Problem& p : problems) {
+    joseki::cuda::DeviceBuffer<std::uint32_t> d_b(std::max<std::size_t>(p.b.size(), 1));
+    if (!p.b.empty()) d_b.copy_from_host(p.b.data(), p.b.size());
+    joseki::cuda::DeviceBuffer<std::uint32_t> d_sum(1);
+    joseki::cuda::Stream s;
+    for (const std::uint64_t run : {std::uint64_t{1}, std::uint64_t{3}, std::uint64_t{1000}, p.n + 5}) {
+      gp::FloorArgs a;
+      a.d_b = d_b.data();
+      a.m = p.m();
+      a.seed = p.seed;
+      a.k = p.k;
+      a.fastmod_m = gp::make_fastmod(p.k).m;
+      a.n = p.n;
+      a.run = run;
+      a.d_sum = d_sum.data();
+      d_sum.poison(s);
+      gp::launch_generate_floor(a, s);
+      std::uint32_t got = 0;
+      d_sum.copy_to_host(&got, 1, s);
+      s.sync();
+      const std::uint32_t want = gp::cpu_element_sum32(p);
+      EXPECT_EQ(got, want) << "N = " << p.n << ", K = " << p.k << ", M = " << p.m() << ", run " << run;
+      a.zero_sum = false;  // as timed: no memset, the sum accumulates
+      gp::launch_generate_floor(a, s);
+      d_sum.copy_to_host(&got, 1, s);
+      s.sync();
+      EXPECT_EQ(got, static_cast<std::uint32_t>(2u * want)) << "a second run without zeroing, N = " << p.n;
+    }
+  }
+}
+#endif
+
+TEST(Abc471gHopperGpu, SmallFloorSumMatchesTheCpuGenerator) {
+  JOSEKI_REQUIRE_GPU();
+#ifdef JOSEKI_HAVE_CUDA
+  expect_floor_sums({random_problem(1, 1, 1, 1, 2), random_problem(2, 37, 0, 3, 4), random_problem(1000, 7, 1000, 5, 6),
+                     random_problem(4099, 31, 17, 7, 8), random_problem(100003, 2300, 5000, 9, 10)});
+#endif
+}
+
+TEST(Abc471gHopperGpu, MaxCaseFloorSumMatchesTheCpuGenerator) {
+  JOSEKI_REQUIRE_GPU();
+#ifdef JOSEKI_HAVE_CUDA
+  expect_floor_sums({random_problem(7'000'001, 2300, 100'000, 11, 12)});
+#endif
+}
+
+TEST(Abc471gHopperGpu, SmallWholeGraphRepeatedSolvesStayExact) {
+  JOSEKI_REQUIRE_GPU();
+#ifdef JOSEKI_HAVE_CUDA
+  if (auto why = joseki::measure::unmet(gp::combiner_needs(gp::Combiner::Gemm, 2300), joseki::gpu::needs_facts(0)))
+    GTEST_SKIP() << *why;
+  const ab::Problem problems[] = {random_problem(2, 37, 1, 3, 4), random_problem(4'099, 37, 17, 5, 6),
+                                  random_problem(100'003, 37, 5'000, 7, 8), random_problem(300'007, 300, 100'000, 9, 10),
+                                  gp::testing::heavy_cell_problem(70'000, 13, 4, 70'000)};
+  for (const ab::Problem& p : problems) {
+    const std::uint32_t kp = gp::padded_k(p.k);
+    const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
+    for (int variant = 0; variant < 6; ++variant) {
+      gp::PairsConfig c;
+      c.combiner = variant == 3 ? gp::Combiner::TensorCore : gp::Combiner::Gemm;
+      c.graph = variant != 5;
+      c.bucket_cap = variant == 1 ? 8u : 0u;            // spills into the table
+      if (variant == 2) c.chunk_pairs = 1'000;          // several chunks: not fused, the table zeroed in the graph
+      if (variant == 4) c.gemm_panels = 2;              // r06: K = 300 -> panels of 256 and 128 rows
+      if (variant == 5) c.gemm_panels = 3;              // r06 without the graph: 3 panels of 128 rows at K = 300
+      gp::PairsDevice dev(p, c, 0);
+      if (variant >= 4 && dev.gemm() && kp >= 256) {
+        EXPECT_GT(dev.gemm_panel_rows(), 0u) << "cuBLASLt took the panels' shapes, K = " << p.k;
+      }
+      joseki::cuda::Stream s;
+      for (int rep = 0; rep < 4; ++rep) {
+        if (rep == 2) dev.poison(s);  // the next solve runs kernel by kernel (zeroing), then the graph again
+        dev.enqueue_solve(s);
+        EXPECT_EQ(dev.download(s), want) << "solve " << rep << ", variant " << variant << ", N = " << p.n
+                                         << ", K = " << p.k;
+      }
+      if (c.graph) {
+        EXPECT_EQ(dev.graph_unavailable(), "");
+        EXPECT_EQ(dev.graph_captures(), 1) << "captured once, replayed after";
+        EXPECT_GE(dev.graph_kernel_nodes(), 2) << "variant " << variant;
+      }
+    }
+  }
+#endif
+}
+
+// r07: the partition kernel in tiles of 20 and 24 pairs, its table cell by cell against the CPU's: runs of one
+// tile, of many tiles and a ragged last tile, spilling buckets, several chunks, and the whole solve.
+TEST(Abc471gHopperGpu, SmallPartitionWideTilesAreExact) {
+  JOSEKI_REQUIRE_GPU();
+#ifdef JOSEKI_HAVE_CUDA
+  for (const ab::Problem& p : {random_problem(4'099, 31, 17, 7, 8), random_problem(100'003, 37, 5'000, 9, 10),
+                               random_problem(300'007, 300, 100'000, 11, 12)}) {
+    const std::uint32_t kp = gp::padded_k(p.k);
+    const std::vector<std::uint64_t> want = gp::cpu_pair_table(p, kp);
+    for (const std::uint32_t ppt : {0u, 7u, 24u, 100u})
+      for (const std::uint32_t cap : {0u, 8u})
+        for (const int tile : {20, 24}) {
+          gp::PairsConfig c;
+          c.partition_tile = tile;
+          c.fuse = false;  // the table, not the planes
+          c.pairs_per_thread = ppt;
+          c.bucket_cap = cap;
+          if (ppt == 100) c.chunk_pairs = 7'777;  // several chunks
+          gp::PairsDevice dev(p, c, 0);
+          ASSERT_EQ(dev.counter(), gp::Counter::Partition);
+          joseki::cuda::Stream s;
+          dev.poison(s);
+          dev.enqueue_count(s);
+          EXPECT_EQ(dev.download_table(s), want)
+              << "N = " << p.n << ", K = " << p.k << ", ppt " << ppt << ", cap " << cap << ", tile " << tile;
+        }
+  }
+  if (auto why = joseki::measure::unmet(gp::combiner_needs(gp::Combiner::Gemm, 2300), joseki::gpu::needs_facts(0)))
+    GTEST_SKIP() << "tables exact; the whole solve needs " << *why;
+  const ab::Problem p = random_problem(300'007, 300, 100'000, 11, 12);
+  const std::uint32_t kp = gp::padded_k(p.k);
+  const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
+  gp::PairsConfig c;
+  c.combiner = gp::Combiner::Gemm;
+  c.partition_tile = 24;
+  c.graph = true;
+  c.gemm_panels = 3;
+  gp::PairsDevice dev(p, c, 0);
+  joseki::cuda::Stream s;
+  dev.poison(s);
+  for (int rep = 0; rep < 3; ++rep) {
+    dev.enqueue_solve(s);
+    EXPECT_EQ(dev.download(s), want) << "solve " << rep;
+  }
+#endif
+}
+
+// A short run for compute-sanitizer (memcheck, racecheck): r05, and r06 with r07's tiles, on two shapes,
+// replays after a poison.
+TEST(Abc471gHopperGpu, SanitizerShapes) {
+  JOSEKI_REQUIRE_GPU();
+#ifdef JOSEKI_HAVE_CUDA
+  if (auto why = joseki::measure::unmet(gp::combiner_needs(gp::Combiner::Gemm, 2300), joseki::gpu::needs_facts(0)))
+    GTEST_SKIP() << *why;
+  for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10)}) {
+    const std::uint32_t kp = gp::padded_k(p.k);
+    const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
+    for (const int panels : {1, 2}) {
+      gp::PairsConfig c;
+      c.combiner = gp::Combiner::Gemm;
+      c.graph = true;
+      c.gemm_panels = panels;
+      c.partition_tile = panels == 2 ? 24 : 0;  // r07's tiles with r06's panels
+      gp::PairsDevice dev(p, c, 0);
+      joseki::cuda::Stream s;
+      dev.poison(s);
+      for (int rep = 0; rep < 3; ++rep) {
+        dev.enqueue_solve(s);
+        EXPECT_EQ(dev.download(s), want) << "solve " << rep << ", " << panels << " panels, K = " << p.k;
+      }
+    }
+  }
+#endif
+}
+
+TEST(Abc471gHopperGpu, MaxCaseWholeGraphExact) {
+  JOSEKI_REQUIRE_GPU();
+#ifdef JOSEKI_HAVE_CUDA
+  if (auto why = joseki::measure::unmet(gp::combiner_needs(gp::Combiner::Gemm, 2300), joseki::gpu::needs_facts(0)))
+    GTEST_SKIP() << *why;
+  const ab::Problem p = random_problem(7'000'000, 2300, 100'000, 2026, 7);
+  const ab::Answer want = gp::solve_pairs_reference(p);
+  gp::PairsConfig c;
+  c.combiner = gp::Combiner::Gemm;
+  c.graph = true;
+  gp::PairsDevice dev(p, c, 0);
+  joseki::cuda::Stream s;
+  dev.poison(s);
+  for (int rep = 0; rep < 3; ++rep) {
+    dev.enqueue_solve(s);
+    EXPECT_EQ(dev.download(s), want) << "solve " << rep;
+  }
+  EXPECT_EQ(dev.graph_unavailable(), "");
+  EXPECT_EQ(dev.graph_captures(), 1);
+  for (const int panels : {3, 4}) {  // r06: 3 x 768 rows; 640, 640, 640 and 384 rows
+    c.gemm_panels = panels;
+    gp::PairsDevice pd(p, c, 0);
+    pd.poison(s);
+    for (int rep = 0; rep < 2; ++rep) {
+      pd.enqueue_solve(s);
+      EXPECT_EQ(pd.download(s), want) << panels << " panels, solve " << rep;
+    }
+  }
+#endif
+}
+
+}  // namespace
