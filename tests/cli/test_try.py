@@ -267,6 +267,12 @@ def direct_signature_mismatch_is_bad_input(s):
 
 
 @suite.test
+def reduce_signature_mismatch_is_caught_by_compile_only(s):
+    p = compile_only(s, "wrong_signature.cu")
+    expect_exit(p, 2, "joseki_reduce takes 3 parameter(s) of 8, 8, 8 bytes", "5 parameters of 8, 8, 8, 4, 8 bytes")
+
+
+@suite.test
 def direct_chunk_without_the_chunk_macro_is_bad_input(s):
     path = write_kernel(s, "nochunk.cu", "// x\n// joseki: chunk=4096\n" + COUNT_SIG + " {}\n")
     expect_exit(s.run("try", path, *DL, "--compile-only"), 2, "nochunk.cu:2", "chunk=4096", "never uses CHUNK")
