@@ -215,8 +215,9 @@ void add_calibrate(CLI::App* parent, Context& ctx) {
     measure::Table t({"solver", "t(N, K) fit", "at the max case", "worst fit error"});
     for (const auto& [name, f] : m.solvers)
       t.add_row({name, f.formula(), ms(f.seconds(7e6, 2300)), fmt::format("{:.0f}%", 100 * f.max_rel_err)});
-    std::cout << "## abc471g cost model (" << path << ")\n\nGPU fixed costs: " << ms(m.gpu_fixed_external_s)
-              << " (driver init + context + teardown, EXTERNAL) + " << ms(m.module_load_s) << " (module load)\n\n"
+    std::cout << "## abc471g cost model (" << path << ")\n\nGPU fixed costs (driver init + context + teardown, "
+              << "EXTERNAL, by device state): " << m.fixed_costs_text()
+              << (m.idle_note.empty() ? "" : "; idle: " + m.idle_note) << "\n\n"
               << t.markdown() << std::endl;
     keep(ctx, std::move(recs));
   });

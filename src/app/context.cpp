@@ -133,6 +133,9 @@ void add_rule_options(CLI::App* cmd, measure::StoppingRule& rule) {
   add("--max-noise", rule.max_noise, "converged when stdev/mean <= this", finite_range(1e-6, 10.0));
   add("--min-time", rule.min_time_s, "at least this many seconds of samples", finite_range(0.0, 3600.0));
   add("--timeout", rule.timeout_s, "stop sampling after this many seconds", finite_range(1e-3, 3600.0));
+  cmd->add_flag_callback("--keep-flagged", [&rule] { rule.discard_flagged = false; },
+                         "stopping rule: keep GPU samples taken under a slowdown (throttle reason, SM clock > 5 % "
+                         "down); by default they are dropped and counted in the record's environment");
 }
 
 }  // namespace joseki::app

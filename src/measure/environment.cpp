@@ -57,6 +57,7 @@ json to_json(const Environment& e) {
             {"flagged_samples", e.flagged_samples}};
   j["before"] = e.before ? to_json(*e.before) : json(nullptr);
   j["after"] = e.after ? to_json(*e.after) : json(nullptr);
+  if (!e.discarded_samples.empty()) j["discarded_samples"] = e.discarded_samples;  // absent: none dropped
   return j;
 }
 
@@ -69,6 +70,7 @@ Environment environment_from_json(const json& j) {
   e.flagged_samples = j.at("flagged_samples").get<std::vector<int>>();
   if (!j.at("before").is_null()) e.before = env_reading_from_json(j.at("before"));
   if (!j.at("after").is_null()) e.after = env_reading_from_json(j.at("after"));
+  if (j.contains("discarded_samples")) e.discarded_samples = j.at("discarded_samples").get<std::vector<double>>();
   return e;
 }
 
@@ -107,7 +109,15 @@ void EnvironmentLog::before_run() {
   ++m_runs;
 }
 
-void EnvironmentLog::end(int warmup_runs, int samples) {
+bool EnvironmentLog::current_flagged() const {
+  if (!m_env.before || !m_latest) return false;
+  const EnvReading& r = *m_latest;
+  if (r.throttle_mask > 0 && (static_cast<std::uint64_t>(r.throttle_mask) & throttle::kSlowdown)) return true;
+  const int start_clock = m_env.before->sm_clock_mhz;
+  return start_clock > 0 && r.sm_clock_mhz > 0 && 1.0 - static_cast<double>(r.sm_clock_mhz) / start_clock > m_drop_limit;
+}
+
+void EnvironmentLog::end(int warmup_runs, int samples, const std::vector<int>& discarded_at) {
   if (!m_probe || !m_env.before) return;
   m_env.after = m_probe->read();
   if (m_env.after) ++m_env.readings;
@@ -143,11 +153,16 @@ void EnvironmentLog::end(int warmup_runs, int samples) {
       judged = r;
       judged_bad = judge(r, fmt::format("before sample {}", sample));
     }
-    if (judged_bad) m_env.flagged_samples.push_back(sample);
+    if (!judged_bad) continue;
+    // Index among the kept samples; a discarded one is not in the record's samples.
+    const auto before = std::lower_bound(discarded_at.begin(), discarded_at.end(), sample);
+    if (before != discarded_at.end() && *before == sample) continue;
+    m_env.flagged_samples.push_back(sample - static_cast<int>(before - discarded_at.begin()));
   }
-  if (m_env.after && judge(*m_env.after, "after the block") && samples > 0 &&
-      (m_env.flagged_samples.empty() || m_env.flagged_samples.back() != samples - 1))
-    m_env.flagged_samples.push_back(samples - 1);  // the last sample ran next to the slowdown
+  const int kept = samples - static_cast<int>(discarded_at.size());
+  if (m_env.after && judge(*m_env.after, "after the block") && kept > 0 &&
+      (m_env.flagged_samples.empty() || m_env.flagged_samples.back() != kept - 1))
+    m_env.flagged_samples.push_back(kept - 1);  // the last sample ran next to the slowdown
 }
 
 json to_json(const NvmlFacts& f) {

@@ -63,7 +63,9 @@ struct Environment {
   int readings = 0;                        // readings taken, before and after included
   double sm_clock_drop_pct = 0;            // lowest SM clock seen vs the one at the start, in %
   std::vector<int> flagged_samples;        // indices into the record's samples
-  std::vector<std::string> flags;          // why, in words ("hw_slowdown before sample 12", ...)
+  std::vector<std::string> flags;          // why, in words ("hw_slowdown before sample 12", ...; sample
+                                           // numbers count the discarded samples too)
+  std::vector<double> discarded_samples;   // samples the stopping rule dropped as flagged (not in the record's samples)
   bool flagged() const { return !flags.empty(); }
 };
 
@@ -81,7 +83,12 @@ class EnvironmentLog {
                           double clock_drop_limit = 0.05);
   void begin();
   void before_run();  // call before every warm-up run and every sample, in order
-  void end(int warmup_runs, int samples);
+  // Whether the reading in force now (the one before_run took or kept for the coming run) shows a
+  // slowdown: a throttle reason, or the SM clock more than the limit below the block's start.
+  bool current_flagged() const;
+  // samples: every sample taken, discarded ones included; discarded_at: the indices (in the order
+  // taken) the stopping rule dropped. flagged_samples then index the kept samples.
+  void end(int warmup_runs, int samples, const std::vector<int>& discarded_at = {});
   const Environment& result() const { return m_env; }
 
  private:

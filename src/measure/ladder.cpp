@@ -142,8 +142,9 @@ class Driver {
 
   // A configuration borrowed from another rung's sweep: validated like the defaults before timing.
   bool validate_borrowed(const RungSpec& r, Runner& runner, const Point& config) {
+    const auto why = runner.setup(r, config);  // first: the runner labels the set-up rung's configuration
     ValidationResult v{r.slug, runner.config_label(config), false, ""};
-    if (const auto why = runner.setup(r, config)) {
+    if (why) {
       skip(r, *why);
       return false;
     }
@@ -198,8 +199,9 @@ class Driver {
     bool all_ok = true, any_ran = false;
     std::string first_failure, first_skip;
     for (const Point& c : configs) {
+      const auto why = runner.setup(r, c);  // first: the runner labels the set-up rung's configuration
       ValidationResult v{r.slug, runner.config_label(c), false, ""};
-      if (const auto why = runner.setup(r, c)) {
+      if (why) {
         v.ok = true;
         v.message = "skipped: " + *why;
         if (first_skip.empty()) first_skip = *why;

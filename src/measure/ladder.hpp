@@ -85,6 +85,7 @@ class Runner {
   virtual double timed_run() = 0;            // one run, timed (GPU events or the CPU clock), seconds
   virtual void flush() {}                    // cold mode: evict the caches before a sample (untimed)
   virtual Work work() const = 0;             // the work one run does, for throughput
+  // How this runner names a configuration of the rung last set up (asked only after setup()).
   virtual std::string config_label(const Point& config) const { return config.label(); }
   // A runner with its own timing loop (CUDA: events, L2 flush, hot batches, the GPU's environment)
   // measures the set-up rung itself; nullopt: the core's loop over timed_run() and flush().

@@ -516,6 +516,7 @@ void Record::set_measurement(const Measurement& m) {
   stop_reason = to_string(m.reason);
   warmup_runs = m.warmup_runs;
   environment = m.environment;
+  if (environment) environment->discarded_samples = m.discarded_s;
 }
 
 json to_json(const Record& r) {

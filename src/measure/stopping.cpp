@@ -49,7 +49,7 @@ StopDecision should_stop(const StoppingRule& rule, std::span<const double> sampl
 double steady_seconds() { return now_s(); }
 
 Measurement measure(const SampleFn& sample, const PrepareFn& prepare, const StoppingRule& rule,
-                    const WarmUp& warmup, const ClockFn& clock) {
+                    const WarmUp& warmup, const ClockFn& clock, const FlagFn& flagged) {
   rule.validate();
   Measurement m;
   const double warm_start = clock();
@@ -62,12 +62,27 @@ Measurement measure(const SampleFn& sample, const PrepareFn& prepare, const Stop
   const double start = clock();
   for (;;) {
     if (prepare) prepare();
-    m.samples_s.push_back(sample());
-    const StopDecision d = should_stop(rule, m.samples_s, clock() - start);
+    const double v = sample();
+    const int taken = static_cast<int>(m.samples_s.size() + m.discarded_s.size());
+    if (rule.discard_flagged && flagged && flagged()) {
+      m.discarded_s.push_back(v);
+      m.discarded_at.push_back(taken);
+    } else {
+      m.samples_s.push_back(v);
+    }
+    const double elapsed = clock() - start;
+    StopDecision d = should_stop(rule, m.samples_s, elapsed);
+    if (!d.stop && taken + 1 >= rule.max_samples) d = {true, StopReason::MaxSamples};
+    if (!d.stop && m.samples_s.empty() && elapsed >= rule.timeout_s) d = {true, StopReason::Timeout};
     if (d.stop) {
       m.reason = d.reason;
       break;
     }
+  }
+  if (m.samples_s.empty()) {  // every sample was flagged: keep them all rather than none
+    m.samples_s = std::move(m.discarded_s);
+    m.discarded_s.clear();
+    m.discarded_at.clear();
   }
   m.wall_s = clock() - start;
   m.stats = summarize(m.samples_s);

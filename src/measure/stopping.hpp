@@ -27,6 +27,10 @@ struct StoppingRule {
   double min_time_s = 0.05;  // ... nor before the samples add up to this much measured time
   double max_noise = 0.02;   // converged when rel_stdev <= max_noise (after the minimums)
   double timeout_s = 3.0;    // wall-clock budget for the samples (flushes included); then stop anyway
+  // Drop a sample the environment check flags (a throttle reason active, or the SM clock more than
+  // 5 % below the block's start: environment.hpp) and keep sampling; only where the timer supplies
+  // the flag (GPU timing: on by default). The record keeps the number and the values dropped.
+  bool discard_flagged = true;
   void validate() const;     // throws InputError on nonsense (negative, min > max, ...)
 };
 
@@ -54,15 +58,21 @@ struct Measurement {
   int warmup_runs = 0;
   double wall_s = 0;  // wall time spent sampling (flushes included)
   std::optional<Environment> environment;  // set by timers that read the GPU's environment (GpuTimer)
+  std::vector<double> discarded_s;  // samples dropped because their environment was flagged
+  std::vector<int> discarded_at;    // their indices in the order the samples were taken
 };
 
 using SampleFn = std::function<double()>;   // runs once, returns its time in seconds
 using PrepareFn = std::function<void()>;    // untimed, before every warm-up run and sample
 using ClockFn = std::function<double()>;    // seconds, monotonic; injectable for tests
+using FlagFn = std::function<bool()>;       // after each sample: was its environment flagged?
 
 double steady_seconds();  // std::chrono::steady_clock in seconds
 
+// With `flagged` and rule.discard_flagged, a flagged sample is set aside (discarded_s) and sampling
+// goes on: the rule judges the kept samples, max_samples counts every sample taken, and if every
+// sample was flagged when it stops, they are all kept (the environment's flags say so).
 Measurement measure(const SampleFn& sample, const PrepareFn& prepare, const StoppingRule& rule,
-                    const WarmUp& warmup = {}, const ClockFn& clock = steady_seconds);
+                    const WarmUp& warmup = {}, const ClockFn& clock = steady_seconds, const FlagFn& flagged = nullptr);
 
 }  // namespace joseki::measure

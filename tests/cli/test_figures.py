@@ -47,10 +47,10 @@ def committed_figures_and_commits_pass(s):
 def a_changed_figure_fails(s):
     root = copy_tree(s)
     readme, spec = os.path.join(root, "README.md"), os.path.join(root, "docs", "headline_figures.json")
-    edit(readme, "**CPU 9.2 ms**", "**CPU 9.4 ms**")
-    edit(spec, '"9.2 ms"', '"9.4 ms"')
+    edit(readme, "**CPU 15.1 ms**", "**CPU 15.4 ms**")
+    edit(spec, '"**CPU 15.1 ms**"', '"**CPU 15.4 ms**"')
     p = check(root, "--only", "figures")
-    expect(p.returncode == 1 and "quotes '9.4 ms', the records give 9.17" in p.stdout, p.stdout + p.stderr)
+    expect(p.returncode == 1 and "quotes '**CPU 15.4 ms**', the records give 15.10" in p.stdout, p.stdout + p.stderr)
 
 
 @suite.test
@@ -64,9 +64,9 @@ def a_number_no_record_backs_fails(s):
 @suite.test
 def a_row_without_its_records_fails(s):
     root = copy_tree(s)
-    edit(os.path.join(root, "README.md"), "[partition-final](results/h200/2026-11-30-partition-final/NOTE.md)", "elsewhere")
+    edit(os.path.join(root, "README.md"), "[device call 2, idle_held](results/h200/2026-12-01-device-call-2/NOTE.md)", "elsewhere")
     p = check(root, "--only", "figures")
-    expect(p.returncode == 1 and "does not cite results/h200/2026-11-30-partition-final" in p.stdout, p.stdout)
+    expect(p.returncode == 1 and "does not cite results/h200/2026-12-01-device-call-2" in p.stdout, p.stdout)
 
 
 @suite.test

@@ -5,7 +5,7 @@ import os
 from harness import Skip, Suite, expect, expect_exit, validate_records
 
 suite = Suite()
-PROBES = ["exec", "divergence", "coalescing", "banks", "caches", "atomics", "fences", "barriers", "occupancy",
+PROBES = ["exec", "divergence", "coalescing", "banks", "caches", "caches_l2", "atomics", "fences", "barriers", "occupancy",
           "launch", "startup", "profile", "diagnose", "dsmem", "tma", "mma"]
 
 

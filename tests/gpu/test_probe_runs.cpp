@@ -54,7 +54,8 @@ TEST_P(ProbeRuns, ReturnsValidatedRecordsAndVerdicts) {
 
 INSTANTIATE_TEST_SUITE_P(All, ProbeRuns,
                          ::testing::Values(std::pair{"exec", 1}, std::pair{"divergence", 3}, std::pair{"coalescing", 3},
-                                           std::pair{"banks", 2}, std::pair{"caches", 2}, std::pair{"atomics", 2},
+                                           std::pair{"banks", 2}, std::pair{"caches", 2}, std::pair{"caches_l2", 2},
+                                           std::pair{"atomics", 2},
                                            std::pair{"fences", 1}, std::pair{"barriers", 1}, std::pair{"occupancy", 2},
                                            std::pair{"launch", 2}, std::pair{"startup", 2}),
                          [](const auto& info) { return std::string(info.param.first); });

@@ -8,6 +8,7 @@
 #include "backend/nvml.hpp"
 #include "measure/environment.hpp"
 #include "measure/record.hpp"
+#include "measure/stopping.hpp"
 
 namespace m = joseki::measure;
 
@@ -91,6 +92,79 @@ TEST(Environment, ThrottleAfterTheBlockFlagsTheLastSample) {
   EXPECT_EQ(probe->reads, 2);
   EXPECT_EQ(log.result().flagged_samples, (std::vector<int>{2}));
   EXPECT_NE(log.result().flags.back().find("sw_thermal after the block"), std::string::npos);
+}
+
+// Issue 17 item 3: the stopping rule drops the samples the environment flags and samples on; the
+// record keeps the kept samples, the dropped ones (environment.discarded_samples) and flags that
+// index the kept ones. A clock drop before samples 1 and 2 (of the order taken): both dropped.
+TEST(Environment, StoppingRuleDropsFlaggedSamples) {
+  std::deque<m::EnvReading> q = {reading(1980),                 // begin
+                                 reading(1980), reading(1980),   // warm-up runs
+                                 reading(1980),                  // taken 0: kept
+                                 reading(1850),                  // taken 1: -6.6 %, dropped
+                                 reading(1970, m::throttle::kHwSlowdown),  // taken 2: dropped
+                                 reading(1980)};                 // taken 3.. kept (repeats)
+  auto probe = std::make_shared<FakeProbe>(q);
+  m::EnvironmentLog log(probe, 0.0);
+  m::StoppingRule rule;
+  rule.min_samples = 5;
+  rule.max_samples = 100;
+  rule.min_time_s = 0;
+  rule.max_noise = 10;  // converges at min_samples kept
+  rule.timeout_s = 100;
+  m::WarmUp w;
+  w.min_runs = 2;
+  w.min_time_s = 0;
+  double t = 0;
+  int n = 0;
+  log.begin();
+  const m::Measurement me = m::measure([&] { return 1.0 + 0.01 * n++; }, [&] { log.before_run(); }, rule, w,
+                                       [&] { return t += 1e-3; }, [&] { return log.current_flagged(); });
+  log.end(me.warmup_runs, static_cast<int>(me.samples_s.size() + me.discarded_s.size()), me.discarded_at);
+  // Values: warm-ups 1.00, 1.01; taken 1.02 (kept), 1.03, 1.04 (dropped), 1.05.. (kept).
+  EXPECT_EQ(me.samples_s.size(), 5u);
+  EXPECT_EQ(me.discarded_at, (std::vector<int>{1, 2}));
+  ASSERT_EQ(me.discarded_s.size(), 2u);
+  EXPECT_DOUBLE_EQ(me.discarded_s[0], 1.03);
+  EXPECT_DOUBLE_EQ(me.samples_s[1], 1.05);
+  EXPECT_TRUE(log.result().flagged_samples.empty()) << "the flagged samples were dropped";
+  EXPECT_TRUE(log.result().flagged()) << "the slowdown is still reported";
+  m::Measurement with_env = me;
+  with_env.environment = log.result();
+  m::Record r;
+  r.set_measurement(with_env);
+  ASSERT_TRUE(r.environment);
+  EXPECT_EQ(r.environment->discarded_samples, me.discarded_s);
+  const m::Environment back = m::environment_from_json(m::to_json(*r.environment));
+  EXPECT_EQ(back.discarded_samples, me.discarded_s);
+  EXPECT_FALSE(m::to_json(log.result()).contains("discarded_samples")) << "absent when none was dropped";
+
+  // Off (--keep-flagged): the same readings keep every sample and flag samples 1 and 2.
+  auto probe2 = std::make_shared<FakeProbe>(q);
+  m::EnvironmentLog log2(probe2, 0.0);
+  rule.discard_flagged = false;
+  n = 0;
+  log2.begin();
+  const m::Measurement keep = m::measure([&] { return 1.0 + 0.01 * n++; }, [&] { log2.before_run(); }, rule, w,
+                                         [&] { return t += 1e-3; }, [&] { return log2.current_flagged(); });
+  log2.end(keep.warmup_runs, static_cast<int>(keep.samples_s.size()), keep.discarded_at);
+  EXPECT_TRUE(keep.discarded_s.empty());
+  EXPECT_EQ(log2.result().flagged_samples, (std::vector<int>{1, 2}));
+}
+
+// Every sample flagged: sampling stops at max_samples (counting the dropped ones) and keeps them all.
+TEST(Environment, AllFlaggedKeepsTheSamples) {
+  m::StoppingRule rule;
+  rule.min_samples = 3;
+  rule.max_samples = 8;
+  rule.min_time_s = 0;
+  rule.timeout_s = 100;
+  double t = 0;
+  const m::Measurement me = m::measure([] { return 1.0; }, nullptr, rule, {}, [&] { return t += 1e-3; },
+                                       [] { return true; });
+  EXPECT_EQ(me.samples_s.size(), 8u);
+  EXPECT_TRUE(me.discarded_s.empty());
+  EXPECT_EQ(me.reason, m::StopReason::MaxSamples);
 }
 
 TEST(Environment, WithoutAProbeTheRecordSaysSo) {

@@ -369,3 +369,31 @@ TEST(Ladder, RunnerHooksForItsOwnTimingAndTheOutputAfterTiming) {
   EXPECT_NE(res.failures[0].find("after timing: got 0"), std::string::npos) << res.failures[0];
   EXPECT_EQ(res.records[0].skipped.value_or(""), "timing discarded: wrong result after timing");
 }
+
+// The runner names a configuration only after it has set up the rung (a CUDA runner's label is
+// the launch its knobs make: it needs the rung); the H200 crashed when the label came first.
+TEST(Ladder, TheRunnerLabelsOnlyASetUpConfiguration) {
+  class Labelling : public ToyRunner {
+   public:
+    using ToyRunner::ToyRunner;
+    std::optional<std::string> setup(const RungSpec& r, const Point& c) override {
+      last = r.slug;
+      return ToyRunner::setup(r, c);
+    }
+    std::string config_label(const Point& c) const override {
+      return last.empty() ? "NOT SET UP" : last + ":" + c.label();
+    }
+    std::string last;
+  };
+  Labelling lab(4099);
+  LadderOptions o = quick();
+  o.sweep = true;
+  const LadderResult res = run_ladder(toy_ladder(), {&lab}, o);
+  int labelled = 0;
+  for (const auto& v : res.validations) {
+    if (v.variant == "t03_gpu") continue;  // no runner: nothing to label
+    EXPECT_EQ(v.config.rfind(v.variant + ":", 0), 0u) << v.variant << " labelled '" << v.config << "'";
+    ++labelled;
+  }
+  EXPECT_GE(labelled, 4);
+}

@@ -11,7 +11,7 @@
 using namespace joseki::probes;
 
 TEST(ProbeRegistry, EveryProbeOfTheIssueIsRegisteredOnceInOrder) {
-  const std::vector<std::string> want = {"exec",     "divergence", "coalescing", "banks",  "caches",
+  const std::vector<std::string> want = {"exec",     "divergence", "coalescing", "banks",  "caches", "caches_l2",
                                          "atomics",  "fences",     "barriers",   "occupancy", "launch",
                                          "startup",  "profile",    "diagnose", "dsmem",  "tma",       "mma"};
   EXPECT_EQ(ProbeRegistry::names(), want);

@@ -62,9 +62,12 @@ measure::Measurement GpuTimer::measure(const LaunchFn& launch, measure::Mode mod
     return m_events.seconds() / batch;
   };
   env.begin();
-  measure::Measurement m = measure::measure(sample, prepare, rule, warmup);
+  // A sample taken under a slowdown (throttle reason, SM clock > 5 % down) is dropped and sampling
+  // goes on while rule.discard_flagged (the default; --keep-flagged turns it off).
+  measure::Measurement m = measure::measure(sample, prepare, rule, warmup, measure::steady_seconds,
+                                            [&env] { return env.current_flagged(); });
   JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
-  env.end(m.warmup_runs, static_cast<int>(m.samples_s.size()));
+  env.end(m.warmup_runs, static_cast<int>(m.samples_s.size() + m.discarded_s.size()), m.discarded_at);
   m.environment = env.result();
   return m;
 }

@@ -59,8 +59,8 @@ class CudaRunner final : public SumRunner {
   std::optional<std::string> setup(const measure::RungSpec& spec, const measure::Point& config) override {
     m_rung = std::any_cast<const Rung*>(spec.impl);
     const Knobs k = resolve_knobs(knobs_from_point(*m_rung, config), m.shape);
-    m_label = config_label(config);
     if (auto why = check_knobs(*m_rung, k, m.shape)) throw std::runtime_error("precondition: " + *why);
+    m_label = config_label(config);
     m_args = GpuArgs{};
     m_args.d_in = m.data->data() + m_in->offsets[m_oi];
     m_args.n = m_in->n;
@@ -113,7 +113,9 @@ class CudaRunner final : public SumRunner {
   measure::Work work() const override {
     return {static_cast<double>(m_in->n), 4.0 * static_cast<double>(m_in->n)};
   }
+  // The knobs and the grid they make at this size ("block=256 blocks_per_sm=8 unroll=4 grid=1056").
   std::string config_label(const measure::Point& config) const override {
+    if (!m_rung || !m_in) return config.label();  // nothing set up yet
     const Rung& r = *m_rung;
     const Knobs k = resolve_knobs(knobs_from_point(r, config), m.shape);
     return plan_label(knobs_point(r, k), plan_launch(r, k, m_in->n, m.shape));

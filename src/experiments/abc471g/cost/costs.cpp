@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -51,20 +52,29 @@ std::string costs_path() {
   return ".joseki_abc471g_costs.json";
 }
 
+std::string CostModel::fixed_costs_text() const {
+  auto one = [](double v, bool measured) { return fmt::format("{:.1f} ms ({})", v * 1e3, measured ? "calibrated" : "default"); };
+  return fmt::format("idle {} / held {}, + module load {:.1f} ms", one(gpu_fixed_idle_s, idle_measured),
+                     one(gpu_fixed_held_s, held_measured), module_load_s * 1e3);
+}
+
 nlohmann::json to_json(const CostModel& m) {
   nlohmann::json s = nlohmann::json::object();
   for (const auto& [name, f] : m.solvers)
     s[name] = {{"c0_s", f.c0},         {"per_n_s", f.c_n},   {"per_nk_s", f.c_nk}, {"per_k2_s", f.c_k2},
                {"threads", f.threads}, {"max_rel_err", f.max_rel_err}, {"points", f.points}};
-  return {{"schema", "joseki.abc471g.costs/1"},
+  return {{"schema", "joseki.abc471g.costs/2"},
           {"source", m.source},
           {"created", m.created},
           {"host", m.host},
           {"device", {{"index", m.device}, {"name", m.device_name}}},
           {"gpu",
-           {{"fixed_external_s", m.gpu_fixed_external_s},
-            {"module_load_s", m.module_load_s},
-            {"measured", m.gpu_measured}}},
+           {{"fixed_external_idle_s", m.gpu_fixed_idle_s},
+            {"fixed_external_held_s", m.gpu_fixed_held_s},
+            {"idle_measured", m.idle_measured},
+            {"held_measured", m.held_measured},
+            {"idle_note", m.idle_note},
+            {"module_load_s", m.module_load_s}}},
           {"solvers", s}};
 }
 
@@ -74,8 +84,9 @@ CostModel costs_from_json(const nlohmann::json& j) {
     return o.at(key);
   };
   try {
-    if (need(j, "schema", "").get<std::string>() != "joseki.abc471g.costs/1")
-      throw InputError("cost file: schema is not joseki.abc471g.costs/1");
+    const std::string schema = need(j, "schema", "").get<std::string>();
+    if (schema != "joseki.abc471g.costs/1" && schema != "joseki.abc471g.costs/2")
+      throw InputError("cost file: schema '" + schema + "' is not joseki.abc471g.costs/1 or /2");
     CostModel m;
     m.source = need(j, "source", "").get<std::string>();
     m.created = need(j, "created", "").get<std::string>();
@@ -84,9 +95,20 @@ CostModel costs_from_json(const nlohmann::json& j) {
     m.device = d.value("index", 0);
     m.device_name = d.value("name", "");
     const auto& g = need(j, "gpu", "");
-    m.gpu_fixed_external_s = need(g, "fixed_external_s", "gpu.").get<double>();
+    if (schema == "joseki.abc471g.costs/1") {
+      // One figure, measured by a parent that held a context: the held state's. Idle keeps its default.
+      m.gpu_fixed_held_s = need(g, "fixed_external_s", "gpu.").get<double>();
+      m.held_measured = g.value("measured", false);
+      m.idle_note = "a /1 cost file (held state only): run `joseki abc471g calibrate` again";
+    } else {
+      m.gpu_fixed_idle_s = need(g, "fixed_external_idle_s", "gpu.").get<double>();
+      m.gpu_fixed_held_s = need(g, "fixed_external_held_s", "gpu.").get<double>();
+      m.idle_measured = g.value("idle_measured", false);
+      m.held_measured = g.value("held_measured", false);
+      m.idle_note = g.value("idle_note", "");
+    }
+    if (m.gpu_fixed_idle_s < 0 || m.gpu_fixed_held_s < 0) throw InputError("cost file: negative GPU fixed cost");
     m.module_load_s = need(g, "module_load_s", "gpu.").get<double>();
-    m.gpu_measured = g.value("measured", false);
     for (const auto& [name, f] : need(j, "solvers", "").items()) {
       SolverFit s;
       const std::string w = "solvers." + name + ".";
@@ -222,14 +244,14 @@ std::string gpu_presence_reason() {
 }
 
 std::optional<double> estimate_external(const CostModel& m, const std::string& solver, bool needs_gpu, double n,
-                                        double k) {
+                                        double k, DeviceState state) {
   const auto it = m.solvers.find(solver);
   if (it == m.solvers.end()) return std::nullopt;
-  return it->second.seconds(n, k) + (needs_gpu ? m.gpu_fixed_s() : 0.0);
+  return it->second.seconds(n, k) + (needs_gpu ? m.gpu_fixed_s(state) : 0.0);
 }
 
 std::optional<std::pair<double, std::string>> calibrated_estimate(const std::string& solver, double n, double k,
-                                                                  int threads) {
+                                                                  int threads, DeviceState state) {
   const CostModel& m = active_costs();
   if (m.source != "measured") return std::nullopt;
   const auto it = m.solvers.find(solver);
@@ -238,9 +260,9 @@ std::optional<std::pair<double, std::string>> calibrated_estimate(const std::str
   for (const Solver& s : solver_registry())
     if (s.name == solver) gpu = s.needs_gpu;
   if (!gpu && it->second.threads > 0 && it->second.threads != threads) return std::nullopt;
-  const double t = it->second.seconds(n, k) + (gpu ? m.gpu_fixed_s() : 0.0);
+  const double t = it->second.seconds(n, k) + (gpu ? m.gpu_fixed_s(state) : 0.0);
   std::string f = it->second.formula();
-  if (gpu) f = fmt::format("GPU fixed {:.1f} ms + {}", m.gpu_fixed_s() * 1e3, f);
+  if (gpu) f = fmt::format("GPU fixed ({}) {:.1f} ms + {}", to_string(state), m.gpu_fixed_s(state) * 1e3, f);
   return std::make_pair(t, f + "  [calibrated " + m.created + "]");
 }
 
@@ -265,9 +287,13 @@ measure::Record value_record(const std::string& variant, const std::string& tech
   return r;
 }
 
-std::vector<double> spawn_times(const CalibrateOptions& o, const std::string& phase, int runs,
-                                std::vector<double>* module_load) {
-  std::vector<double> t;
+struct SpawnSet {
+  std::vector<double> times;
+  std::vector<std::string> states;  // the device state each timed spawn found ("idle" | "held" | "")
+};
+
+SpawnSet spawn_times(const CalibrateOptions& o, const std::string& phase, int runs, std::vector<double>* module_load) {
+  SpawnSet set;
   for (int i = 0; i <= runs; ++i) {  // the first run is untimed (page cache, driver warm-up)
     measure::SpawnOptions so;
     so.argv = {o.self_exe, "--device", std::to_string(o.device), "abc471g", "scale", "child", "--phase", phase};
@@ -277,10 +303,28 @@ std::vector<double> spawn_times(const CalibrateOptions& o, const std::string& ph
       throw RunError(fmt::format("calibration child '{} abc471g scale child --phase {}' failed (exit {})", o.self_exe,
                                  phase, r.exit_code));
     if (i == 0) continue;
-    t.push_back(r.external_s);
+    set.times.push_back(r.external_s);
+    set.states.push_back(r.device_state);
     if (module_load && r.figures.count("module_load")) module_load->push_back(r.figures.at("module_load"));
   }
-  return t;
+  return set;
+}
+
+// EXTERNAL(context + module child) - EXTERNAL(no-CUDA child) - module load, in the state the process
+// is in now; states: every state the spawns found.
+double fixed_cost_now(const CalibrateOptions& o, int runs, std::vector<double>& module_load,
+                      std::vector<std::string>& states) {
+  const SpawnSet base = spawn_times(o, "none", runs, nullptr);
+  const SpawnSet ctx = spawn_times(o, "module", runs, &module_load);
+  states = ctx.states;
+  const double load = module_load.empty() ? 0.0 : measure::median_of(module_load);
+  return std::max(0.0, measure::median_of(ctx.times) - measure::median_of(base.times) - load);
+}
+
+std::string states_text(const std::vector<std::string>& states) {
+  int idle = 0, held = 0, unknown = 0;
+  for (const auto& s : states) (s == "idle" ? idle : s == "held" ? held : unknown)++;
+  return fmt::format("{} idle, {} held, {} unknown", idle, held, unknown);
 }
 
 }  // namespace
@@ -289,28 +333,66 @@ CostModel calibrate(const CalibrateOptions& o, std::vector<measure::Record>* rec
   auto note = [&](const std::string& s) {
     if (o.note) o.note(s);
   };
-  CostModel m;
+  CostModel m = default_costs();
+  m.solvers.clear();
   m.source = "measured";
   m.created = measure::utc_now_iso8601();
   m.host = measure::query_host().hostname;
   m.device = o.device;
+  const int runs = o.quick ? 2 : 5;
+  std::vector<double> module_load;
+  // Idle first: nothing in this process has touched CUDA yet (gpu_presence_reason does not), so the
+  // children find the GPU idle unless another process holds a context, which NVML reports per spawn.
+  std::optional<double> idle;
+  std::vector<std::string> idle_states;
+  std::string idle_error;
+  if (gpu_presence_reason().empty() && !o.self_exe.empty()) {
+    note("calibrate: GPU fixed cost, idle state (child processes: no CUDA / context only; no context held here)");
+    try {
+      idle = fixed_cost_now(o, runs, module_load, idle_states);
+    } catch (const RunError& e) {
+      idle_error = e.what();  // no usable GPU after all: availability() below says why
+    }
+  }
   const gpu::Availability av = gpu::availability();
   const bool gpu = av.ok;
   if (gpu) {
-    m.device_name = gpu::device_facts(o.device).name;
     if (o.self_exe.empty()) throw RunError("calibrate: the path of the joseki binary is unknown");
-    note("calibrate: GPU fixed costs (child processes: no CUDA / context only)");
-    const int runs = o.quick ? 2 : 5;
-    std::vector<double> module_load;
-    const double base = measure::median_of(spawn_times(o, "none", runs, nullptr));
-    const double ctx = measure::median_of(spawn_times(o, "module", runs, &module_load));
+    if (!idle_error.empty()) throw RunError(idle_error);
+    m.device_name = gpu::device_facts(o.device).name;
+    gpu::create_context_only(o.device);  // held: this process keeps a context while the children run
+    note("calibrate: GPU fixed cost, held state (this process holds a context)");
+    std::vector<std::string> held_states;
+    m.gpu_fixed_held_s = fixed_cost_now(o, runs, module_load, held_states);
+    m.held_measured = true;
     m.module_load_s = module_load.empty() ? 0.0 : measure::median_of(module_load);
-    // The module child also paid the module load inside its EXTERNAL time: keep the two apart.
-    m.gpu_fixed_external_s = std::max(0.0, ctx - base - m.module_load_s);
-    m.gpu_measured = true;
+    const bool idle_clean = idle && std::all_of(idle_states.begin(), idle_states.end(), [](const std::string& s) {
+                              return s == "idle" || s.empty();
+                            });
+    const bool idle_known = idle_clean && std::any_of(idle_states.begin(), idle_states.end(),
+                                                      [](const std::string& s) { return s == "idle"; });
+    if (idle_clean) {
+      m.gpu_fixed_idle_s = *idle;
+      m.idle_measured = true;
+      if (!idle_known) m.idle_note = "NVML could not say whether another process held a context (assumed idle)";
+    } else {
+      m.idle_note = idle ? "another process held a CUDA context during the idle set (" + states_text(idle_states) +
+                               "); the default idle figure is kept"
+                         : "not measured";
+      note("calibrate: " + m.idle_note);
+    }
+    note(fmt::format("calibrate: GPU fixed costs {}", m.fixed_costs_text()));
     if (records) {
-      records->push_back(value_record("calibration.gpu_fixed_external", "EXTERNAL(context child) - EXTERNAL(no-CUDA child)",
-                                      m.gpu_fixed_external_s, "s"));
+      for (const auto& [state, v, measured, st] :
+           {std::tuple{"idle", m.gpu_fixed_idle_s, m.idle_measured, idle_states},
+            std::tuple{"held", m.gpu_fixed_held_s, m.held_measured, held_states}}) {
+        if (!measured) continue;
+        measure::Record r = value_record("calibration.gpu_fixed_external." + std::string(state),
+                                         "EXTERNAL(context child) - EXTERNAL(no-CUDA child) - module load", v, "s");
+        r.axes.set("device_state", std::string(state));
+        r.extra["spawn_states"] = states_text(st);
+        records->push_back(r);
+      }
       records->push_back(value_record("calibration.module_load", "first launch of the gpu-pairs count kernel",
                                       m.module_load_s, "s"));
     }

@@ -19,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "experiments/abc471g/cost/estimator.hpp"
 #include "measure/record.hpp"
 
 namespace joseki::abc471g {
@@ -39,16 +40,28 @@ struct CostModel {
   std::string host;                 // hostname
   std::string device_name;
   int device = 0;
-  double gpu_fixed_external_s = 0.19;  // EXTERNAL(context-only child) - EXTERNAL(no-CUDA child)
-  double module_load_s = 0.002;        // first launch of the gpu-pairs kernels
-  bool gpu_measured = false;           // the two figures above were measured (else defaults)
+  // EXTERNAL(context-only child) - EXTERNAL(no-CUDA child) in each device state (issue 17, item 2):
+  // idle, no process held a context (the child paid driver init and context creation in full);
+  // held, another process held one (the calibrating process itself). Defaults: the H200 host's
+  // idle/held pair of results/h200/2026-12-01-device-call-2 (context-only EXTERNAL 325.0 / 191.7 ms)
+  // less ~10 ms, an assumed figure for a joseki process that does not touch CUDA.
+  double gpu_fixed_idle_s = 0.315;
+  double gpu_fixed_held_s = 0.182;
+  bool idle_measured = false;  // the figure above was measured, in the idle state (else the default)
+  bool held_measured = false;
+  std::string idle_note;       // why the idle figure is not measured, when it is not
+  double module_load_s = 0.002;  // first launch of the gpu-pairs kernels
   std::map<std::string, SolverFit> solvers;  // by solver name
-  // The fixed GPU cost a process pays in total (what auto adds to a GPU solver's fit).
-  double gpu_fixed_s() const { return gpu_fixed_external_s + module_load_s; }
+  bool gpu_measured() const { return idle_measured || held_measured; }
+  // The fixed GPU cost a process pays in total in that state (what auto adds to a GPU solver's fit).
+  double gpu_fixed_s(DeviceState state = DeviceState::Idle) const {
+    return (state == DeviceState::Idle ? gpu_fixed_idle_s : gpu_fixed_held_s) + module_load_s;
+  }
+  // "idle 320.1 ms (calibrated) / held 187.0 ms (default)": both figures and where each comes from.
+  std::string fixed_costs_text() const;
 };
 
-// Built-in defaults (no calibration file): the lab H200's context-creation figures
-// (README, 2026-11-29: EXTERNAL 186 ms for a context-only process) and gpu-pairs rates that
+// Built-in defaults (no calibration file): the lab H200's context-creation figures (above) and gpu-pairs rates that
 // are assumptions, not measurements (5e10 pairs/s, 0.5 ms combine). --explain says "defaults".
 CostModel default_costs();
 
@@ -70,13 +83,13 @@ std::string gpu_presence_reason();
 // EXTERNAL estimate for a solver on (N, K): its fit, plus the GPU's fixed costs when it needs
 // the GPU. nullopt when the model has no fit for it.
 std::optional<double> estimate_external(const CostModel& m, const std::string& solver, bool needs_gpu, double n,
-                                        double k);
+                                        double k, DeviceState state = DeviceState::Idle);
 
 // For dispatch.cpp's choose_solver: the calibrated estimate of a registry solver (the GPU's fixed
 // costs included when it needs the GPU) and its formula; nullopt without a measured cost file or
 // without a fit for this solver, and for a CPU solver calibrated with a different thread count.
 std::optional<std::pair<double, std::string>> calibrated_estimate(const std::string& solver, double n, double k,
-                                                                  int threads);
+                                                                  int threads, DeviceState state = DeviceState::Idle);
 
 struct CalibrateOptions {
   std::string self_exe;  // this joseki binary (spawned for the fixed-cost children)
@@ -86,7 +99,10 @@ struct CalibrateOptions {
   std::vector<std::string> solvers;  // empty: every registered solver except auto/brute/editorial
   std::function<void(const std::string&)> note;  // progress lines
 };
-// Measures everything above. Records: one VALUE record per fixed cost and per solver fit.
+// Measures everything above. The GPU's fixed cost in both device states: idle first, before this
+// process touches CUDA (children spawned while no process holds a context; NVML says whether one
+// did, and an idle set that found a context is not taken as idle), then held, with this process
+// holding a context. Records: one VALUE record per fixed cost (axes.device_state) and per solver fit.
 CostModel calibrate(const CalibrateOptions& o, std::vector<measure::Record>* records = nullptr);
 
 }  // namespace joseki::abc471g

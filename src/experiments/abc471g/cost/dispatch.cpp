@@ -13,6 +13,8 @@
 #include "experiments/abc471g/cpu/pairs.hpp"
 #include "experiments/abc471g/cost/costs.hpp"
 #include "measure/errors.hpp"
+#include "measure/launcher.hpp"
+#include "measure/stopping.hpp"
 
 namespace joseki::abc471g {
 namespace {
@@ -86,12 +88,34 @@ CostEstimatorRegistrar::CostEstimatorRegistrar(std::string solver, CostEstimator
   registered_estimators()[std::move(solver)] = std::move(f);
 }
 
-MachineShape machine_shape(const SolveOptions& opt) {
+MachineShape machine_shape(const SolveOptions& opt, bool ask_device_state) {
   MachineShape m;
   m.threads = opt.threads > 0 ? opt.threads : joseki::cpu::ThreadPool::global().size();
   m.simd = joseki::cpu::simd_level();
   m.device = opt.device;
+  if (ask_device_state) find_device_state(m);
   return m;
+}
+
+void find_device_state(MachineShape& m) {
+  // The device state now (issue 17, item 2): NVML's compute-process list (loaded at run time; the
+  // app installs the probe), asked only where a GPU could be used. This process holds no context yet.
+  m.device_state = DeviceState::Idle;
+  if (const std::string why = gpu_presence_reason(); !why.empty()) {
+    m.device_state_source = "not asked (no GPU: " + why + ")";
+    return;
+  }
+  const double t0 = measure::steady_seconds();
+  const std::string state = measure::launcher::device_state();
+  const double asked_ms = (measure::steady_seconds() - t0) * 1e3;
+  if (state == "held") {
+    m.device_state = DeviceState::Held;
+    m.device_state_source = fmt::format("NVML: another process holds a CUDA context ({:.1f} ms to ask)", asked_ms);
+  } else if (state == "idle") {
+    m.device_state_source = fmt::format("NVML: no process holds a CUDA context ({:.1f} ms to ask)", asked_ms);
+  } else {
+    m.device_state_source = "assumed idle: NVML could not say (library missing, JOSEKI_NVML=off, or no probe)";
+  }
 }
 
 Choice choose_solver(const ProblemShape& shape, const MachineShape& machine) {
@@ -103,7 +127,7 @@ Choice choose_solver(const ProblemShape& shape, const MachineShape& machine) {
   for (CostEstimate& e : c.candidates) {
     if (e.infeasible) continue;
     if (const auto cal = calibrated_estimate(e.solver, static_cast<double>(shape.n), shape.k,
-                                                          static_cast<int>(machine.threads))) {
+                                             static_cast<int>(machine.threads), machine.device_state)) {
       e.seconds = cal->first;
       e.formula = cal->second;
     }
@@ -115,6 +139,8 @@ Choice choose_solver(const ProblemShape& shape, const MachineShape& machine) {
   c.solver = c.candidates.front().infeasible ? "cpu-direct" : c.candidates.front().solver;
   c.explanation = fmt::format("auto: N = {}, K = {}, {} threads, SIMD {}: chose {}", shape.n, shape.k,
                               machine.threads, joseki::cpu::to_string(machine.simd), c.solver);
+  c.explanation += fmt::format("\n  device state {} ({}); GPU fixed cost {}", to_string(machine.device_state),
+                               machine.device_state_source, active_costs().fixed_costs_text());
   for (const CostEstimate& e : c.candidates) {
     if (e.infeasible)
       c.explanation += fmt::format("\n  {:<12} not possible: {}", e.solver, *e.infeasible);
@@ -130,7 +156,18 @@ namespace {
 // gpu-pairs above K = 4096 on a GPU without mma.sync m16n8k32, where its NTT fallback cannot take
 // K) says so with GpuUnavailable, and the next candidate runs; the explanation names the skip.
 SolveResult solve_auto(const Problem& p, const SolveOptions& opt) {
-  const Choice c = choose_solver({p.n, p.k, p.m()}, machine_shape(opt));
+  // NVML costs its initialisation (milliseconds): ask it only when the state changes the choice.
+  const ProblemShape shape{p.n, p.k, p.m()};
+  MachineShape m = machine_shape(opt, /*ask_device_state=*/false);
+  MachineShape held = m;
+  held.device_state = DeviceState::Held;
+  Choice c = choose_solver(shape, m);
+  if (!gpu_presence_reason().empty() || choose_solver(shape, held).solver != c.solver) {
+    find_device_state(m);  // without a GPU it says why and asks nothing
+  } else {
+    m.device_state_source = "not asked: idle and held choose " + c.solver;
+  }
+  c = choose_solver(shape, m);
   std::string skipped;
   for (const CostEstimate& e : c.candidates) {
     if (e.infeasible) break;  // infeasible ones sort last

@@ -19,7 +19,11 @@ struct Choice {
   std::string explanation;               // multi-line, for --explain
 };
 
-MachineShape machine_shape(const SolveOptions& opt);
+// ask_device_state: ask NVML for the device state now (where a GPU could be used); else idle is
+// assumed and the source says "not asked".
+MachineShape machine_shape(const SolveOptions& opt, bool ask_device_state = true);
+// Asks NVML (the app's device-state probe) and sets m.device_state and its source.
+void find_device_state(MachineShape& m);
 Choice choose_solver(const ProblemShape& shape, const MachineShape& machine);
 
 }  // namespace joseki::abc471g

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "backend/cpu/cpu_info.hpp"
 
@@ -21,10 +22,18 @@ struct ProblemShape {
   std::uint64_t m = 0;
 };
 
+// The device state a GPU solve will find (issue 17, item 2): idle = no process holds a CUDA
+// context, so this one pays driver initialisation and context creation in full (the case of a
+// user's one-shot run from a shell); held = another process holds one, which makes both cheaper.
+enum class DeviceState { Idle, Held };
+const char* to_string(DeviceState s);  // "idle" | "held"
+
 struct MachineShape {
   int threads = 1;                                             // CPU threads the solver may use
   joseki::cpu::SimdLevel simd = joseki::cpu::SimdLevel::Scalar;  // the level the CPU kernels will use
   int device = 0;                                              // GPU index (GPU estimators)
+  DeviceState device_state = DeviceState::Idle;                // which GPU fixed cost applies
+  std::string device_state_source = "assumed idle: not asked";  // how it was found, for --explain
 };
 
 struct CostEstimate {
@@ -41,8 +50,12 @@ struct CostEstimatorRegistrar {
 // Every registered estimator by solver name (the built-in CPU ones are added by choose_solver).
 std::map<std::string, CostEstimator>& registered_estimators();
 
+// The GPU's fixed cost of a process in this state (driver, context, teardown, module load): the
+// cost file's figure (costs.hpp), else the built-in default; the second member says which.
+std::pair<double, std::string> gpu_fixed_cost(DeviceState state);
+
 // The estimator of a GPU solver that `joseki abc471g calibrate` fits (costs.hpp): the GPU's fixed
-// costs plus the solver's fit (its built-in default fit when the
+// costs in the machine's device state plus the solver's fit (its built-in default fit when the
 // cost file has none; --explain says so), infeasible without a GPU or above max_k.
 CostEstimator calibrated_gpu_estimator(std::string solver, std::uint32_t max_k);
 

@@ -10,8 +10,16 @@
 
 namespace joseki::abc471g {
 
+const char* to_string(DeviceState s) { return s == DeviceState::Idle ? "idle" : "held"; }
+
+std::pair<double, std::string> gpu_fixed_cost(DeviceState state) {
+  const CostModel& m = active_costs();
+  const bool measured = state == DeviceState::Idle ? m.idle_measured : m.held_measured;
+  return {m.gpu_fixed_s(state), measured ? "calibrated " + m.created : "default"};
+}
+
 CostEstimator calibrated_gpu_estimator(std::string solver, std::uint32_t max_k) {
-  return [solver, max_k](const ProblemShape& s, const MachineShape&) {
+  return [solver, max_k](const ProblemShape& s, const MachineShape& machine) {
     CostEstimate e{solver, 0, "", std::nullopt};
     if (const std::string why = gpu_presence_reason(); !why.empty()) {
       e.infeasible = why;
@@ -32,9 +40,10 @@ CostEstimator calibrated_gpu_estimator(std::string solver, std::uint32_t max_k) 
       }
     }
     const SolverFit& f = it->second;
-    e.seconds = m.gpu_fixed_s() + f.seconds(static_cast<double>(s.n), s.k);
-    e.formula = fmt::format("GPU fixed {:.1f} ms (driver, context, teardown, module) + {}  [{}]", m.gpu_fixed_s() * 1e3,
-                            f.formula(),
+    const auto [fixed, fixed_from] = gpu_fixed_cost(machine.device_state);
+    e.seconds = fixed + f.seconds(static_cast<double>(s.n), s.k);
+    e.formula = fmt::format("GPU fixed ({}, {}) {:.1f} ms (driver, context, teardown, module) + {}  [{}]",
+                            to_string(machine.device_state), fixed_from, fixed * 1e3, f.formula(),
                             m.source == "measured" ? "calibrated " + m.created
                                                    : "uncalibrated defaults; run `joseki abc471g calibrate`");
     return e;

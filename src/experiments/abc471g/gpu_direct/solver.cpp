@@ -113,8 +113,10 @@ SolveResult solve_gpu_direct(const Problem& p, const SolveOptions& opt) {
 // `solve --solver gpu-direct` (g15) on the max case 142.3 ms, nearly all of it set-up
 // (GPU_PIPELINE 0.30 ms, parsing ~3 ms); its kernel, first launch included, 182.7 us for
 // N*K = 1.61e10 lane steps (8.8e13 per second; 145.8 us warm in the ladder). A cost file written
-// by `joseki device` / `joseki abc471g calibrate` replaces both (cost/dispatch.cpp).
-CostEstimate estimate(const ProblemShape& s, const MachineShape&) {
+// by `joseki device` / `joseki abc471g calibrate` replaces both (cost/dispatch.cpp). The set-up is
+// the GPU's fixed cost in the device state found at solve time (cost/estimator.hpp; it was 0.14 s,
+// a held-state PROGRAM figure).
+CostEstimate estimate(const ProblemShape& s, const MachineShape& m) {
   CostEstimate e{kName, 0, "", std::nullopt};
   if (!built_with_cuda()) {
     e.infeasible = "this joseki was built without CUDA";
@@ -129,9 +131,11 @@ CostEstimate estimate(const ProblemShape& s, const MachineShape&) {
     e.infeasible = "no NVIDIA driver here (/dev/nvidiactl absent)";
     return e;
   }
-  constexpr double CONTEXT_S = 0.14, LANE_STEPS_PER_S = 8.8e13, PAGEABLE_BPS = 8e9;
-  e.seconds = CONTEXT_S + static_cast<double>(s.n) * s.k / LANE_STEPS_PER_S + 4.0 * static_cast<double>(s.m) / PAGEABLE_BPS;
-  e.formula = "0.14 s set-up + N*K / 8.8e13 lane-steps/s + b upload (H200, measured 2026-11-30)";
+  constexpr double LANE_STEPS_PER_S = 8.8e13, PAGEABLE_BPS = 8e9;
+  const auto [fixed, from] = gpu_fixed_cost(m.device_state);  // the GPU's set-up in this device state
+  e.seconds = fixed + static_cast<double>(s.n) * s.k / LANE_STEPS_PER_S + 4.0 * static_cast<double>(s.m) / PAGEABLE_BPS;
+  e.formula = fmt::format("GPU fixed ({}, {}) {:.1f} ms + N*K / 8.8e13 lane-steps/s + b upload (H200, 2026-11-30)",
+                          to_string(m.device_state), from, fixed * 1e3);
   return e;
 }
 
