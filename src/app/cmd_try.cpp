@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include "app/cmd_try_direct.hpp"
 #include "app/context.hpp"
 #include "experiments/reduce/workload.hpp"
 #include "experiments/try/ladders.hpp"
@@ -51,15 +52,16 @@ std::string opt_cell(const std::optional<double>& v, const char* fmt_s) {
 
 void print_list() {
   for (const TryLadder& l : trykernel::ladders()) {
-    std::cout << fmt::format("## ladder {}\n\n```cuda\n{}\n```\n\n{}\n\ndefault size n = {}; ranked against {}.\n\n",
-                             l.name, l.signature, l.contract, reduce::size_label(l.default_n), l.default_rungs);
+    const std::string size = l.default_workload.empty() ? "default size n = " + reduce::size_label(l.default_n)
+                                                        : "timed on " + l.default_workload;
+    std::cout << fmt::format("## ladder {}\n\n```cuda\n{}\n```\n\n{}\n\n{}; ranked against {}.\n\n", l.name,
+                             l.signature, l.contract, size, l.default_rungs);
     measure::Table t({"setting (// joseki: key=value)", "meaning"});
     for (const auto& [k, v] : l.settings) t.add_row({k, v});
     std::cout << t.markdown() << "\nsweepable axes (// joseki: sweep axis=v1,v2,...): ";
     for (std::size_t i = 0; i < l.sweepable.size(); ++i) std::cout << (i ? ", " : "") << l.sweepable[i];
     std::cout << "\n\n";
   }
-  std::cout << "abc471g-direct (the count kernel) is not offered yet: see docs/TRY.md.\n";
 }
 
 void print_compile(const trykernel::CompileReport& c) {
@@ -266,6 +268,7 @@ void run_parent(Context& ctx, const TryOpts& o, const trykernel::TryFile& f) {
   } remove_at_end{tmp};
   const std::string out = tmp + "/result.json";
   const double t0 = measure::steady_seconds();
+  const bool direct = o.ladder == trydirect::kLadder;
   if (o.sanitize) {
     std::string ns;
     for (std::size_t v : trykernel::reduce_sanitize_sizes()) ns += (ns.empty() ? "" : ", ") + std::to_string(v);
@@ -275,8 +278,9 @@ void run_parent(Context& ctx, const TryOpts& o, const trykernel::TryFile& f) {
         "the full validation (more sizes, offsets 0..3) runs without --sanitize. Each tool is stopped after {:.0f} s "
         "(--kill-after).",
         ns, o.n.empty() ? "" : " and --n " + o.n, o.kill_after);
+    const std::string scope_of_ladder = direct ? trydirect::sanitize_scope(o.kill_after) : scope;
     const trykernel::SanitizeReport s =
-        trykernel::run_sanitizers(child_args(ctx, o, out, true, true), tmp, o.kill_after, scope);
+        trykernel::run_sanitizers(child_args(ctx, o, out, true, true), tmp, o.kill_after, scope_of_ladder);
     std::cout << s.text;
     json e = history_entry(o, f, s.clean ? "sanitizer-clean" : "sanitizer-errors", s.clean ? 0 : 1, s.summary,
                            measure::steady_seconds() - t0);
@@ -343,6 +347,12 @@ void run_parent(Context& ctx, const TryOpts& o, const trykernel::TryFile& f) {
   json e = history_entry(o, f, status, r.exit_code, "", wall);
   e["result"] = *doc;
   const double compile_s = doc->contains("compile") ? (*doc)["compile"].value("total_seconds", 0.0) : 0.0;
+  if (status == "wrong" && direct) {
+    const std::string msg = trydirect::wrong_message(*doc, o.file);
+    e["message"] = msg;
+    keep(ctx, o, e);
+    throw ValidationError(msg);
+  }
   if (status == "wrong") {
     const json ff = doc->value("first_failure", json::object());
     const std::string msg = fmt::format(
@@ -362,6 +372,13 @@ void run_parent(Context& ctx, const TryOpts& o, const trykernel::TryFile& f) {
     }
     throw ValidationError(msg);
   }
+  if (o.validate_only && direct) {
+    std::cout << fmt::format("{}: exact in every case ({} configuration checks on the test vectors and the edge "
+                             "cases, answer poisoned)\n",
+                             (*doc)["variant"].get<std::string>(), (*doc).value("validations", json::array()).size());
+    keep(ctx, o, e);
+    return;
+  }
   if (o.validate_only) {
     std::cout << fmt::format("{}: exact in every case ({} checks: n = 1 ... 2^20+3 and the size asked, offsets 0..3, "
                              "output poisoned, two runs each)\n",
@@ -369,10 +386,14 @@ void run_parent(Context& ctx, const TryOpts& o, const trykernel::TryFile& f) {
     keep(ctx, o, e);
     return;
   }
-  print_ranking(*doc, recs, wall, compile_s);
+  if (direct) {
+    if (doc->contains("compile")) print_compile(compile_report_from((*doc)["compile"]));
+    trydirect::print_ranking(*doc, recs, wall, compile_s);
+  } else
+    print_ranking(*doc, recs, wall, compile_s);
   // ncu: the probes' diagnosis metrics for yours and the best rung (where ncu is present).
   const trykernel::Ranking k = trykernel::rank(recs, (*doc)["variant"], doc->value("n", std::int64_t{0}), o.mode == "hot" ? "hot" : "cold");
-  if (!k.best_rung.empty() && !o.no_ncu) {
+  if (!k.best_rung.empty() && !o.no_ncu && !direct) {  // the diagnosis is the reduce ladder's
     TryOpts one = o;  // the child validates the best rung and yours at n alone: two launches each
     one.n = std::to_string(doc->value("n", std::int64_t{0}));
     one.rungs = {k.best_rung};

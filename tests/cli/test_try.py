@@ -204,4 +204,130 @@ def history_ranks_the_tries(s):
     expect_exit(p, 0, "your tries on the reduce ladder", "good.cu", "wrong_oob.cu", "wrong", "timeout")
 
 
+# ---- the ABC471G direct ladder (the count kernel) ----
+DX = "examples/try/abc471g-direct"
+DL = ["--ladder", "abc471g-direct"]
+
+
+def direct_compile_only(s, path, *extra):
+    p = s.run("try", path, *DL, "--compile-only", *extra)
+    out = p.stdout + p.stderr
+    if p.returncode == 1 and ("NVRTC is not available" in out or "built without CUDA" in out):
+        raise Skip(out.strip().splitlines()[-1])
+    return p
+
+
+def write_kernel(s, name, text):
+    path = os.path.join(s.tmp, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+COUNT_SIG = ("extern \"C\" __global__ void joseki_count(const unsigned int* a, unsigned long long n,\n"
+             "                                        const unsigned char* v, unsigned int k, unsigned int* answer)")
+
+
+@suite.test
+def list_names_the_direct_ladder_and_its_signature(s):
+    p = s.run("try", "--list")
+    expect_exit(p, 0, "## ladder abc471g-direct", "joseki_count(const unsigned int* a, unsigned long long n, "
+                "const unsigned char* v, unsigned int k, unsigned int* answer)", "chunk", "output", "g01 ... g15")
+    expect("not offered yet" not in p.stdout, "--list still says abc471g-direct is not offered")
+
+
+@suite.test
+def direct_compile_only_reports_registers_and_spills(s):
+    for name, defines in (("good.cu", "-DCHUNK=8192ull"), ("naive.cu", None), ("wrong.cu", "-DCHUNK=8192ull")):
+        p = direct_compile_only(s, f"{DX}/{name}")
+        expect_exit(p, 0, "compiled with NVRTC for sm_90", "registers", "spill stores 0 B")
+        if defines:
+            expect(defines in p.stdout, f"{name}: {defines} not in the compile report:\n{p.stdout}")
+
+
+@suite.test
+def direct_compile_error_exits_2_with_nvrtc_log_file_and_line(s):
+    path = write_kernel(s, "typo.cu", "// joseki: ladder=abc471g-direct\n" + COUNT_SIG + " {\n"
+                        "  unsigned int s = blockIdx.x * blockDim.x + threadIdx.x\n"  # line 4: no ';'
+                        "  if (s < k) answer[s] = 0;\n}\n")
+    p = direct_compile_only(s, path)
+    expect_exit(p, 2, "typo.cu(5): error", "NVRTC could not compile it")
+
+
+@suite.test
+def direct_signature_mismatch_is_bad_input(s):
+    path = write_kernel(s, "fourargs.cu", "// joseki: ladder=abc471g-direct\n"
+                        "extern \"C\" __global__ void joseki_count(const unsigned int* a, unsigned long long n,\n"
+                        "    const unsigned char* v, unsigned int* answer) { answer[0] = a[0] + v[0] + n; }\n")
+    p = direct_compile_only(s, path)
+    expect_exit(p, 2, "fourargs.cu", "joseki_count takes 4 parameter(s) of 8, 8, 8, 8 bytes",
+                "5 parameters of 8, 8, 8, 4, 8 bytes")
+    path = write_kernel(s, "noentry.cu", "extern \"C\" __global__ void count(unsigned int* x) { x[0] = 1; }\n")
+    expect_exit(direct_compile_only(s, path), 2, "no kernel named joseki_count")
+
+
+@suite.test
+def reduce_signature_mismatch_is_caught_by_compile_only(s):
+    p = compile_only(s, "wrong_signature.cu")
+    expect_exit(p, 2, "joseki_reduce takes 3 parameter(s) of 8, 8, 8 bytes", "5 parameters of 8, 8, 8, 4, 8 bytes")
+
+
+@suite.test
+def direct_chunk_without_the_chunk_macro_is_bad_input(s):
+    path = write_kernel(s, "nochunk.cu", "// x\n// joseki: chunk=4096\n" + COUNT_SIG + " {}\n")
+    expect_exit(s.run("try", path, *DL, "--compile-only"), 2, "nochunk.cu:2", "chunk=4096", "never uses CHUNK")
+
+
+@suite.test
+def direct_bad_settings_name_file_and_line(s):
+    path = write_kernel(s, "badout.cu", "// joseki: output=two-slot\n")
+    expect_exit(s.run("try", path, *DL, "--compile-only"), 2, "badout.cu:1", "output=two-slot")
+    path = write_kernel(s, "badblock.cu", "// joseki: block=2048\n")
+    expect_exit(s.run("try", path, *DL, "--compile-only"), 2, "badblock.cu:1", "block=2048")
+    path = write_kernel(s, "unroll.cu", "// joseki: unroll=4\n")
+    expect_exit(s.run("try", path, *DL, "--compile-only"), 2, "unroll.cu:1", "'unroll'")
+    # The examples' settings are valid for their ladder, and not for the other one.
+    expect_exit(s.run("try", f"{DX}/good.cu", "--ladder", "reduce", "--compile-only"), 2, "good.cu:11")
+
+
+@suite.test
+def direct_running_without_gpu_says_so(s):
+    if s.gpu():
+        raise Skip("this machine has a GPU (the GPU checks below cover the run)")
+    p = s.run("try", f"{DX}/good.cu", *DL, "--history-dir", hist_dir(s, "nogpu-direct"))
+    expect_exit(p, 1, "needs a GPU", "--compile-only")
+
+
+@suite.test
+def direct_good_kernel_is_exact_and_ranked_beside_the_ladder(s):
+    need_gpu(s)
+    h = hist_dir(s, "gpu-direct")
+    rec = os.path.join(s.tmp, "try-direct.json")
+    p = s.run("--json", rec, "try", f"{DX}/good.cu", *DL, "--history-dir", h, "--rungs", "g01,g02,g15", *QUICK,
+              timeout=300)
+    expect_exit(p, 0, "**try_good** (yours)", "g02_chunked", "g15_warp_summed", "x best rung", "x g01",
+                "yours: rank", "validated: exact", "registers", "occupancy", "file to ranked table")
+    with open(rec) as f:
+        doc = json.load(f)
+    mine = [r for r in doc["records"] if r["variant"] == "try_good"]
+    expect(mine and all(r["validation"] == "exact" for r in mine), "the try's records are exact")
+    files = os.listdir(os.path.join(h, "abc471g-direct"))
+    expect(len(files) == 1 and files[0].endswith("-good.json"), f"one history record: {files}")
+
+
+@suite.test
+def direct_naive_kernel_is_exact(s):
+    need_gpu(s)
+    p = s.run("try", f"{DX}/naive.cu", *DL, "--history-dir", hist_dir(s, "gpu-direct"), "--rungs", "g01,g02",
+              *QUICK, timeout=300)
+    expect_exit(p, 0, "**try_naive** (yours)", "yours: rank")
+
+
+@suite.test
+def direct_wrong_kernel_names_the_first_differing_shift(s):
+    need_gpu(s)
+    p = s.run("try", f"{DX}/wrong.cu", *DL, "--history-dir", hist_dir(s, "gpu-direct"), timeout=300)
+    expect_exit(p, 1, "your kernel is wrong", "shifts differ", "k=", "got", "expected", "--sanitize")
+
+
 suite.main()

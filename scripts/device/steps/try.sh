@@ -1,5 +1,5 @@
-# Device step `try` (issue 18; sourced by scripts/device/session.sh on the GPU host; budget 3 minutes,
-# expected about 2). Uses $B $J $W $SAN and step/run from session.sh. Each part has a time limit and
+# Device step `try` (issue 18; sourced by scripts/device/session.sh on the GPU host; budget 5 minutes,
+# expected about 3: 2 for the reduce ladder, 1 for the abc471g-direct ladder). Uses $B $J $W $SAN and step/run from session.sh. Each part has a time limit and
 # runs whatever the others did. History of every try: $W/try_history/reduce/*.json.
 #   1. the CLI tests of `joseki try` with the GPU (good/naive/warp exact and ranked; wrong_oob caught
 #      naming the excess words; hang killed; --sanitize memcheck names wrong_oob.cu:LINE; history)
@@ -9,7 +9,10 @@
 #   3. the wrong examples: wrong_oob (mismatch message), hang (--kill-after 10), broken (exit 2 + NVRTC
 #      log), --sanitize on wrong_oob (memcheck: Invalid __global__ read at wrong_oob.cu:LINE, no API
 #      errors of joseki's) and wrong_race (racecheck hazard at wrong_race.cu:LINE), each < 60 s
-#   4. the history table and a compact summary with the goals
+#   4. the abc471g-direct ladder (the count kernel, examples/try/abc471g-direct): good.cu (g02's chunks
+#      with atomics) exact and ranked beside g01 ... g15 on the max case; naive.cu (g01's code) exact and
+#      slow (~g01); wrong.cu (no look back at a[begin - 1]) caught naming the first differing shifts
+#   5. the history tables and a compact summary with the goals
 
 try_status=()   # "name|exit code|seconds"
 try_part() {    # try_part NAME LIMIT_S OUT_FILE CMD...
@@ -29,7 +32,7 @@ EXR=examples/try/reduce
 export JOSEKI_SANITIZER=$(command -v "$SAN" || echo /usr/local/cuda/bin/compute-sanitizer)
 
 step "try: CLI tests with the GPU"
-try_part cli_tests 180 "$W/try_cli_tests.log" python3 tests/cli/test_try.py "$J"
+try_part cli_tests 300 "$W/try_cli_tests.log" python3 tests/cli/test_try.py "$J"
 grep -E '^(PASS|FAIL|SKIP)|passed' "$W/try_cli_tests.log" | tail -n 22
 
 step "try: each example beside the whole ladder (default rule, 2^24 cold)"
@@ -63,7 +66,19 @@ try_part sanitize_race 90 "$W/try_sanitize_race.log" "$J" try "$EXR/wrong_race.c
   --kill-after 40 --history-dir "$TH"
 cat "$W/try_sanitize_race.log" | tail -n 14
 
+step "try: the abc471g-direct ladder (the count kernel, max case, cold)"
+EXD=examples/try/abc471g-direct
+for ex in good naive; do
+  try_part "direct_$ex" 120 "$W/try_direct_$ex.md" "$J" --json "$W/try_direct_$ex.json" try "$EXD/$ex.cu" \
+    --ladder abc471g-direct --history-dir "$TH"
+  grep -E '\*\*try_|^yours:|^file to ranked|^compiled|^loaded|^validated' "$W/try_direct_$ex.md"
+done
+try_part direct_wrong 90 "$W/try_direct_wrong.log" "$J" try "$EXD/wrong.cu" --ladder abc471g-direct --history-dir "$TH"
+grep -E 'wrong|differ' "$W/try_direct_wrong.log" | head -n 4
+
 step "try: history"
+try_part history_direct 20 "$W/try_history_direct.md" "$J" try --history --ladder abc471g-direct --history-dir "$TH"
+cat "$W/try_history_direct.md"
 try_part history 20 "$W/try_history.md" "$J" try --history --ladder reduce --history-dir "$TH"
 cat "$W/try_history.md"
 
@@ -116,6 +131,28 @@ secs = {}
 for line in os.environ.get("TRY_STATUS", "").split(";"):
     if line.count("|") == 2:
         a, b, c = line.split("|"); secs[a] = (b, float(c))
+def direct_row(tag, v):
+    try:
+        rs = json.load(open(os.path.join(W, f"try_direct_{tag}.json")))["records"]
+    except Exception as e:
+        return None, None, None
+    rows = [r for r in rs if r["mode"] == "cold" and r.get("summary") and "sweep" not in (r.get("ladder") or {})]
+    rows.sort(key=lambda r: r["summary"]["median"])
+    mine = [i for i, r in enumerate(rows) if r["variant"] == v]
+    g01 = [r for r in rows if r["variant"] == "g01_lane_per_thread"]
+    if not mine:
+        return None, len(rows), None
+    m = rows[mine[0]]
+    return (mine[0] + 1, m["summary"]["median"], m["validation"]), len(rows), (g01[0]["summary"]["median"] if g01 else None)
+for tag in ("good", "naive"):
+    mine, total, g01 = direct_row(tag, f"try_{tag}")
+    if mine:
+        rank, med_s, val = mine
+        extra = f", {g01 / med_s:.1f}x g01" if g01 else ""
+        print(f"| abc471g-direct {tag}.cu exact and ranked | rank {rank} of {total}, {med_s*1e3:.3f} ms{extra}, {val} | {'yes' if val == 'exact' else 'NO'} |")
+    else:
+        print(f"| abc471g-direct {tag}.cu exact and ranked | no row (see try_direct_{tag}.md) | NO |")
+print(f"| abc471g-direct wrong.cu caught naming the first differing shifts | {has('try_direct_wrong.log', 'your kernel is wrong', 'shifts differ')} |")
 for part in ("sanitize_oob", "sanitize_race"):
     if part in secs:
         rc, t = secs[part]

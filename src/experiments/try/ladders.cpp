@@ -2,9 +2,11 @@
 #include "experiments/try/ladders.hpp"
 
 #include <cctype>
+#include <optional>
 
 #include <fmt/format.h>
 
+#include "experiments/try/direct_spec.hpp"
 #include "experiments/try/reduce_spec.hpp"
 #include "measure/errors.hpp"
 
@@ -15,6 +17,7 @@
 namespace joseki::trykernel {
 
 nlohmann::json run_reduce_try(const TryFile& f, const RunOptions& o);  // reduce_run.cpp
+nlohmann::json run_direct_try(const TryFile& f, const RunOptions& o);  // direct_run.cpp
 
 namespace {
 
@@ -51,7 +54,42 @@ std::vector<TryLadder> make_ladders() {
     return reduce_defines(s, s.rung.defaults.block, s.rung.defaults.unroll);
   };
   r.run = run_reduce_try;
+  r.param_sizes = {8, 8, 8, 4, 8};
   v.push_back(std::move(r));
+
+  TryLadder d;
+  d.name = "abc471g-direct";
+  d.entry = DIRECT_ENTRY;
+  d.signature = "extern \"C\" __global__ void joseki_count(const unsigned int* a, unsigned long long n, "
+                "const unsigned char* v, unsigned int k, unsigned int* answer)";
+  d.contract = "for every shift s < k: answer[s] = the number of i < n with v[(a[i] + s) % k] == 1 and (i == 0 or "
+               "v[(a[i - 1] + s) % k] == 0) (ABC471G's syllable count); a[i] < k, v[j] is 0 or 1, n >= 1, k >= 1 "
+               "any size; answer[0..k) is poisoned before each run (0xA5A5A5A5)";
+  d.settings = {
+      {"block", "threads per block, 1..1024 (default 64); -DBLOCK=<value> when the source uses BLOCK"},
+      {"chunk", "0 (default): a grid of ceil(k / block) blocks, one thread per shift; > 0: a grid of (ceil(n / chunk), "
+                "ceil(k / block)) blocks, blockIdx.x the chunk of `chunk` elements of a, blockIdx.y the group of "
+                "`block` shifts; -DCHUNK=<value>ull when the source uses CHUNK"},
+      {"output", "write (default: the kernel writes every answer[s]) or atomic (joseki zeroes answer[0..k) before "
+                 "each launch, timed, and the kernel adds into it)"},
+      {"ladder", "the ladder the file is for (checked against --ladder)"},
+      {"like", "the rung to compare with (x previous), e.g. g02"},
+      {"name", "display name (default: the file's stem)"},
+      {"technique", "one line for the table"},
+      {"tie", "the sweep's tie band, a fraction (default 0.02, as the direct ladder's rungs)"},
+  };
+  d.sweepable = {"block", "chunk"};
+  d.default_workload = "the max case (N = K = 2 x 10^5 class, `joseki abc471g gen`), validated first on the test "
+                       "vectors and the edge cases";
+  d.default_rungs = "every rung of the direct ladder (g01 ... g15)";
+  d.check = [](const TryFile& f) { (void)direct_spec(f); };
+  d.default_defines = [](const TryFile& f) {
+    const DirectSpec s = direct_spec(f);
+    return direct_defines(s, s.block, s.chunk);
+  };
+  d.run = run_direct_try;
+  d.param_sizes = {8, 8, 8, 4, 8};
+  v.push_back(std::move(d));
   return v;
 }
 
@@ -90,6 +128,29 @@ nlohmann::json to_json(const CompileReport& c) {
   return j;
 }
 
+void check_signature(const TryLadder& l, const std::string& path, const std::string& ptx) {
+#ifdef JOSEKI_HAVE_CUDA
+  if (ptx.empty() || l.param_sizes.empty()) return;
+  const std::optional<std::vector<std::size_t>> got = cuda::nvrtc::ptx_param_sizes(ptx, l.entry);
+  if (!got)
+    throw InputError(fmt::format("{}: no kernel named {} (extern \"C\" __global__) in the compiled file; the {} "
+                                 "ladder's signature is {} (joseki try --list)",
+                                 path, l.entry, l.name, l.signature));
+  if (*got == l.param_sizes) return;
+  const auto list = [](const std::vector<std::size_t>& v) {
+    std::string s;
+    for (std::size_t x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
+    return s;
+  };
+  throw InputError(fmt::format("{}: {} takes {} parameter(s) of {} bytes; the {} ladder's signature is {}: {} "
+                               "parameters of {} bytes (joseki try --list)",
+                               path, l.entry, got->size(), list(*got), l.name, l.signature, l.param_sizes.size(),
+                               list(l.param_sizes)));
+#else
+  (void)l, (void)path, (void)ptx;
+#endif
+}
+
 #ifdef JOSEKI_HAVE_CUDA
 CompileReport compile_only(const TryLadder& l, const TryFile& f, const std::string& arch) {
   l.check(f);
@@ -98,7 +159,9 @@ CompileReport compile_only(const TryLadder& l, const TryFile& f, const std::stri
   req.file_name = f.path;
   req.arch = cuda::nvrtc::normalize_arch(arch);
   req.options = l.default_defines(f);
-  return compile_report(cuda::nvrtc::compile(req), req.arch, req.options, l.entry);
+  const cuda::nvrtc::CompileResult res = cuda::nvrtc::compile(req);
+  if (res.ok) check_signature(l, f.path, res.ptx);
+  return compile_report(res, req.arch, req.options, l.entry);
 }
 
 CompileReport compile_report(const cuda::nvrtc::CompileResult& res, const std::string& arch,

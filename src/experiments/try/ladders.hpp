@@ -56,7 +56,11 @@ struct TryLadder {
   std::map<std::string, std::string> settings;  // joseki: key -> meaning (default)
   std::vector<std::string> sweepable;           // axes `joseki: sweep` may vary
   std::size_t default_n = 0;
+  std::string default_workload;                 // shown in --list instead of default_n when set
   std::string default_rungs;                    // shown in --list
+  // The byte sizes of the kernel's parameters on a 64-bit host, in order: checked against the
+  // compiled PTX's .param list (--compile-only and every run), a clear InputError when they differ.
+  std::vector<std::size_t> param_sizes;
   // Checks the file's settings (InputError naming FILE:LINE); pure.
   std::function<void(const TryFile&)> check;
   // The defines of the default configuration (-DBLOCK=256 ...), for --compile-only.
@@ -78,6 +82,10 @@ CompileReport compile_only(const TryLadder& l, const TryFile& f, const std::stri
 // CUDA builds only.
 CompileReport compile_report(const cuda::nvrtc::CompileResult& res, const std::string& arch,
                              const std::vector<std::string>& defines, const std::string& entry);
+
+// InputError when the PTX's parameter list of l.entry differs from l.param_sizes (names the file,
+// the sizes found and the signature); nothing when the PTX is empty or has no such entry.
+void check_signature(const TryLadder& l, const std::string& path, const std::string& ptx);
 
 // The variant name of a user's kernel in the records: "try_" + the file's stem, [a-z0-9_].
 std::string variant_of(const TryFile& f);
