@@ -102,8 +102,8 @@ void add_solve(CLI::App* parent, Context& ctx) {
     measure::ProgramScope::add("parse", parse_s);
     for (const auto& [name, s] : r.phases_s) measure::ProgramScope::add(name, s);
     measure::ProgramScope::add("output", out_s);
-    if (r.gpu_compute_s) measure::ProgramScope::add("GPU_COMPUTE", *r.gpu_compute_s);
-    if (r.gpu_pipeline_s) measure::ProgramScope::add("GPU_PIPELINE", *r.gpu_pipeline_s);
+    if (r.gpu_compute_s) measure::ProgramScope::add(measure::to_string(measure::Scope::GpuCompute), *r.gpu_compute_s);
+    if (r.gpu_pipeline_s) measure::ProgramScope::add(measure::to_string(measure::Scope::GpuPipeline), *r.gpu_pipeline_s);
     if (o->explain) {
       std::string phases;
       for (const auto& [name, s] : r.phases_s) phases += fmt::format(" {} {:.3f} ms;", name, s * 1e3);
@@ -257,7 +257,7 @@ std::vector<measure::Record> tour_abc471g_cpu(Context& ctx, const TourOptions& o
         r.experiment = "abc471g";
         r.variant = s;
         r.backend = "cpu";
-        r.scope = "EXTERNAL";
+        r.scope = measure::to_string(measure::Scope::External);
         r.axes.set("case", "N=1e9,K=2300");
         r.skipped = fmt::format("N = 1e9 runs only with at least 8 cores (this machine: {})", cores);
         r.validation = "not-applicable";

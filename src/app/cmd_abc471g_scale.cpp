@@ -32,6 +32,7 @@ namespace {
 
 namespace g = joseki::abc471g;
 namespace gp = joseki::abc471g::pairs;
+using measure::Scope;
 
 // "7000000", "7e6", "10^9" -> the integer; InputError naming the option otherwise.
 std::uint64_t parse_count(const std::string& opt, const std::string& s) {
@@ -97,14 +98,14 @@ std::string ms(double s) { return measure::format_time(s); }
 // default) and of r04 (its GEMM combine) side by side, then the shipped solve's EXTERNAL figures.
 std::string sizes_table(const std::vector<measure::Record>& recs) {
   // The ladder's rungs that `scale sizes` times in process (their variants come from the one list).
-  const std::string r02 = gp::find_rung("p02").variant() + "/GPU_COMPUTE",
-                    r03 = gp::find_rung("p03").variant() + "/GPU_COMPUTE",
-                    r04 = gp::find_rung("p04").variant() + "/GPU_COMPUTE";
+  const std::string gpu = std::string("/") + measure::to_string(Scope::GpuCompute);
+  const std::string r02 = gp::find_rung("p02").variant() + gpu, r03 = gp::find_rung("p03").variant() + gpu,
+                    r04 = gp::find_rung("p04").variant() + gpu;
   std::map<std::int64_t, std::map<std::string, const measure::Record*>> by_n;
   for (const auto& r : recs)
-    if (r.axes.has("n") && (r.scope == "GPU_COMPUTE" || r.scope == "EXTERNAL") &&
+    if (r.axes.has("n") && (r.scope_is(Scope::GpuCompute) || r.scope_is(Scope::External)) &&
         (r.variant + "/" + r.scope == r02 || r.variant + "/" + r.scope == r03 || r.variant + "/" + r.scope == r04 ||
-         r.scope == "EXTERNAL"))
+         r.scope_is(Scope::External)))
       by_n[r.axes.get_int("n")][r.variant + "/" + r.scope] = &r;
   measure::Table t({"N", "r02 atomic count", "r03 partition count", "r03 pairs/s", "r04 GEMM combine", "validation",
                     "EXTERNAL solve", "post-main", "EXTERNAL fast", "post-main (fast)"});
@@ -136,9 +137,9 @@ std::string startup_table(const std::vector<measure::Record>& recs) {
                     "module load", "parse"});
   std::map<std::string, const measure::Record*> prog;
   for (const auto& r : recs)
-    if (r.scope == "PROGRAM") prog[r.variant] = &r;
+    if (r.scope_is(Scope::Program)) prog[r.variant] = &r;
   for (const auto& r : recs) {
-    if (r.scope != "EXTERNAL" || r.variant.rfind("startup.", 0) != 0) continue;
+    if (!r.scope_is(Scope::External) || r.variant.rfind("startup.", 0) != 0) continue;
     if (!r.summary) {
       t.add_row({r.variant, r.validation, "", "", "", "", "", "", ""});
       continue;
@@ -154,14 +155,14 @@ std::string startup_table(const std::vector<measure::Record>& recs) {
   }
   measure::Table s({"split / saving", "how", "value"});
   for (const auto& r : recs)
-    if (r.scope == "VALUE" && r.summary) s.add_row({r.variant, r.technique, ms(r.summary->median)});
+    if (r.scope_is(Scope::Value) && r.summary) s.add_row({r.variant, r.technique, ms(r.summary->median)});
   return t.markdown() + "\n" + s.markdown();
 }
 
 std::string auto_table(const std::vector<measure::Record>& recs) {
   measure::Table t({"N", "variant", "choice", "EXTERNAL", "best", "choice / best", "auto process / best", "within 10%"});
   for (const auto& r : recs) {
-    if (r.scope != "EXTERNAL" && r.variant != "auto.verdict") continue;
+    if (!r.scope_is(Scope::External) && r.variant != "auto.verdict") continue;
     if (r.variant == "auto.verdict") {
       t.add_row({"all", r.variant, "", "", "", "", "", r.extra.value("figure", "") + ": " + r.extra.value("verdict", "")});
       continue;

@@ -129,7 +129,7 @@ void add_vulkan_command(CLI::App& app, Context& ctx) {
       std::cout << fmt::format("Vulkan device {}: {}\n\n## Vulkan cost probes (hot)\n\n", res.device.index, res.device.name);
       measure::Table t({"Probe", "median", "GB/s", "status", "what"});
       for (const Record& r : res.records)
-        if (r.experiment == reduce_vk::PROBE_EXPERIMENT && r.scope == "GPU_COMPUTE")
+        if (r.experiment == reduce_vk::PROBE_EXPERIMENT && r.scope_is(measure::Scope::GpuCompute))
           t.add_row({r.variant, median_cell(r), gbs(r), r.validation, r.technique});
       std::cout << t.markdown() << "\n## cost-ratio profile\n\n";
       measure::Table p({"Cost / ratio", "value", "what"});

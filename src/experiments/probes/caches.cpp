@@ -68,7 +68,7 @@ std::vector<Record> run_caches(const ProbeOptions& o) {
   for (std::size_t w : sizes) {
     if ((w & (w - 1)) != 0) continue;
     Record r = make_record("caches", "read_bandwidth", "every block reads its share from a staggered start (16-byte loads)",
-                           "GPU_COMPUTE", "hot");
+                           Scope::GpuCompute, "hot");
     r.axes.set("working_set_bytes", static_cast<std::int64_t>(w));
     if (w > max_ws) {
       r.skipped = fmt::format("needs {} of device memory (half the free memory is {})", bytes_text(w), bytes_text(max_ws));
@@ -104,7 +104,7 @@ std::vector<Record> run_caches(const ProbeOptions& o) {
   std::vector<double> lat_ws, lat;
   for (std::size_t w : sizes) {
     Record r = make_record("caches", "chase_latency", "one thread, dependent loads through a random cyclic permutation",
-                           "GPU_COMPUTE", "hot", "cycles");
+                           Scope::GpuCompute, "hot", "cycles");
     r.axes.set("working_set_bytes", static_cast<std::int64_t>(w));
     if (w > max_ws) {
       r.skipped = fmt::format("needs {} of device memory (half the free memory is {})", bytes_text(w), bytes_text(max_ws));
@@ -169,7 +169,7 @@ std::vector<Record> run_caches(const ProbeOptions& o) {
       Record r = make_record("caches", "pure_chase_latency",
                              "one thread, ld.global whose address is the previous load's value (8-byte slots holding "
                              "global addresses, 128 bytes apart); L1-resident",
-                             "GPU_COMPUTE", "hot", "cycles");
+                             Scope::GpuCompute, "hot", "cycles");
       const std::uint32_t nodes = static_cast<std::uint32_t>(w / 128), spacing = 16;  // slots of 8 bytes
       r.axes.set("working_set_bytes", static_cast<std::int64_t>(w))
           .set("nodes", std::int64_t{nodes})
@@ -225,7 +225,7 @@ std::vector<Record> run_caches(const ProbeOptions& o) {
     Record r = make_record("caches", "shared_chase_latency",
                            "one thread, ld.shared whose address is the previous load's value (1024 nodes, 32 bytes "
                            "apart, 32 KiB of one block's shared memory)",
-                           "GPU_COMPUTE", "hot", "cycles");
+                           Scope::GpuCompute, "hot", "cycles");
     const std::uint32_t nodes = 1024, spacing = 8, words = nodes * spacing;  // 4-byte words
     r.axes.set("nodes", std::int64_t{nodes}).set("spacing_bytes", std::int64_t{spacing} * 4);
     const auto order = chase_order(nodes, run_seed() ^ 0x5368617265644368ULL);

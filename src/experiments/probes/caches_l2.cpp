@@ -112,11 +112,11 @@ void l2_sides(const ProbeOptions& o, GpuContext& g, std::vector<Record>& recs) {
   Record nr = make_record("caches_l2", "l2_near_latency",
                           "per SM: the median L2-hit latency (ld.global.cg self loop) of the lines a two-means split "
                           "calls near for that SM; one sample per SM",
-                          "GPU_COMPUTE", "hot", "cycles");
+                          Scope::GpuCompute, "hot", "cycles");
   Record fr = make_record("caches_l2", "l2_far_latency",
                           "per SM: the median L2-hit latency of the lines the split calls far for that SM; one sample "
                           "per SM",
-                          "GPU_COMPUTE", "hot", "cycles");
+                          Scope::GpuCompute, "hot", "cycles");
   nr.axes.set("lines", std::int64_t{lines}).set("region_bytes", static_cast<std::int64_t>(region));
   fr.axes = nr.axes;
   nr.validation = fr.validation = chk.text();
@@ -219,7 +219,7 @@ void l2_sides(const ProbeOptions& o, GpuContext& g, std::vector<Record>& recs) {
                                          "ld.global.cg, 1024 threads; bytes per cycle per SM (median over SMs)",
                                          all ? "every SM at once" : "one SM alone", far_side ? "far" : "near",
                                          "~half of " + std::to_string(lines), reps),
-                             "GPU_COMPUTE", "hot", "B/cycle");
+                             Scope::GpuCompute, "hot", "B/cycle");
       cuda::DeviceBuffer<long long> cyc_b(blocks);
       cuda::DeviceBuffer<std::uint32_t> sums(blocks);
       cuda::DeviceBuffer<int> sm_b(blocks);
@@ -325,7 +325,7 @@ void hbm_and_tlb(const ProbeOptions& o, GpuContext& g, std::vector<Record>& recs
     Record r = make_record("caches_l2", "hbm_latency",
                            "one thread, pure pointer chase (ld.global, the address is the previous load's value) "
                            "through a random ring of nodes spread over the footprint",
-                           "GPU_COMPUTE", "hot", "cycles");
+                           Scope::GpuCompute, "hot", "cycles");
     r.axes.set("footprint_bytes", static_cast<std::int64_t>(f));
     if (f > alloc) {
       r.skipped = fmt::format("needs {} of device memory; {} usable ({} free less a 2 GiB margin)", gib_text(f),
@@ -355,7 +355,7 @@ void hbm_and_tlb(const ProbeOptions& o, GpuContext& g, std::vector<Record>& recs
     Record r = make_record("caches_l2", "tlb_latency",
                            "one thread, pure pointer chase over one 128-byte node per 2 MiB page (random page order; "
                            "the ring's lines stay in the L2, so the rise is address translation)",
-                           "GPU_COMPUTE", "hot", "cycles");
+                           Scope::GpuCompute, "hot", "cycles");
     const auto pages = static_cast<std::uint32_t>(f / page);
     r.axes.set("footprint_bytes", static_cast<std::int64_t>(f)).set("pages", std::int64_t{pages});
     if (f > alloc) {

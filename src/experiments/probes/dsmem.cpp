@@ -64,7 +64,7 @@ std::vector<Record> run_dsmem(const ProbeOptions& o) {
   const std::uint32_t start = order[0] * spacing, want_end = order[(warm + steps) % nodes] * spacing;
 
   auto chase_record = [&](const std::string& variant, const std::string& tech, auto launch) -> double {
-    Record r = make_record("dsmem", variant, tech, "GPU_COMPUTE", "hot", "cycles");
+    Record r = make_record("dsmem", variant, tech, Scope::GpuCompute, "hot", "cycles");
     Checker chk("chase end");
     end_d.poison(s);
     launch();
@@ -101,7 +101,7 @@ std::vector<Record> run_dsmem(const ProbeOptions& o) {
   double l2_cycles = -1;
   {
     Record r = make_record("dsmem", "l2_chase", "one thread, ld.global.cg through 8 MiB (one node per 128-byte line)",
-                           "GPU_COMPUTE", "hot", "cycles");
+                           Scope::GpuCompute, "hot", "cycles");
     const std::uint32_t l2_start = l2_order[0] * l2_spacing;
     const int l2_warm = 4096;
     std::size_t pos = 0;  // continue the ring: no timed load revisits a node within one turn
@@ -168,7 +168,7 @@ std::vector<Record> run_dsmem(const ProbeOptions& o) {
       Record r = make_record("dsmem", remote ? "dsmem_read" : "local_read",
                              remote ? "every block reads its neighbour's (rank + 1) 128 KiB, 16-byte loads"
                                     : "every block reads its own 128 KiB, 16-byte loads",
-                             "GPU_COMPUTE", "hot");
+                             Scope::GpuCompute, "hot");
       r.axes.set("cluster", std::int64_t{cs});
       const int clusters = dsmem_max_clusters(remote, cs, threads, bw_words);
       if (clusters < 1) {

@@ -59,7 +59,7 @@ void chain_records(GpuContext& g, const ProbeOptions& o, std::vector<Record>& re
                            k == "stream" ? "tiny kernels back to back, ordinary launches; GPU interval per kernel from %globaltimer (ready to ready)"
                            : k == "graph" ? "the same chain as one CUDA graph (captured once, cudaGraphLaunch)"
                                           : "the same chain with programmatic dependent launch (griddepcontrol)",
-                           "GPU_COMPUTE", "hot");
+                           Scope::GpuCompute, "hot");
     r.axes.set("kernels", std::int64_t{n});
     if (k == "pdl" && no_pdl) {
       r.skipped = *no_pdl;
@@ -154,18 +154,18 @@ std::vector<Record> run_launch(const ProbeOptions& o) {
   struct L {
     const char* variant;
     const char* tech;
-    const char* scope;
+    Scope scope;
     std::function<double()> fn;
   };
   const L lats[] = {
-      {"launch_gpu_interval", "1000 empty kernels back to back, events around them, per kernel", "GPU_COMPUTE",
+      {"launch_gpu_interval", "1000 empty kernels back to back, events around them, per kernel", Scope::GpuCompute,
        [&] {
          ev.start(s);
          for (int i = 0; i < batch; ++i) cuda::launch_empty(s);
          ev.stop(s);
          return ev.seconds() / batch;
        }},
-      {"launch_host_enqueue", "host time to enqueue one empty kernel (1000 in a row)", "CPU_COMPUTE",
+      {"launch_host_enqueue", "host time to enqueue one empty kernel (1000 in a row)", Scope::CpuCompute,
        [&] {
          g.sync();
          const double t0 = host_s();
@@ -174,7 +174,7 @@ std::vector<Record> run_launch(const ProbeOptions& o) {
          g.sync();
          return (t1 - t0) / batch;
        }},
-      {"launch_roundtrip", "launch one empty kernel + cudaStreamSynchronize, host clock", "CPU_COMPUTE",
+      {"launch_roundtrip", "launch one empty kernel + cudaStreamSynchronize, host clock", Scope::CpuCompute,
        [&] {
          const double t0 = host_s();
          cuda::launch_empty(s);
@@ -218,7 +218,7 @@ std::vector<Record> run_launch(const ProbeOptions& o) {
         unsigned char* host = pin ? pinned.data() : pageable.data();
         const std::string variant = fmt::format("{}_{}", h2d ? "h2d" : "d2h", pin ? "pinned" : "pageable");
         Record r = make_record("launch", variant, fmt::format("cudaMemcpy, {} host memory, host clock", pin ? "pinned" : "pageable"),
-                               "CPU_COMPUTE", "hot");
+                               Scope::CpuCompute, "hot");
         r.axes.set("bytes", static_cast<std::int64_t>(bytes));
         auto copy = [&] {
           const double t0 = host_s();

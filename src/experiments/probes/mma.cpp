@@ -68,7 +68,7 @@ std::vector<Record> run_mma(const ProbeOptions& o) {
                                 int8 ? "m16n8k32.s8" : "m16n8k16.bf16", MMA_ILP)
                   : fmt::format("wgmma {} x {} per commit group, one warpgroup x 4 blocks per SM, operands in shared memory",
                                 int8 ? "m64n128k32.s8" : "m64n128k16.bf16", WGMMA_PER_ITER);
-    Record r = make_record("mma", variant, tech, "GPU_COMPUTE", "hot");
+    Record r = make_record("mma", variant, tech, Scope::GpuCompute, "hot");
     r.axes.set("type", std::string(type));
     if (kind == 1 && no_wgmma) {
       r.skipped = *no_wgmma;

@@ -84,13 +84,6 @@ measure::Record verdict_record(const std::string& probe, const std::string& rule
                                Verdict verdict, const std::string& figure, double value, const std::string& unit);
 measure::Record skipped_record(const std::string& probe, const std::string& variant, const std::string& technique,
                                const std::string& reason, Scope scope = Scope::GpuCompute);
-// The same with the scope named as text, for the probes not yet moved to the enum (caches, dsmem,
-// tma, launch, mma; issue 14): throws std::invalid_argument for a name that is not a scope.
-// Remove once no caller passes a string.
-measure::Record make_record(const std::string& probe, const std::string& variant, const std::string& technique,
-                            const std::string& scope, const std::string& mode, const std::string& unit = "s");
-measure::Record skipped_record(const std::string& probe, const std::string& variant, const std::string& technique,
-                               const std::string& reason, const std::string& scope);
 
 // Samples of any unit (cycles, B/s ...) taken by the stopping-rule loop.
 measure::Measurement measure_values(const std::function<double()>& sample, const measure::StoppingRule& rule);

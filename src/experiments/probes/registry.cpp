@@ -32,16 +32,6 @@ std::vector<std::string> ProbeRegistry::names() {
   return out;
 }
 
-namespace {
-
-Scope scope_named(const std::string& name) {
-  const std::optional<Scope> s = measure::scope_from_string(name);
-  if (!s) throw std::invalid_argument("probe record: '" + name + "' is not a scope");
-  return *s;
-}
-
-}  // namespace
-
 measure::Record make_record(const std::string& probe, const std::string& variant, const std::string& technique,
                             Scope scope, const std::string& mode, const std::string& unit) {
   measure::Record r;
@@ -79,16 +69,6 @@ measure::Record skipped_record(const std::string& probe, const std::string& vari
   r.skipped = reason;
   r.validation = "not-applicable";
   return r;
-}
-
-measure::Record make_record(const std::string& probe, const std::string& variant, const std::string& technique,
-                            const std::string& scope, const std::string& mode, const std::string& unit) {
-  return make_record(probe, variant, technique, scope_named(scope), mode, unit);
-}
-
-measure::Record skipped_record(const std::string& probe, const std::string& variant, const std::string& technique,
-                               const std::string& reason, const std::string& scope) {
-  return skipped_record(probe, variant, technique, reason, scope_named(scope));
 }
 
 measure::Measurement measure_values(const std::function<double()>& sample, const measure::StoppingRule& rule) {

@@ -84,7 +84,7 @@ std::vector<Record> run_tma(const ProbeOptions& o) {
   double ceiling = -1;
   {
     Record r = make_record("tma", "stream_read_ceiling", "backend stream read: 16-byte loads, 4 in flight, full occupancy",
-                           "GPU_COMPUTE", "hot");
+                           Scope::GpuCompute, "hot");
     const auto m = g.timer().measure([&](cudaStream_t st) {
       cuda::launch_stream_read(reinterpret_cast<const uint4*>(buf.data()), bytes / 16, sink.data(), full_blocks, 256, st);
     }, measure::Mode::Hot, lr);
@@ -101,7 +101,7 @@ std::vector<Record> run_tma(const ProbeOptions& o) {
   for (int unroll : {1, 4}) {
     Record r = make_record("tma", fmt::format("vector_loads_x{}", unroll),
                            fmt::format("grid-stride 16-byte loads, {} in flight per thread, 256 x {} blocks", unroll, full_blocks),
-                           "GPU_COMPUTE", "hot");
+                           Scope::GpuCompute, "hot");
     r.axes.set("unroll", std::int64_t{unroll});
     const double bw = timed(r, full_blocks, [&](cudaStream_t st) {
       launch_vec_stream(reinterpret_cast<const uint4*>(buf.data()), bytes / 16, unroll, full_blocks, 256, partials.data(), st);
@@ -130,7 +130,7 @@ std::vector<Record> run_tma(const ProbeOptions& o) {
   for (unsigned tile : tiles)
     for (int st : stage_counts) {
       Record r = make_record("tma", "bulk_copy", "cp.async.bulk tiles into a ring of stages, mbarrier per stage (r08's ring)",
-                             "GPU_COMPUTE", "hot");
+                             Scope::GpuCompute, "hot");
       r.axes.set("tile_bytes", std::int64_t{tile}).set("stages", std::int64_t{st});
       const int per_sm = std::min(tma_blocks_per_sm(tile, st, threads), 8);
       if (per_sm < 1) {
@@ -167,7 +167,7 @@ std::vector<Record> run_tma(const ProbeOptions& o) {
     for (int st : tstages) {
       Record r = make_record("tma", "tensor_copy",
                              "cp.async.bulk.tensor.2d boxes (rows of 1 KiB) into a ring of stages, mbarrier per stage",
-                             "GPU_COMPUTE", "hot");
+                             Scope::GpuCompute, "hot");
       r.axes.set("tile_bytes", std::int64_t{tile}).set("stages", std::int64_t{st});
       if (!tensor_why.empty()) {
         r.skipped = tensor_why;

@@ -56,7 +56,7 @@ VkProbeResult skipped_probes(const std::string& why) {
   r.experiment = PROBE_EXPERIMENT;
   r.variant = "profile";
   r.backend = "vulkan";
-  r.scope = "VALUE";
+  r.scope = measure::to_string(measure::Scope::Value);
   r.skipped = why;
   out.records.push_back(r);
   return out;
@@ -79,7 +79,7 @@ measure::Record probe_record(const std::string& variant, const std::string& tech
   r.variant = variant;
   r.technique = technique;
   r.backend = "vulkan";
-  r.scope = "GPU_COMPUTE";
+  r.scope = measure::to_string(measure::Scope::GpuCompute);
   r.mode = "hot";
   r.axes.set("n", static_cast<std::int64_t>(n));
   return r;
@@ -91,7 +91,7 @@ measure::Record value_record(const std::string& variant, const std::string& what
   r.variant = variant;
   r.technique = what;
   r.backend = "vulkan";
-  r.scope = "VALUE";
+  r.scope = measure::to_string(measure::Scope::Value);
   r.unit = unit;
   r.samples = {v};
   r.summary = measure::summarize(r.samples);
@@ -141,7 +141,7 @@ void measure_and_predict(const VkProbeOptions& o, const VkUnitCosts& c, std::siz
     v.variant = "verdict:prediction";
     v.technique = rule;
     v.backend = "vulkan";
-    v.scope = "VALUE";
+    v.scope = measure::to_string(measure::Scope::Value);
     v.extra["predicted_ranking"] = pred.ranking;
     v.extra["rule"] = rule;  // the tour's summary lists verdicts by extra.rule and extra.figure
     if (measured.size() != 3) {

@@ -277,7 +277,7 @@ measure::Record value_record(const std::string& variant, const std::string& tech
   r.variant = variant;
   r.technique = technique;
   r.backend = "process";
-  r.scope = "VALUE";
+  r.scope = measure::to_string(measure::Scope::Value);
   r.unit = unit;
   r.samples = {value};
   r.summary = measure::summarize(r.samples);

@@ -21,6 +21,7 @@
 namespace joseki::abc471g::multi {
 
 using measure::Record;
+using measure::Scope;
 using pairs::bench::base_record;
 
 std::vector<Record> bench_multi(const MultiBenchOptions& mb, const pairs::BenchOptions& o) {
@@ -84,7 +85,7 @@ std::vector<Record> bench_multi(const MultiBenchOptions& mb, const pairs::BenchO
   std::vector<Record> out;
   double one_gpu = 0;
   for (const Config& c : configs) {
-    Record r = base_record(c.variant, c.technique, "cuda", "GPU_COMPUTE", "cold");
+    Record r = base_record(c.variant, c.technique, "cuda", Scope::GpuCompute, "cold");
     pairs::bench::set_problem_axes(r, p);
     r.ladder.scope_set = set_id;
     r.extra["reference"] = want_from;

@@ -28,6 +28,7 @@ namespace joseki::abc471g::pairs {
 
 using bench::base_record;
 using measure::Record;
+using measure::Scope;
 
 namespace {
 
@@ -60,7 +61,7 @@ std::vector<Record> bench_auto(const AutoSweepOptions& so, const BenchOptions& o
   for (const std::uint64_t n : so.ns) {
     const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_begin).count();
     if (so.budget_s > 0 && spent > so.budget_s) {
-      Record r = base_record("auto.size_skipped", "the sweep's time budget ran out before this N", "process", "EXTERNAL", "");
+      Record r = base_record("auto.size_skipped", "the sweep's time budget ran out before this N", "process", Scope::External, "");
       r.axes.set("n", static_cast<std::int64_t>(n)).set("k", static_cast<std::int64_t>(so.k));
       out.push_back(bench::skipped_record(r, fmt::format("time budget of {:.0f} s spent ({:.0f} s)", so.budget_s, spent)));
       ++total;  // a size not checked does not count as within
@@ -95,7 +96,7 @@ std::vector<Record> bench_auto(const AutoSweepOptions& so, const BenchOptions& o
                                           "--solver", s->name, file};
       const bench::ExternalSet es = bench::sample_external(argv, {}, so.runs, expected, timeout);
       Record r = base_record("auto.candidate." + s->name, "joseki abc471g solve --solver " + s->name + " FILE", "process",
-                             "EXTERNAL", "");
+                             Scope::External, "");
       r.axes = axes;
       r.ladder.scope_set = set_id;
       r.ladder.sweep = "auto";
@@ -136,7 +137,7 @@ std::vector<Record> bench_auto(const AutoSweepOptions& so, const BenchOptions& o
     };
     for (const auto& a : autos) {
       const bench::ExternalSet es = bench::sample_external(a.argv, {}, so.runs, expected, 600);
-      Record r = base_record(a.variant, a.technique, "process", "EXTERNAL", "");
+      Record r = base_record(a.variant, a.technique, "process", Scope::External, "");
       r.axes = axes;
       if (!es.failure.empty()) {
         r.validation = "failed: " + es.failure;
@@ -168,7 +169,7 @@ std::vector<Record> bench_auto(const AutoSweepOptions& so, const BenchOptions& o
       out.insert(out.end(), recs.begin(), recs.end());
     }
   }
-  Record v = base_record("auto.verdict", "auto (calibrated) within 10% of the better EXTERNAL at every N", "process", "VALUE", "");
+  Record v = base_record("auto.verdict", "auto (calibrated) within 10% of the better EXTERNAL at every N", "process", Scope::Value, "");
   v.unit = "count";
   v.samples = {static_cast<double>(within)};
   v.summary = measure::summarize(v.samples);

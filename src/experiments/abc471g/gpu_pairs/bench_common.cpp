@@ -140,13 +140,13 @@ std::string TempDir::write(const std::string& name, const std::string& text) {
 }
 
 measure::Record base_record(const std::string& variant, const std::string& technique, const std::string& backend,
-                            const std::string& scope, const std::string& mode) {
+                            measure::Scope scope, const std::string& mode) {
   measure::Record r;
   r.experiment = "abc471g";
   r.variant = variant;
   r.technique = technique;
   r.backend = backend;
-  r.scope = scope;
+  r.scope = measure::to_string(scope);
   r.mode = mode;
   return r;
 }
@@ -246,7 +246,7 @@ ExternalSet sample_external(const std::vector<std::string>& argv, const std::vec
 std::vector<measure::Record> external_records(const ExternalSet& s, const std::string& variant,
                                               const std::string& technique, const std::string& scope_set,
                                               const measure::Point& axes) {
-  measure::Record base = base_record(variant, technique, "process", "", "");
+  measure::Record base = base_record(variant, technique, "process", measure::Scope::External, "");  // four_scope_records sets each record's scope
   base.axes = axes;
   base.validation = "exact";  // every run's output equalled the reference (sample_external checks)
   if (!s.samples.device_state.empty()) base.axes.set("device_state", s.samples.device_state);

@@ -24,6 +24,7 @@ namespace joseki::abc471g::pairs {
 
 using bench::base_record;
 using measure::Record;
+using measure::Scope;
 
 std::uint32_t cpu_element_sum32(const Problem& p) {
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
@@ -52,7 +53,7 @@ void add_floor_ratios(std::vector<Record>& recs, const Record& floor) {
   if (!floor.summary) return;
   const double f = floor.summary->median;
   for (Record& r : recs) {
-    if (&r == &floor || r.variant == floor.variant || !r.summary || r.scope != "GPU_COMPUTE") continue;
+    if (&r == &floor || r.variant == floor.variant || !r.summary || !r.scope_is(Scope::GpuCompute)) continue;
     r.extra["floor_s"] = f;
     r.extra["floor_x"] = r.summary->median / f;
   }
@@ -62,7 +63,7 @@ Record bench_generation_floor(const Problem& p, const BenchOptions& o) {
   Record r = base_record("pairs.floor.generate",
                          "generation floor: A_0..A_{N-1} generated as the counts do (jump-ahead, PCG, fastmod), "
                          "summed (one atomic per warp), no pair formed",
-                         "cuda", "GPU_COMPUTE", "cold");
+                         "cuda", Scope::GpuCompute, "cold");
   bench::set_problem_axes(r, p);
 #ifdef JOSEKI_HAVE_CUDA
   const gpu::Availability av = gpu::availability();
@@ -133,7 +134,7 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
   const int r04_position = find_rung("r04_partition_gemm").position;
   for (const PairsRung& rung : pairs_ladder()) {
     if (!rung.combiner || rung.position < r04_position) continue;
-    Record r = base_record(rung.variant(), rung.technique, "cuda", "GPU_COMPUTE", "cold");
+    Record r = base_record(rung.variant(), rung.technique, "cuda", Scope::GpuCompute, "cold");
     r.rung = rung.position;
     stamp(r);
     r.extra["reference"] = ref.name;
@@ -178,7 +179,7 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
     std::vector<Record> pts;
     for (const int panels : {1, 2, 3, 4, 6}) {
       Record r = base_record("pairs.sweep.gemm_panels", "full solve (r05's graph), the GEMM combine in row panels",
-                             "cuda", "GPU_COMPUTE", "cold");
+                             "cuda", Scope::GpuCompute, "cold");
       stamp(r);
       r.axes.set("gemm_panels", static_cast<std::int64_t>(panels));
       r.ladder.sweep = "gemm_panels";
@@ -201,7 +202,7 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
     for (const int tile : {0, 20, 24}) {
       Record r = base_record("pairs.sweep.partition_tile",
                              "full solve (r05's graph), pairs per thread and partition tile (0: 16, 18 on a short run)",
-                             "cuda", "GPU_COMPUTE", "cold");
+                             "cuda", Scope::GpuCompute, "cold");
       stamp(r);
       r.axes.set("partition_tile", static_cast<std::int64_t>(tile));
       r.ladder.sweep = "partition_tile";
@@ -229,7 +230,7 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
       Record r = base_record(phase == 0 ? "pairs.hopper.count_r04" : "pairs.hopper.combine_r04",
                              phase == 0 ? "r04's count alone (partition + histograms; fused: they write the planes)"
                                         : "r04's combine alone (prep, cuBLASLt GEMM, masked column sum, upper planes)",
-                             "cuda", "GPU_COMPUTE", "cold");
+                             "cuda", Scope::GpuCompute, "cold");
       stamp(r);
       r.extra["phase_of"] = "pairs.r04_partition_gemm";
       r.extra["fused"] = fd.fused();

@@ -40,6 +40,7 @@ using bench::mark_choice;
 using bench::time_solve;
 #endif
 using measure::Record;
+using measure::Scope;
 
 namespace {
 
@@ -179,7 +180,7 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
     const std::vector<std::uint64_t> want_table = cpu_pair_table(p, dev.kp());
     // The count alone (each counter): validated against the CPU table (every cell, exact).
     auto count_phase = [&](PairsDevice& d, const char* variant, const char* technique, const char* phase_of) {
-      Record r = base_record(variant, technique, "cuda", "GPU_COMPUTE", "cold");
+      Record r = base_record(variant, technique, "cuda", Scope::GpuCompute, "cold");
       stamp(r);
       r.extra["phase_of"] = phase_of;
       d.poison(s);
@@ -219,7 +220,7 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
       for (int phase = 0; phase < 2; ++phase) {
         Record r = base_record(phase == 0 ? "pairs.phase.count_r04" : "pairs.phase.combine_gemm",
                                phase == 0 ? count_what : "r04's combine alone: prep (circ(V)), cuBLASLt GEMM, masked column sum, upper planes",
-                               "cuda", "GPU_COMPUTE", "cold");
+                               "cuda", Scope::GpuCompute, "cold");
         stamp(r);
         r.extra["phase_of"] = "pairs.r04_partition_gemm";
         r.extra["fused"] = fd.fused();
@@ -244,7 +245,7 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
     // The generator alone (no atomics): what the count would cost if atomics were free.
     {
       Record r = base_record("pairs.phase.generate_only", "the count kernel without its atomics (values XORed)",
-                             "cuda", "GPU_COMPUTE", "cold");
+                             "cuda", Scope::GpuCompute, "cold");
       stamp(r);
       r.validation = "not-applicable";
       r.set_measurement(timer.measure(
@@ -259,7 +260,7 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
     {
       Record r = base_record("pairs.ceiling.l2_atomics",
                              "random RED.ADD.U32 into kp^2 counters (same footprint), LCG addresses, no PCG",
-                             "cuda", "GPU_COMPUTE", "cold");
+                             "cuda", Scope::GpuCompute, "cold");
       stamp(r);
       r.validation = "not-applicable";
       const std::uint32_t cells = dev.kp() * dev.kp();
@@ -278,7 +279,7 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
     JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
     // A combiner alone on a counted table: validated through the whole answer, then timed.
     auto combine_phase = [&](PairsDevice& d, const char* variant, const char* technique, const char* phase_of) {
-      Record r = base_record(variant, technique, "cuda", "GPU_COMPUTE", "cold");
+      Record r = base_record(variant, technique, "cuda", Scope::GpuCompute, "cold");
       stamp(r);
       r.extra["phase_of"] = phase_of;
       d.enqueue_combine(s);
@@ -304,7 +305,7 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
       std::vector<Record> pts;
       for (int t = 0; t < TC_TILE_COUNT; ++t) {
         Record r = base_record("pairs.sweep.tc_tile", "full gpu-pairs solve, tensor-core tile shape", "cuda",
-                               "GPU_COMPUTE", "cold");
+                               Scope::GpuCompute, "cold");
         stamp(r);
         r.axes.set("tile", std::string(tile_name(t))).set("tile_area", tile_area(t));
         r.ladder.sweep = "tc_tile";
@@ -322,7 +323,7 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
                           const std::function<void(PairsConfig&, int)>& set, const measure::TieRule& tie) {
       std::vector<Record> pts;
       for (int v = 0; v < points; ++v) {
-        Record r = base_record(std::string("pairs.sweep.") + axis, technique, "cuda", "GPU_COMPUTE", "cold");
+        Record r = base_record(std::string("pairs.sweep.") + axis, technique, "cuda", Scope::GpuCompute, "cold");
         stamp(r);
         r.axes.set(axis, static_cast<std::int64_t>(v));
         r.ladder.sweep = axis;
@@ -349,7 +350,7 @@ std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name,
       std::vector<Record> pts;
       for (const std::uint32_t ppt : ppts) {
         Record r = base_record("pairs.sweep.pairs_per_thread", "the count phase, pairs per thread", "cuda",
-                               "GPU_COMPUTE", "cold");
+                               Scope::GpuCompute, "cold");
         stamp(r);
         r.axes.set("pairs_per_thread", static_cast<std::int64_t>(ppt));
         r.ladder.sweep = "pairs_per_thread";

@@ -26,6 +26,7 @@ namespace joseki::abc471g::pairs {
 
 using bench::base_record;
 using measure::Record;
+using measure::Scope;
 
 std::vector<Record> bench_sizes(const SizesOptions& so, const BenchOptions& o) {
 #ifndef JOSEKI_HAVE_CUDA
@@ -86,7 +87,7 @@ std::vector<Record> bench_sizes(const SizesOptions& so, const BenchOptions& o) {
         o.say(fmt::format("  {}: skipped: {}", rg.variant(), *why));
         continue;
       }
-      r = base_record(rg.variant(), rg.sizes_technique, "cuda", "GPU_COMPUTE", "cold");
+      r = base_record(rg.variant(), rg.sizes_technique, "cuda", Scope::GpuCompute, "cold");
       r.rung = rg.position;
       r.axes = axes;
       r.ladder.scope_set = set_id + " in-process";
@@ -160,7 +161,7 @@ std::vector<Record> bench_sizes(const SizesOptions& so, const BenchOptions& o) {
           cfg.chunk_pairs = static_cast<std::uint64_t>(v);
         else
           cfg.partition_threads = static_cast<int>(v);
-        Record q = base_record(std::string("pairs.sweep.") + kn.axis, kn.technique, "cuda", "GPU_COMPUTE", "cold");
+        Record q = base_record(std::string("pairs.sweep.") + kn.axis, kn.technique, "cuda", Scope::GpuCompute, "cold");
         q.axes = axes;
         q.axes.set(kn.axis, v);
         q.ladder.sweep = kn.axis;
@@ -196,7 +197,7 @@ std::vector<Record> bench_sizes(const SizesOptions& so, const BenchOptions& o) {
     for (const auto& c : cmds) {
       const bench::ExternalSet es = bench::sample_external(c.argv, {}, runs, expected, 600);
       if (!es.failure.empty()) {
-        Record f = base_record(c.variant, c.technique, "process", "EXTERNAL", "");
+        Record f = base_record(c.variant, c.technique, "process", Scope::External, "");
         f.axes = axes;
         f.validation = "failed: " + es.failure;
         out.push_back(f);

@@ -41,6 +41,7 @@ namespace joseki::abc471g::pairs {
 using bench::base_record;
 using measure::ProgramScope;
 using measure::Record;
+using measure::Scope;
 
 namespace {
 
@@ -88,8 +89,8 @@ void run_child(const ChildOptions& c) {
     write_stdout(format_answer(r.answer));
     ProgramScope::add("output", ProgramScope::elapsed_s() - t0);
     for (const auto& [k, v] : r.phases_s) ProgramScope::add(k, v);
-    if (r.gpu_compute_s) ProgramScope::add("GPU_COMPUTE", *r.gpu_compute_s);
-    if (r.gpu_pipeline_s) ProgramScope::add("GPU_PIPELINE", *r.gpu_pipeline_s);
+    if (r.gpu_compute_s) ProgramScope::add(to_string(Scope::GpuCompute), *r.gpu_compute_s);
+    if (r.gpu_pipeline_s) ProgramScope::add(to_string(Scope::GpuPipeline), *r.gpu_pipeline_s);
     const startup::ContextTimes ct = startup::context_times();
     if (ct.started) {
       ProgramScope::add("driver_init", ct.driver_init_s);
@@ -182,7 +183,7 @@ std::vector<Record> bench_startup(const StartupOptions& so, const BenchOptions& 
     const bench::ExternalSet es =
         bench::sample_external(c.argv, c.env, so.runs, c.solve ? std::optional<std::string>(expected) : std::nullopt, 120);
     if (!es.failure.empty()) {
-      Record f = base_record(c.variant, c.technique, "process", "EXTERNAL", "");
+      Record f = base_record(c.variant, c.technique, "process", Scope::External, "");
       f.axes = axes;
       f.validation = "failed: " + es.failure;
       out.push_back(f);
@@ -191,17 +192,17 @@ std::vector<Record> bench_startup(const StartupOptions& so, const BenchOptions& 
     auto recs = bench::external_records(es, c.variant, c.technique, set_id, axes);
     for (Record& r : recs)
       if (!c.solve) r.validation = "not-applicable";
-    ext[c.variant] = bench::median(es.scope("EXTERNAL"));
+    ext[c.variant] = bench::median(es.scope(to_string(Scope::External)));
     post[c.variant] = bench::median(es.scope("post_main"));
     pre[c.variant] = bench::median(es.scope("pre_main"));
-    prog[c.variant] = bench::median(es.scope("PROGRAM"));
+    prog[c.variant] = bench::median(es.scope(to_string(Scope::Program)));
     for (const char* f : {"driver_init", "context_create", "module_load", "first_launch", "parse", "cuda_init"})
       if (!es.scope(f).empty()) fig[c.variant][f] = bench::median(es.scope(f));
     out.insert(out.end(), recs.begin(), recs.end());
   }
   // The split, as VALUE records derived from the medians above (one scope set).
   auto value = [&](const std::string& name, const std::string& how, double v) {
-    Record r = base_record("startup.split." + name, how, "process", "VALUE", "");
+    Record r = base_record("startup.split." + name, how, "process", Scope::Value, "");
     r.axes = axes;
     r.samples = {v};
     r.summary = measure::summarize(r.samples);

@@ -43,7 +43,7 @@ class TempDir {
 };
 
 measure::Record base_record(const std::string& variant, const std::string& technique, const std::string& backend,
-                            const std::string& scope, const std::string& mode);
+                            measure::Scope scope, const std::string& mode);
 void set_problem_axes(measure::Record& r, const Problem& p);
 measure::Point problem_point(const Problem& p);  // n, k, m: the axes every record of a problem carries first
 measure::Record skipped_record(measure::Record r, const std::string& why);
