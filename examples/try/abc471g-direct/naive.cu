@@ -3,7 +3,7 @@
 // steps (load a[i], index v, compare). Like rung g01.
 // Prediction: exact everywhere; slow -- a few hundred ms on the max case, ~40x behind g02,
 //   because 2300 threads cannot hide the latency of 7e6 sequential loads each.
-// Measured: not yet measured on the H200.
+// Measured (H200, results/h200/2026-12-01-session5): exact, 288.5 ms (g01's time), rank 18 of 18.
 //   joseki try examples/try/abc471g-direct/naive.cu --ladder abc471g-direct
 // joseki: ladder=abc471g-direct block=64 like=g01
 extern "C" __global__ void joseki_count(const unsigned int* __restrict__ a, unsigned long long n,

@@ -12,7 +12,10 @@
 //    reason, where the device has less free memory). The ring's lines (<= 4 MiB) stay in the L2,
 //    so the rise with the footprint is address translation.
 // Prediction: near ≈ 260-300, far ≈ 450-550 cycles, far/near ≈ 1.8-2; HBM at 1 GiB ≈ 700-900 cycles;
-// TLB: flat up to a few GiB, then a rise. Measured: not yet measured on the H200.
+// TLB: flat up to a few GiB, then a rise. Measured (H200, results/h200/2026-12-01-session5/final-b,
+// f65f2d5): near = far = 280.4 cycles on all 132 SMs (no two-sided split found: the prediction's
+// far side did not show; see docs/FINDINGS.md R4b); HBM 665.5 cycles at 1 GiB, 668.1 at 4 GiB; the
+// page chase 32 cycles to 512 MiB, 43 at 1 GiB, 64 at 2 GiB, 179 at 4 GiB, 290-292 from 8 to 64 GiB.
 #include <algorithm>
 #include <cmath>
 #include <map>
