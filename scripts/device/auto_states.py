@@ -158,16 +158,16 @@ def main():
                      "rung": -1, "technique": "auto's EXTERNAL / the best candidate's, every N", "backend": "process",
                      "axes": {"device_state": state, "k": a.k}, "scope": "VALUE", "mode": "", "unit": "ratio",
                      "samples": [max((rows[(state, n)]["ratio_process"] for n in ns if (state, n) in rows), default=0.0)],
-                     "summary": None, "stop_reason": "single", "warmup_runs": 0, "throughput": None,
-                     "validation": "passed" if ok else "failed", "skipped": None,
-                     "extra": {"crossover_n": cross, "choice_within_10pct": right,
+                     "stop_reason": "single", "warmup_runs": 0, "throughput": None,
+                     "validation": "not-applicable", "skipped": None,  # a verdict, not a correctness check
+                     "extra": {"within_10pct_everywhere": ok, "crossover_n": cross, "choice_within_10pct": right,
                                "per_n": {str(n): rows.get((state, n)) for n in ns},
                                "cost_file": os.environ.get("JOSEKI_COSTS", "")},
                      "device": first.get("device"), "host": first.get("host"), "build": first.get("build"),
                      "timestamp": now})
-    for r in recs:
-        if r.get("summary") is None:
-            r.pop("summary")
+    for r in recs:  # the schema wants a summary wherever there are samples (the verdicts' one ratio too)
+        if r.get("summary") is None and r.get("samples"):
+            r["summary"] = idle_held.summary(r["samples"])
     with open(a.out, "w") as f:
         json.dump({"schema": "joseki.records/1", "command": " ".join(sys.argv), "created": now, "records": recs}, f, indent=1)
 
