@@ -33,6 +33,11 @@ using measure::Record;
 
 const measure::Needs DSMEM_NEEDS{0, {measure::Feature::Clusters}, 128 * 1024};
 
+JOSEKI_REGISTER_GPU_PROBE(dsmem,
+                          "distributed shared memory: latency and bandwidth by cluster size, "
+                          "against local shared memory and the L2 (sm_90)",
+                          "DSMEM sits between shared memory and the L2", 120, 6, DSMEM_NEEDS);
+
 #ifdef JOSEKI_HAVE_CUDA
 std::uint32_t sum_words(std::uint32_t rank, std::uint32_t words, std::uint32_t seed) {
   std::uint32_t s = 0;
@@ -262,14 +267,8 @@ std::vector<Record> run_dsmem(const ProbeOptions& o) {
   }
   return recs;
 }
-#else
-std::vector<Record> run_dsmem(const ProbeOptions&) { throw GpuUnavailable(NO_CUDA); }
 #endif
 
 }  // namespace
-
-JOSEKI_REGISTER_PROBE(dsmem, ProbeInfo{"dsmem", "distributed shared memory: latency and bandwidth by cluster size, "
-                                                "against local shared memory and the L2 (sm_90)",
-                                       "DSMEM sits between shared memory and the L2", true, 120, 6, run_dsmem, DSMEM_NEEDS});
 
 }  // namespace joseki::probes

@@ -38,6 +38,9 @@ constexpr double OPS_PER_CLK_SM_INT8 = 8192, OPS_PER_CLK_SM_BF16 = 4096;
 // joseki's own figures that the verdict explains (ABC471G combine, H200 records of 2026-11-30/12-01).
 constexpr double JOSEKI_COMBINE_TOPS = 220, CUBLASLT_TOPS = 960;
 
+JOSEKI_REGISTER_GPU_PROBE(mma, "tensor cores: mma.sync vs wgmma throughput, int8 and bf16, % of peak",
+                          "only wgmma reaches Hopper's tensor-core peak", 122, 6, MMA_SYNC_NEEDS);
+
 #ifdef JOSEKI_HAVE_CUDA
 std::vector<Record> run_mma(const ProbeOptions& o) {
   GpuContext g(o.device);
@@ -200,13 +203,8 @@ std::vector<Record> run_mma(const ProbeOptions& o) {
   }
   return recs;
 }
-#else
-std::vector<Record> run_mma(const ProbeOptions&) { throw GpuUnavailable(NO_CUDA); }
 #endif
 
 }  // namespace
-
-JOSEKI_REGISTER_PROBE(mma, ProbeInfo{"mma", "tensor cores: mma.sync vs wgmma throughput, int8 and bf16, % of peak",
-                                     "only wgmma reaches Hopper's tensor-core peak", true, 122, 6, run_mma, MMA_SYNC_NEEDS});
 
 }  // namespace joseki::probes

@@ -55,7 +55,7 @@ struct ProbeRegistry {
   static const ::joseki::probes::ProbeRegistry::Add joseki_probe_registration_##id{__VA_ARGS__}
 
 // A GPU probe registers itself at the top of its file, inside its anonymous namespace:
-//   JOSEKI_REGISTER_GPU_PROBE(banks, "title", "rules", order, est_seconds);
+//   JOSEKI_REGISTER_GPU_PROBE(banks, "title", "rules", order, est_seconds[, needs]);
 // and defines `std::vector<measure::Record> run_banks(const ProbeOptions&)` inside
 // #ifdef JOSEKI_HAVE_CUDA with no #else: in a CPU-only build the registry supplies the one stub that
 // says so (GpuUnavailable(NO_CUDA)).
@@ -67,9 +67,11 @@ struct ProbeRegistry {
 #define JOSEKI_GPU_PROBE(fn) ::joseki::probes::ProbeFn()
 #define JOSEKI_DECLARE_GPU_PROBE_RUN(id)
 #endif
-#define JOSEKI_REGISTER_GPU_PROBE(id, title, rules, order, est_seconds) \
-  JOSEKI_DECLARE_GPU_PROBE_RUN(id)                                      \
-  JOSEKI_REGISTER_PROBE(id, ::joseki::probes::ProbeInfo{#id, title, rules, true, order, est_seconds, JOSEKI_GPU_PROBE(run_##id)})
+// An optional last argument is the probe's measure::Needs (unmet: skipped with the reason).
+#define JOSEKI_REGISTER_GPU_PROBE(id, title, rules, order, est_seconds, ...)                                  \
+  JOSEKI_DECLARE_GPU_PROBE_RUN(id)                                                                            \
+  JOSEKI_REGISTER_PROBE(id, ::joseki::probes::ProbeInfo{#id, title, rules, true, order, est_seconds,          \
+                                                        JOSEKI_GPU_PROBE(run_##id) __VA_OPT__(, ) __VA_ARGS__})
 
 // ---- record helpers (device/host/build facts are stamped by the CLI) ----
 using measure::Record;

@@ -34,6 +34,11 @@ using measure::Record;
 const measure::Needs TMA_NEEDS{0, {measure::Feature::BulkCopy}, 0};
 const measure::Needs TENSOR_NEEDS{0, {measure::Feature::TensorMapCopy}, 0};
 
+JOSEKI_REGISTER_GPU_PROBE(tma,
+                          "bulk copies (cp.async.bulk + mbarrier) vs plain 16-byte loads streaming "
+                          "1 GiB, by tile and stages (sm_90)",
+                          "TMA streaming is DRAM-bound like plain loads", 121, 15, TMA_NEEDS);
+
 #ifdef JOSEKI_HAVE_CUDA
 std::vector<Record> run_tma(const ProbeOptions& o) {
   GpuContext g(o.device);
@@ -250,14 +255,8 @@ std::vector<Record> run_tma(const ProbeOptions& o) {
   }
   return recs;
 }
-#else
-std::vector<Record> run_tma(const ProbeOptions&) { throw GpuUnavailable(NO_CUDA); }
 #endif
 
 }  // namespace
-
-JOSEKI_REGISTER_PROBE(tma, ProbeInfo{"tma", "bulk copies (cp.async.bulk + mbarrier) vs plain 16-byte loads streaming "
-                                            "1 GiB, by tile and stages (sm_90)",
-                                     "TMA streaming is DRAM-bound like plain loads", true, 121, 15, run_tma, TMA_NEEDS});
 
 }  // namespace joseki::probes
