@@ -72,6 +72,9 @@ void print_compile(const trykernel::CompileReport& c) {
                              "loads {} B{}\n",
                              c.registers, c.smem_bytes, c.stack_frame_bytes, c.spill_store_bytes, c.spill_load_bytes,
                              c.spill_store_bytes || c.spill_load_bytes ? "  <- spills: local memory traffic" : "");
+  else if (c.cubin_bytes)  // never "PTX only" when there is a cubin: ptxas ran, its report is what is missing
+    std::cout << fmt::format("cubin built ({} bytes) but no ptxas report in NVRTC's log, so no registers or spills\n",
+                             c.cubin_bytes);
   else
     std::cout << fmt::format("PTX only ({} bytes): ptxas did not run, so no registers or spills (use --arch sm_XX)\n",
                              c.ptx_bytes);
@@ -85,6 +88,7 @@ trykernel::CompileReport compile_report_from(const json& j) {
   c.nvrtc = j.value("nvrtc", "");
   c.seconds = j.value("seconds", 0.0);
   c.ptx_bytes = j.value("ptx_bytes", std::size_t{0});
+  c.cubin_bytes = j.value("cubin_bytes", std::size_t{0});
   if (j.contains("ptxas")) {
     const json& p = j["ptxas"];
     c.has_ptxas = true;

@@ -175,7 +175,14 @@ CompileResult compile(const CompileRequest& req) {
   } guard{api, &prog};
   const bool to_cubin = req.arch.rfind("sm_", 0) == 0;
   std::vector<std::string> opts = {"--gpu-architecture=" + req.arch, "-std=c++17", "--device-int128"};
-  if (to_cubin) opts.emplace_back("--ptxas-options=-v");
+  if (to_cubin) {
+    opts.emplace_back("--ptxas-options=-v");
+    // NVRTC 12.9+ keeps a cache of compiled code: a compile served from it runs no ptxas, so its log
+    // has no -v report (registers, spills) although the cubin is there. That was the once-seen
+    // "PTX only" of a first compile (the same source and options compiled by an earlier process);
+    // the report is what an sm_XX compile is for, so it always compiles.
+    if (api->info.major > 12 || (api->info.major == 12 && api->info.minor >= 9)) opts.emplace_back("--no-cache");
+  }
   opts.insert(opts.end(), req.options.begin(), req.options.end());
   std::vector<const char*> argv;
   for (const std::string& o : opts) {
