@@ -8,17 +8,15 @@
 
 #include <fmt/format.h>
 
+#include "experiments/try/child.hpp"
 #include "experiments/try/direct_spec.hpp"
 #include "experiments/try/ladders.hpp"
-#include "experiments/try/result.hpp"
 #include "measure/errors.hpp"
 
 #ifdef JOSEKI_HAVE_CUDA
 #include <cuda_runtime.h>
 
 #include "backend/cuda/check.hpp"
-#include "backend/cuda/nvrtc.hpp"
-#include "backend/gpu.hpp"
 #include "experiments/abc471g/gpu_direct/ladder.hpp"
 #endif
 
@@ -33,48 +31,12 @@ namespace C = abc471g::gpu_cases;
 using cuda::nvrtc::Module;
 
 struct DirectUser {
-  const TryFile* file = nullptr;
-  const TryLadder* ladder = nullptr;
   DirectSpec spec;
-  std::string arch;
-  std::vector<std::string> extra;  // -lineinfo under the sanitizer
-  std::map<std::string, std::unique_ptr<Module>> modules;  // by defines
-  std::map<std::string, CompileReport> reports;
-  double compile_s = 0;
+  UserModules modules;
   abc471g::gpu_api::RungOps ops;
   L::RungInfo info;
 
-  static std::string key_of(const std::vector<std::string>& defs) {
-    std::string key;
-    for (const auto& d : defs) key += d + " ";
-    return key;
-  }
-  const Module& get(int block, std::int64_t chunk) {
-    const std::vector<std::string> defs = direct_defines(spec, block, chunk);
-    const std::string key = key_of(defs);
-    if (const auto it = modules.find(key); it != modules.end()) return *it->second;
-    cuda::nvrtc::CompileRequest req;
-    req.source = file->source;
-    req.file_name = file->path;
-    req.arch = arch;
-    req.options = defs;
-    req.options.insert(req.options.end(), extra.begin(), extra.end());
-    const cuda::nvrtc::CompileResult res = cuda::nvrtc::compile(req);
-    compile_s += res.seconds;
-    reports[key] = compile_report(res, arch, defs, DIRECT_ENTRY);
-    if (!res.ok) throw CompileError(file->path, res.log, defs);
-    check_signature(*ladder, file->path, res.ptx);
-    auto m = std::make_unique<Module>(res, DIRECT_ENTRY);
-    if (const auto got = m->param_sizes(ladder->param_sizes.size()); got && *got != ladder->param_sizes) {
-      std::string g;
-      for (std::size_t v : *got) g += (g.empty() ? "" : ", ") + std::to_string(v);
-      throw InputError(fmt::format("{}: {} takes {} parameter(s) of {} bytes; the abc471g-direct ladder's signature "
-                                   "is {}: 5 parameters of 8, 8, 8, 4, 8 bytes (joseki try --list)",
-                                   file->path, DIRECT_ENTRY, got->size(), g, ladder->signature));
-    }
-    modules[key] = std::move(m);
-    return *modules[key];
-  }
+  const Module& get(int block, std::int64_t chunk) { return modules.get(direct_defines(spec, block, chunk)); }
 };
 
 DirectUser* g_direct = nullptr;
@@ -110,23 +72,14 @@ std::string join(const std::vector<std::string>& v) {
 }  // namespace
 
 nlohmann::json run_direct_try(const TryFile& f, const RunOptions& o) {
-  const gpu::Availability av = gpu::availability();
-  if (!av.ok)
-    throw GpuUnavailable("running a kernel needs a GPU: " + av.reason +
-                         " (--compile-only compiles and reports registers and spills without one)");
-  const measure::DeviceFacts facts = gpu::device_facts(o.device);
-  JOSEKI_CUDA_CHECK(cudaSetDevice(o.device));
-  auto note = [&o](const std::string& s) {
-    if (o.progress) o.progress(s);
-  };
+  const measure::DeviceFacts facts = open_device(o);
+  const auto note = progress_of(o);
+  const TryLadder& ladder = find_ladder("abc471g-direct");
 
   static DirectUser user;  // one user kernel per (child) process
   user = DirectUser{};
-  user.file = &f;
-  user.ladder = &find_ladder("abc471g-direct");
   user.spec = direct_spec(f);
-  user.arch = fmt::format("sm_{}{}", facts.cc_major, facts.cc_minor);
-  if (o.lineinfo) user.extra.push_back("-lineinfo");
+  user.modules = UserModules(f, ladder, facts, o.lineinfo);
   g_direct = &user;
   const DirectSpec& sp = user.spec;
   user.ops.check = &user_check;
@@ -147,19 +100,14 @@ nlohmann::json run_direct_try(const TryFile& f, const RunOptions& o) {
   if (sp.chunk > 0 && sp.chunk != 7) info.validation.push_back({sp.block, 7});
   info.ops = &user.ops;
 
-  nlohmann::json out;
-  out["ladder"] = "abc471g-direct";
-  out["variant"] = info.variant();
-  out["file"] = f.path;
-  out["device"] = measure::to_json(facts);
+  nlohmann::json out = result_head(ladder, info.variant(), f, facts);
   out["baseline"] = L::baseline_rung().variant();
   out["ceiling"] = "";
 
   // Compile every configuration first (defaults, validation, the sweep's), so that a compile error
   // or a wrong signature is an answer before anything runs and compiling stays out of the timing.
-  note(fmt::format("try: compiling {} for {} with NVRTC", f.path, user.arch));
+  note(fmt::format("try: compiling {} for {} with NVRTC", f.path, user.modules.arch()));
   const Module& m0 = user.get(sp.block, sp.chunk);
-  const CompileReport first = user.reports.begin()->second;
   for (const auto& c : info.validation) (void)user.get(c.block, c.chunk);
   if (!o.validate_only) {
     const std::vector<std::int64_t> bs = sp.sweep_blocks.empty() ? std::vector<std::int64_t>{sp.block} : sp.sweep_blocks;
@@ -167,22 +115,10 @@ nlohmann::json run_direct_try(const TryFile& f, const RunOptions& o) {
     for (std::int64_t b : bs)
       for (std::int64_t c : cs) (void)user.get(static_cast<int>(b), c);
   }
-  out["compile"] = to_json(first);
-  out["compile"]["configurations"] = user.modules.size();
-  {
-    const Module::Attributes a = m0.attributes();
-    const int bps = m0.blocks_per_sm(sp.block, 0);
-    out["kernel"] = {{"registers", a.registers},
-                     {"static_smem_bytes", a.static_smem},
-                     {"local_bytes", a.local_bytes},
-                     {"binary_version", a.binary_version},
-                     {"block", sp.block},
-                     {"chunk", sp.chunk},
-                     {"resident_blocks_per_sm", bps},
-                     {"occupancy_pct",
-                      facts.max_threads_per_sm ? 100.0 * bps * sp.block / facts.max_threads_per_sm : 0.0},
-                     {"output", sp.output_name}};
-  }
+  out["compile"] = user.modules.compile_json();
+  out["kernel"] = kernel_json(m0, sp.block, 0, facts);
+  out["kernel"]["chunk"] = sp.chunk;
+  out["kernel"]["output"] = sp.output_name;
 
   // The suite: the test vectors and the edge cases (under the sanitizer: the edge cases and the
   // small built-in case alone, racecheck is ~100x slower); the timed case: the max case.
@@ -245,7 +181,7 @@ nlohmann::json run_direct_try(const TryFile& f, const RunOptions& o) {
   out["seed"] = o.seed;
   out["records"] = nlohmann::json::array();
   for (const auto& r : res.records) out["records"].push_back(measure::to_json(r));
-  out["compile"]["total_seconds"] = user.compile_s;
+  out["compile"]["total_seconds"] = user.modules.compile_seconds();
   out["status"] = "exact";
   for (const auto& v : res.validations)
     if (v.variant == info.variant() && !v.ok && !v.message.empty()) {
@@ -262,16 +198,13 @@ nlohmann::json run_direct_try(const TryFile& f, const RunOptions& o) {
         break;
       }
   }
-  user.modules.clear();  // unloaded while the runtime is certainly alive
+  user.modules.clear();
   return out;
 }
 
 #else
 
-nlohmann::json run_direct_try(const TryFile&, const RunOptions&) {
-  throw GpuUnavailable("running a kernel needs a GPU, and this joseki was built without CUDA (--compile-only needs "
-                       "NVRTC, which a CUDA build loads at run time)");
-}
+nlohmann::json run_direct_try(const TryFile&, const RunOptions&) { run_needs_cuda(); }
 
 #endif
 

@@ -128,6 +128,18 @@ nlohmann::json to_json(const CompileReport& c) {
   return j;
 }
 
+InputError signature_mismatch(const TryLadder& l, const std::string& path, const std::vector<std::size_t>& got) {
+  const auto list = [](const std::vector<std::size_t>& v) {
+    std::string s;
+    for (std::size_t x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
+    return s;
+  };
+  return InputError(fmt::format("{}: {} takes {} parameter(s) of {} bytes; the {} ladder's signature is {}: {} "
+                                "parameters of {} bytes (joseki try --list)",
+                                path, l.entry, got.size(), list(got), l.name, l.signature, l.param_sizes.size(),
+                                list(l.param_sizes)));
+}
+
 void check_signature(const TryLadder& l, const std::string& path, const std::string& ptx) {
 #ifdef JOSEKI_HAVE_CUDA
   if (ptx.empty() || l.param_sizes.empty()) return;
@@ -136,16 +148,7 @@ void check_signature(const TryLadder& l, const std::string& path, const std::str
     throw InputError(fmt::format("{}: no kernel named {} (extern \"C\" __global__) in the compiled file; the {} "
                                  "ladder's signature is {} (joseki try --list)",
                                  path, l.entry, l.name, l.signature));
-  if (*got == l.param_sizes) return;
-  const auto list = [](const std::vector<std::size_t>& v) {
-    std::string s;
-    for (std::size_t x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
-    return s;
-  };
-  throw InputError(fmt::format("{}: {} takes {} parameter(s) of {} bytes; the {} ladder's signature is {}: {} "
-                               "parameters of {} bytes (joseki try --list)",
-                               path, l.entry, got->size(), list(*got), l.name, l.signature, l.param_sizes.size(),
-                               list(l.param_sizes)));
+  if (*got != l.param_sizes) throw signature_mismatch(l, path, *got);
 #else
   (void)l, (void)path, (void)ptx;
 #endif

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "experiments/try/spec.hpp"
+#include "measure/errors.hpp"
 #include "measure/stopping.hpp"
 
 namespace joseki::cuda::nvrtc {
@@ -86,6 +87,8 @@ CompileReport compile_report(const cuda::nvrtc::CompileResult& res, const std::s
 // InputError when the PTX's parameter list of l.entry differs from l.param_sizes (names the file,
 // the sizes found and the signature); nothing when the PTX is empty or has no such entry.
 void check_signature(const TryLadder& l, const std::string& path, const std::string& ptx);
+// The error of a kernel whose parameters (`got`, bytes each) differ from l.param_sizes.
+InputError signature_mismatch(const TryLadder& l, const std::string& path, const std::vector<std::size_t>& got);
 
 // The variant name of a user's kernel in the records: "try_" + the file's stem, [a-z0-9_].
 std::string variant_of(const TryFile& f);

@@ -11,17 +11,15 @@
 
 #include "experiments/reduce/cpu_sum.hpp"
 #include "experiments/reduce/harness.hpp"
+#include "experiments/try/child.hpp"
 #include "experiments/try/ladders.hpp"
 #include "experiments/try/reduce_spec.hpp"
-#include "experiments/try/result.hpp"
 #include "measure/errors.hpp"
 
 #ifdef JOSEKI_HAVE_CUDA
 #include <cuda_runtime.h>
 
 #include "backend/cuda/check.hpp"
-#include "backend/cuda/nvrtc.hpp"
-#include "backend/gpu.hpp"
 #endif
 
 namespace joseki::trykernel {
@@ -78,32 +76,10 @@ namespace {
 using cuda::nvrtc::Module;
 
 struct UserKernel {
-  const TryFile* file = nullptr;
   ReduceSpec spec;
-  std::string arch;
-  std::vector<std::string> extra;  // -lineinfo under the sanitizer
-  std::map<std::string, std::unique_ptr<Module>> modules;  // by defines
-  std::map<std::string, CompileReport> reports;
-  double compile_s = 0;
+  UserModules modules;
 
-  const Module& get(int block, int unroll) {
-    const std::vector<std::string> defs = reduce_defines(spec, block, unroll);
-    std::string key;
-    for (const auto& d : defs) key += d + " ";
-    if (const auto it = modules.find(key); it != modules.end()) return *it->second;
-    cuda::nvrtc::CompileRequest req;
-    req.source = file->source;
-    req.file_name = file->path;
-    req.arch = arch;
-    req.options = defs;
-    req.options.insert(req.options.end(), extra.begin(), extra.end());
-    const cuda::nvrtc::CompileResult res = cuda::nvrtc::compile(req);
-    compile_s += res.seconds;
-    reports[key] = compile_report(res, arch, defs, REDUCE_ENTRY);
-    if (!res.ok) throw CompileError(file->path, res.log, defs);
-    modules[key] = std::make_unique<Module>(res, REDUCE_ENTRY);
-    return *modules[key];
-  }
+  const Module& get(int block, int unroll) { return modules.get(reduce_defines(spec, block, unroll)); }
 };
 
 UserKernel* g_user = nullptr;
@@ -132,82 +108,45 @@ nlohmann::json validation_json(const reduce::ValidationRow& v) {
 }  // namespace
 
 nlohmann::json run_reduce_try(const TryFile& f, const RunOptions& o) {
-  const gpu::Availability av = gpu::availability();
-  if (!av.ok)
-    throw GpuUnavailable("running a kernel needs a GPU: " + av.reason +
-                         " (--compile-only compiles and reports registers and spills without one)");
-  const measure::DeviceFacts facts = gpu::device_facts(o.device);
-  JOSEKI_CUDA_CHECK(cudaSetDevice(o.device));
-  auto note = [&o](const std::string& s) {
-    if (o.progress) o.progress(s);
-  };
+  const measure::DeviceFacts facts = open_device(o);
+  const auto note = progress_of(o);
+  const TryLadder& ladder = find_ladder("reduce");
 
   static UserKernel user;  // one user kernel per (child) process
   user = UserKernel{};
-  user.file = &f;
   user.spec = reduce_spec(f);
-  user.arch = fmt::format("sm_{}{}", facts.cc_major, facts.cc_minor);
-  if (o.lineinfo) user.extra.push_back("-lineinfo");
+  user.modules = UserModules(f, ladder, facts, o.lineinfo);
   g_user = &user;
   reduce::Rung& rung = user.spec.rung;
   rung.launch = &launch_user;
   if (user.spec.workspace_bytes) rung.workspace = &user_workspace;
 
-  nlohmann::json out;
-  out["ladder"] = "reduce";
-  out["variant"] = rung.slug;
-  out["file"] = f.path;
-  out["device"] = measure::to_json(facts);
+  nlohmann::json out = result_head(ladder, rung.slug, f, facts);
   const std::size_t n = o.n ? o.n : (std::size_t{1} << 24);
   out["n"] = n;
 
   // Compile every configuration first (the default and the sweep's), so that a compile error is
   // an answer before anything runs and the compile time stays out of the run.
-  note(fmt::format("try: compiling {} for {} with NVRTC", f.path, user.arch));
+  note(fmt::format("try: compiling {} for {} with NVRTC", f.path, user.modules.arch()));
   const reduce::DeviceShape shape{facts.sm_count, facts.max_threads_per_sm, facts.smem_per_sm,
                                   facts.smem_per_block_optin};
   const reduce::Knobs def = reduce::resolve_knobs(rung.defaults, shape);
-  const Module& m0 = user.get(def.block, def.unroll);
-  const CompileReport first = user.reports.begin()->second;
-  {
-    const std::vector<std::size_t> want = {sizeof(void*), 8, sizeof(void*), 4, sizeof(void*)};
-    const std::optional<std::vector<std::size_t>> got = m0.param_sizes(want.size());
-    if (got && *got != want) {
-      std::string g;
-      for (std::size_t v : *got) g += (g.empty() ? "" : ", ") + std::to_string(v);
-      throw InputError(fmt::format("{}: {} takes {} parameter(s) of {} bytes; the reduce ladder's signature is "
-                                   "(const unsigned int* in, unsigned long long n, unsigned int* out, unsigned int "
-                                   "slot, void* work): 5 parameters of 8, 8, 8, 4, 8 bytes (joseki try --list)",
-                                   f.path, REDUCE_ENTRY, got->size(), g));
-    }
-  }
+  const Module& m0 = user.get(def.block, def.unroll);  // the ladder's signature checked
   if (rung.swept && !o.validate_only) {  // validation runs the default configuration alone
     const std::vector<std::int64_t> blocks = rung.space.block.empty() ? std::vector<std::int64_t>{def.block} : rung.space.block;
     const std::vector<std::int64_t> unrolls = rung.space.unroll.empty() ? std::vector<std::int64_t>{def.unroll} : rung.space.unroll;
     for (std::int64_t b : blocks)
       for (std::int64_t u : unrolls) (void)user.get(static_cast<int>(b), static_cast<int>(u));
   }
-  out["compile"] = to_json(first);
-  out["compile"]["configurations"] = user.modules.size();
-  out["compile"]["total_seconds"] = user.compile_s;
+  out["compile"] = user.modules.compile_json();
   {
-    const Module::Attributes a = m0.attributes();
     const reduce::LaunchPlan plan = reduce::plan_launch(rung, def, n, shape);
-    const int bps = m0.blocks_per_sm(plan.block, plan.dynamic_smem);
-    out["kernel"] = {{"registers", a.registers},
-                     {"static_smem_bytes", a.static_smem},
-                     {"local_bytes", a.local_bytes},
-                     {"binary_version", a.binary_version},
-                     {"block", plan.block},
-                     {"grid", plan.grid},
-                     {"unroll", plan.unroll},
-                     {"resident_blocks_per_sm", bps},
-                     {"occupancy_pct", facts.max_threads_per_sm
-                                           ? 100.0 * bps * plan.block / facts.max_threads_per_sm
-                                           : 0.0},
-                     {"blocks_per_sm_asked", def.blocks_per_sm},
-                     {"grid_policy", user.spec.grid_name},
-                     {"output", user.spec.output_name}};
+    nlohmann::json& k = out["kernel"] = kernel_json(m0, plan.block, plan.dynamic_smem, facts);
+    k["grid"] = plan.grid;
+    k["unroll"] = plan.unroll;
+    k["blocks_per_sm_asked"] = def.blocks_per_sm;
+    k["grid_policy"] = user.spec.grid_name;
+    k["output"] = user.spec.output_name;
   }
 
   // Validation: poisoned output, fresh random inputs, odd sizes at offsets 0..3, two runs each.
@@ -289,7 +228,7 @@ nlohmann::json run_reduce_try(const TryFile& f, const RunOptions& o) {
   out["records"] = nlohmann::json::array();
   for (const auto& r : rr.records) out["records"].push_back(measure::to_json(r));
   for (const auto& s : rr.failures) out["failures"].push_back(s);
-  out["compile"]["total_seconds"] = user.compile_s;
+  out["compile"]["total_seconds"] = user.modules.compile_seconds();
   // Wrong only when yours failed (at a sweep point, or after the timed launches: state kept across
   // launches); a ladder rung's failure is reported apart (the parent exits 1 for it too).
   const std::string mine = rung.slug + " ";
@@ -300,16 +239,13 @@ nlohmann::json run_reduce_try(const TryFile& f, const RunOptions& o) {
       out["first_failure"] = {{"n", n}, {"offset", 0}, {"config", ""}, {"message", msg}, {"explanation", msg}};
       break;
     }
-  user.modules.clear();  // unloaded while the runtime is certainly alive
+  user.modules.clear();
   return out;
 }
 
 #else
 
-nlohmann::json run_reduce_try(const TryFile&, const RunOptions&) {
-  throw GpuUnavailable("running a kernel needs a GPU, and this joseki was built without CUDA (--compile-only needs "
-                       "NVRTC, which a CUDA build loads at run time)");
-}
+nlohmann::json run_reduce_try(const TryFile&, const RunOptions&) { run_needs_cuda(); }
 
 #endif
 
