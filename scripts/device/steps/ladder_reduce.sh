@@ -1,6 +1,7 @@
 # Device step `ladder_reduce` (issue 14, branch lreduce; sourced by scripts/device/session.sh on the GPU
 # host; budget about 3 minutes: GPU tests ~60 s, memcheck ~30 s, CUDA and Vulkan ladders ~50 s, try ~20 s,
-# compares a few seconds). Uses $B $J $W $SAN and step/run from session.sh. Each part has a time limit.
+# compares a few seconds). Uses $B $J $W $SAN, step/run from session.sh and part/part_table/vulkan_driver
+# from scripts/device/parts.sh. Each part has a time limit.
 # The CUDA and Vulkan reduce ladders now run through measure::run_ladder (CudaRunner, VkRunner). What must
 # hold on the H200 (ladder_check.sh compares the tour's reduce ladder with tour-final; this step checks
 # what it does not):
@@ -19,48 +20,33 @@
 
 lr_dir="$W/ladder_reduce"
 mkdir -p "$lr_dir"
-lr_status=()
-lr_part() {  # lr_part NAME LIMIT_S OUT_FILE CMD...
-  local name=$1 limit=$2 out=$3
-  shift 3
-  local t0 rc
-  t0=$(date +%s)
-  echo "\$ $* > ${out#$W/}"
-  timeout "$limit" "$@" >"$out" 2>&1
-  rc=$?
-  lr_status+=("$name|$rc|$(($(date +%s) - t0))")
-  echo "[exit $rc, $(($(date +%s) - t0)) s]"
-  return 0
-}
+source scripts/device/parts.sh
 lr_ref=results/h200/2026-12-01-device-call-1
-if ! "$J" vulkan devices 2>/dev/null | grep -q '^device '; then
-  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-  export VK_ICD_FILENAMES=$VK_DRIVER_FILES
-fi
+vulkan_driver
 LR_VKDEV=$("$J" vulkan devices 2>/dev/null | grep -m1 -E '^device [0-9]+: .*NVIDIA' | sed -E 's/^device ([0-9]+):.*/\1/')
 LR_VKDEV=${LR_VKDEV:-0}
 
 step "ladder_reduce: GPU tests of the CUDA and Vulkan reduce ladders"
-lr_part gpu_tests 100 "$lr_dir/gpu_tests.log" "$B/joseki_gpu_tests" --gtest_filter='ReduceGpu.*:VulkanLadder.*' \
+part gpu_tests 100 "$lr_dir/gpu_tests.log" "$B/joseki_gpu_tests" --gtest_filter='ReduceGpu.*:VulkanLadder.*' \
   --gtest_brief=1
 tail -n 5 "$lr_dir/gpu_tests.log"
 
 step "ladder_reduce: memcheck over every CUDA rung (validate-only)"
-lr_part memcheck 70 "$lr_dir/memcheck.log" "$SAN" --tool memcheck --error-exitcode 9 "$J" reduce --validate-only \
+part memcheck 70 "$lr_dir/memcheck.log" "$SAN" --tool memcheck --error-exitcode 9 "$J" reduce --validate-only \
   --n 1,255,1048579 --offset 0,3
 grep -E 'ERROR SUMMARY|failed' "$lr_dir/memcheck.log" | tail -n 3
 
 step "ladder_reduce: the CUDA and Vulkan ladders at 2^24 cold, compared with device call 1"
-lr_part cuda_2p24 25 "$lr_dir/cuda_2p24_cold.md" "$J" --json "$lr_dir/cuda_2p24_cold.json" reduce --backend cuda \
+part cuda_2p24 25 "$lr_dir/cuda_2p24_cold.md" "$J" --json "$lr_dir/cuda_2p24_cold.json" reduce --backend cuda \
   --n 2^24 --sweep --rungs r00,r01,r02,r03,r04,r05,r06 --max-samples 100 --min-time 0.01 --timeout 0.5
-lr_part vulkan_2p24 30 "$lr_dir/vulkan_2p24_cold.md" "$J" --device "$LR_VKDEV" --json "$lr_dir/vulkan_2p24_cold.json" \
+part vulkan_2p24 30 "$lr_dir/vulkan_2p24_cold.md" "$J" --device "$LR_VKDEV" --json "$lr_dir/vulkan_2p24_cold.json" \
   reduce --backend vulkan --n 2^24 --sweep --max-samples 100 --min-time 0.01 --timeout 0.5
 for b in cuda vulkan; do
   ref=$lr_ref/${b}_2p24_cold.json.gz
   [[ $b == vulkan ]] && ref=$lr_ref/vk_sets/h200_vulkan/vulkan_2p24_cold.json.gz
   if [[ -f $ref ]]; then
     gunzip -c "$ref" >"$lr_dir/ref_${b}.json"
-    lr_part "compare_$b" 20 "$lr_dir/compare_${b}.md" "$J" compare "$lr_dir/ref_${b}.json" "$lr_dir/${b}_2p24_cold.json"
+    part "compare_$b" 20 "$lr_dir/compare_${b}.md" "$J" compare "$lr_dir/ref_${b}.json" "$lr_dir/${b}_2p24_cold.json"
     grep -E '^Summary' "$lr_dir/compare_${b}.md"
   else
     echo "no reference $ref"
@@ -68,7 +54,7 @@ for b in cuda vulkan; do
 done
 
 step "ladder_reduce: joseki try (a user's kernel as one more rung)"
-lr_part try_good 60 "$lr_dir/try_good.md" "$J" --json "$lr_dir/try_good.json" try examples/try/reduce/good.cu \
+part try_good 60 "$lr_dir/try_good.md" "$J" --json "$lr_dir/try_good.json" try examples/try/reduce/good.cu \
   --ladder reduce --no-ncu
 grep -E 'try_good|status|exact|wrong' "$lr_dir/try_good.md" | head -n 8
 
@@ -97,6 +83,4 @@ for b in ("cuda", "vulkan"):
                 status = f"{cells[-2]} ({cells[8]})"
         print(f"| {b} {r['variant']} {r['mode']} offset={r['axes'].get('offset')} | {status} | {(r.get('extra') or {}).get('config', '')} {r.get('validation')} |")
 EOF
-echo "| part | exit | seconds |"
-echo "|---|---|---|"
-for s in "${lr_status[@]}"; do echo "| ${s//|/ | } |"; done
+part_table part

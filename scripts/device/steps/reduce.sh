@@ -14,22 +14,10 @@
 #   6. a compact summary: the ladders at 2^20/2^24/2^28 side by side, the finishes compared, each
 #      sweep's fastest and chosen point, and the issue's goals, from the JSON
 
-red_status=()   # "name|exit code|seconds" per part, for the closing table
-red_part() {    # red_part NAME LIMIT_S OUT_FILE CMD...: runs CMD with a time limit, stdout+stderr to OUT_FILE
-  local name=$1 limit=$2 out=$3
-  shift 3
-  local t0 rc
-  t0=$(date +%s)
-  echo "\$ $* > ${out#$W/}"
-  timeout "$limit" "$@" >"$out" 2>&1
-  rc=$?
-  red_status+=("$name|$rc|$(($(date +%s) - t0))")
-  echo "[exit $rc, $(($(date +%s) - t0)) s]"
-  return 0
-}
+source scripts/device/parts.sh  # part NAME LIMIT_S OUT_FILE CMD..., part_table
 
 step "reduce: GPU tests"
-red_part gpu_tests 120 "$W/reduce_gpu_tests.log" "$B/joseki_gpu_tests" --gtest_filter='Reduce*' --gtest_brief=1
+part gpu_tests 120 "$W/reduce_gpu_tests.log" "$B/joseki_gpu_tests" --gtest_filter='Reduce*' --gtest_brief=1
 tail -n 6 "$W/reduce_gpu_tests.log"
 
 step "reduce: SASS of r01 / r01b, the finishes of r06 / r09 / r10, r07's loads"
@@ -51,10 +39,10 @@ else
 fi
 
 step "reduce: compute-sanitizer memcheck + racecheck (every rung, validate-only)"
-red_part memcheck 100 "$W/reduce_memcheck.log" $SAN --tool memcheck --error-exitcode 9 \
+part memcheck 100 "$W/reduce_memcheck.log" $SAN --tool memcheck --error-exitcode 9 \
   "$J" reduce --validate-only --n 255,1048579 --offset 0,3
 grep -E 'ERROR SUMMARY|FAILED|error' "$W/reduce_memcheck.log" | tail -n 4
-red_part racecheck 100 "$W/reduce_racecheck.log" $SAN --tool racecheck --error-exitcode 9 \
+part racecheck 100 "$W/reduce_racecheck.log" $SAN --tool racecheck --error-exitcode 9 \
   "$J" reduce --validate-only --n 255,1048579 --offset 0,3
 grep -E 'RACECHECK SUMMARY|ERROR SUMMARY|FAILED|error' "$W/reduce_racecheck.log" | tail -n 4
 
@@ -62,7 +50,7 @@ step "reduce: benchmarks"
 red_bench() {  # red_bench TAG LIMIT_S ARGS...
   local tag=$1 limit=$2
   shift 2
-  red_part "$tag" "$limit" "$W/reduce_$tag.md" "$J" --json "$W/reduce_$tag.json" reduce "$@" \
+  part "$tag" "$limit" "$W/reduce_$tag.md" "$J" --json "$W/reduce_$tag.json" reduce "$@" \
     --max-samples 500 --min-time 0.01
 }
 red_bench 2p20_cold_sweep 45 --n 2^20 --sweep
@@ -72,7 +60,7 @@ red_bench 2p24_hot 20 --n 2^24 --mode hot
 red_bench 2p24_offset1 20 --n 2^24 --offset 1
 
 step "reduce: the tour step, quick"
-red_part tour_quick 30 "$W/reduce_tour_quick.log" "$J" run --only reduce --quick --out "$W/reduce_tour_quick"
+part tour_quick 30 "$W/reduce_tour_quick.log" "$J" run --only reduce --quick --out "$W/reduce_tour_quick"
 tail -n 3 "$W/reduce_tour_quick.log"
 
 step "reduce: summary"
@@ -165,6 +153,4 @@ bad = [r for recs in R.values() for r in recs if r["validation"].startswith("fai
 print(f"\nvalidation failures in the benchmark records: {len(bad)}" + (f" (first: {bad[0]['validation'][:150]})" if bad else ""))
 PY
 echo
-echo "| reduce part | exit | seconds |"
-echo "|---|---|---|"
-for s in "${red_status[@]}"; do IFS='|' read -r a b c <<<"$s"; echo "| $a | $b | $c |"; done
+part_table "reduce part"

@@ -1,5 +1,5 @@
 # Device step `vulkan` (issue 16; sourced by scripts/device/session.sh on the GPU host).
-# Budget: at most 4 minutes (the parts' time limits add up to 223 s; expected about 2.5). Uses $B $J $W and step/run from session.sh.
+# Budget: at most 4 minutes (the parts' time limits add up to 223 s; expected about 2.5). Uses $B $J $W, step/run from session.sh and part/part_table/vulkan_driver from scripts/device/parts.sh.
 # The device call must carry `.gl`: the Vulkan loader (libvulkan1) and libglvnd .debs, which the
 # lead prepares; they are unpacked here (the H200 host is another distribution and has no
 # loader). joseki itself does not link libvulkan: volk opens libvulkan.so.1 at run time.
@@ -14,19 +14,7 @@
 #   6. the goals: best Vulkan rung vs best CUDA rung at 2^28 cold (>= 95 %), Vulkan vs CUDA
 #      stream-read ceiling (within 5 %); per rung the Vulkan/CUDA time ratio
 
-vk_status=()
-vk_part() {  # vk_part NAME LIMIT_S OUT_FILE CMD...
-  local name=$1 limit=$2 out=$3
-  shift 3
-  local t0 rc
-  t0=$(date +%s)
-  echo "\$ $* > ${out#$W/}"
-  timeout "$limit" "$@" >"$out" 2>&1
-  rc=$?
-  vk_status+=("$name|$rc|$(($(date +%s) - t0))")
-  echo "[exit $rc, $(($(date +%s) - t0)) s]"
-  return 0
-}
+source scripts/device/parts.sh
 
 step "vulkan: loader and driver"
 if ls .gl/*.deb >/dev/null 2>&1; then
@@ -35,18 +23,14 @@ if ls .gl/*.deb >/dev/null 2>&1; then
 else
   echo "no .gl/*.deb carried: the Vulkan loader may be missing (the step then records every rung skipped)"
 fi
-if ! "$J" vulkan devices 2>/dev/null | grep -q '^device '; then
-  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-  export VK_ICD_FILENAMES=$VK_DRIVER_FILES  # the older name, for loaders before 1.3.207
-  echo "no Vulkan driver found by the loader; VK_DRIVER_FILES=$VK_DRIVER_FILES"
-fi
+vulkan_driver
 "$J" vulkan devices | tee "$W/vk_devices.txt" | cut -c1-400
 VKDEV=$(grep -m1 -E '^device [0-9]+: .*NVIDIA' "$W/vk_devices.txt" | sed -E 's/^device ([0-9]+):.*/\1/')
 VKDEV=${VKDEV:-0}
 echo "Vulkan device used: $VKDEV"
 
 step "vulkan: GPU tests (Vulkan ladder exact, probes exact)"
-vk_part gpu_tests 30 "$W/vk_gpu_tests.log" "$B/joseki_gpu_tests" --gtest_filter='Vulkan*' --gtest_brief=1
+part gpu_tests 30 "$W/vk_gpu_tests.log" "$B/joseki_gpu_tests" --gtest_filter='Vulkan*' --gtest_brief=1
 tail -n 4 "$W/vk_gpu_tests.log"
 
 step "vulkan: CUDA and Vulkan ladders side by side"
@@ -55,7 +39,7 @@ vk_bench() {  # vk_bench TAG LIMIT_S BACKEND ARGS...
   shift 3
   local dev=0
   [[ $be == vulkan ]] && dev=$VKDEV
-  vk_part "${be}_$tag" "$limit" "$W/${be}_$tag.md" "$J" --device "$dev" --json "$W/${be}_$tag.json" reduce \
+  part "${be}_$tag" "$limit" "$W/${be}_$tag.md" "$J" --device "$dev" --json "$W/${be}_$tag.json" reduce \
     --backend "$be" "$@" --max-samples 100 --min-time 0.01 --timeout 0.5
 }
 vk_bench 2p28_cold 45 vulkan --n 2^28 --sweep
@@ -66,7 +50,7 @@ vk_bench 2p20_cold 12 vulkan --n 2^20 --sweep
 vk_bench 2p24_hot 10 vulkan --n 2^24 --mode hot
 
 step "vulkan: cost probes"
-vk_part probes 25 "$W/vk_probes.md" "$J" --device "$VKDEV" --json "$W/vk_probes.json" vulkan probes --n 2^24 \
+part probes 25 "$W/vk_probes.md" "$J" --device "$VKDEV" --json "$W/vk_probes.json" vulkan probes --n 2^24 \
   --sweep --max-samples 100 --timeout 0.5
 sed -n '/cost-ratio profile/,$p' "$W/vk_probes.md" | head -30
 
@@ -76,7 +60,7 @@ cp "$W"/vulkan_*.json "$W/vk_probes.json" "$W/vk_sets/h200_vulkan/" 2>/dev/null
 cp "$W"/cuda_*.json "$W/vk_sets/h200_cuda/" 2>/dev/null
 LAVA=$(ls -d results/dev-2core/*vulkan* 2>/dev/null | tail -1)
 for n in 2^24 2^28; do
-  vk_part "rankings_$n" 8 "$W/vk_rankings_${n/^/p}.md" "$J" rankings ${LAVA:+"$LAVA"} "$W/vk_sets/h200_vulkan" \
+  part "rankings_$n" 8 "$W/vk_rankings_${n/^/p}.md" "$J" rankings ${LAVA:+"$LAVA"} "$W/vk_sets/h200_vulkan" \
     "$W/vk_sets/h200_cuda" --n "$n"
   cat "$W/vk_rankings_${n/^/p}.md"
 done
@@ -121,6 +105,4 @@ bad = [r for f in os.listdir(W) if f.endswith(".json") and (f.startswith("vulkan
 print(f"\nVulkan validation failures: {len(bad)}")
 PY
 echo
-echo "| vulkan part | exit | seconds |"
-echo "|---|---|---|"
-for s in "${vk_status[@]}"; do IFS='|' read -r a b c <<<"$s"; echo "| $a | $b | $c |"; done
+part_table "vulkan part"
