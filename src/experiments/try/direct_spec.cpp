@@ -8,15 +8,6 @@
 
 namespace joseki::trykernel {
 
-namespace {
-
-int line_of(const TryFile& f, const std::string& key) {
-  const auto it = f.settings.find(key);
-  return it == f.settings.end() ? 0 : it->second.line;
-}
-
-}  // namespace
-
 DirectSpec direct_spec(const TryFile& f) {
   DirectSpec s;
   s.slug = variant_of(f);
@@ -39,14 +30,7 @@ DirectSpec direct_spec(const TryFile& f) {
                                  "answer[s], s < k, over the poison; atomic: joseki zeroes answer[0..k) before each "
                                  "launch, timed, and the kernel adds into it)",
                                  f.where(line_of(f, "output")), s.output_name));
-  const std::string tie = f.get("tie", "0.02");
-  try {
-    s.tie = std::stod(tie);
-  } catch (...) {
-    s.tie = -1;
-  }
-  if (!(s.tie >= 0 && s.tie <= 0.5))
-    throw InputError(fmt::format("{}: tie={} is not a fraction in 0..0.5", f.where(line_of(f, "tie")), tie));
+  s.tie = tie_fraction(f, "0.02");
   for (const auto& [axis, a] : f.sweep) {
     for (std::int64_t v : a.values) {
       if (axis == "block" && (v < 1 || v > 1024))

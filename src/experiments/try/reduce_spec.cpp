@@ -10,11 +10,6 @@ namespace joseki::trykernel {
 
 namespace {
 
-int line_of(const TryFile& f, const std::string& key) {
-  const auto it = f.settings.find(key);
-  return it == f.settings.end() ? 0 : it->second.line;
-}
-
 void require_in(const TryFile& f, const std::string& key, std::int64_t v, std::int64_t lo, std::int64_t hi) {
   if (v < lo || v > hi)
     throw InputError(fmt::format("{}: {}={} is out of range ({}..{})", f.where(line_of(f, key)), key, v, lo, hi));
@@ -68,14 +63,7 @@ ReduceSpec reduce_spec(const TryFile& f) {
   const std::int64_t ws = f.get_int("workspace", 0);
   require_in(f, "workspace", ws, 0, std::int64_t{1} << 30);
   s.workspace_bytes = static_cast<std::size_t>(ws);
-  const std::string tie = f.get("tie", "0.01");
-  try {
-    r.tie_tolerance = std::stod(tie);
-  } catch (...) {
-    r.tie_tolerance = -1;
-  }
-  if (!(r.tie_tolerance >= 0 && r.tie_tolerance <= 0.5))
-    throw InputError(fmt::format("{}: tie={} is not a fraction in 0..0.5", f.where(line_of(f, "tie")), tie));
+  r.tie_tolerance = tie_fraction(f, "0.01");
   r.technique = f.get("technique", "your kernel (" + f.name + ")");
   if (f.has("like")) {
     const reduce::Rung& like = reduce::find_rung(f.get("like", ""));  // InputError lists the rungs

@@ -39,6 +39,23 @@ bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || 
 
 std::string TryFile::where(int line) const { return fmt::format("{}:{}", path, line); }
 
+int line_of(const TryFile& f, const std::string& key) {
+  const auto it = f.settings.find(key);
+  return it == f.settings.end() ? 0 : it->second.line;
+}
+
+double tie_fraction(const TryFile& f, const std::string& fallback) {
+  const std::string tie = f.get("tie", fallback);
+  double v = -1;
+  try {
+    v = std::stod(tie);
+  } catch (...) {
+  }
+  if (!(v >= 0 && v <= 0.5))
+    throw InputError(fmt::format("{}: tie={} is not a fraction in 0..0.5", f.where(line_of(f, "tie")), tie));
+  return v;
+}
+
 std::string TryFile::get(const std::string& key, const std::string& fallback) const {
   const auto it = settings.find(key);
   return it == settings.end() ? fallback : it->second.value;

@@ -48,6 +48,12 @@ TryFile read_try_file(const std::string& path);
 void require_known_keys(const TryFile& f, const std::map<std::string, std::string>& known,
                         const std::vector<std::string>& sweepable, const std::string& ladder);
 
+// The line that sets `key` (0 when the file does not set it).
+int line_of(const TryFile& f, const std::string& key);
+// tie=<fraction in 0..0.5>, the sweep's tie band (`fallback` when not set); InputError naming
+// FILE:LINE otherwise.
+double tie_fraction(const TryFile& f, const std::string& fallback);
+
 // Whether `word` appears in the source as a whole identifier (e.g. UNROLL): a knob named so in
 // the file is passed to the compiler as -DWORD=value.
 bool uses_identifier(const std::string& source, const std::string& word);
