@@ -150,10 +150,7 @@ void run_ladder(Context& ctx, const LadderOpts& o, bool print_header = true) {
   lo.rule = o.rule;
   lo.sweep = o.sweep;
   lo.validate_only = o.validate_only;
-  lo.workload.set("case", timed.name);
-  lo.workload.set("n", static_cast<std::int64_t>(timed.problem.n));
-  lo.workload.set("k", static_cast<std::int64_t>(timed.problem.k));
-  lo.workload.set("m", static_cast<std::int64_t>(timed.problem.m()));
+  lo.workload = L::case_workload(timed);
   lo.datasheet_Bps = dev.datasheet_bw_Bps();
   lo.progress = note;
   measure::LadderResult res = measure::run_ladder(lad, {&runner}, lo);

@@ -83,6 +83,26 @@ nlohmann::json UserModules::compile_json() const {
   return j;
 }
 
+void finish(nlohmann::json& out, const std::vector<measure::Record>& records, UserModules& modules) {
+  out["records"] = nlohmann::json::array();
+  for (const auto& r : records) out["records"].push_back(measure::to_json(r));
+  out["compile"]["total_seconds"] = modules.compile_seconds();
+  modules.clear();
+}
+
+void set_status(nlohmann::json& out, const std::vector<std::string>& failures,
+                const std::function<bool(const std::string&)>& mine, nlohmann::json where) {
+  out["status"] = "exact";
+  for (const auto& msg : failures)
+    if (mine(msg)) {
+      out["status"] = "wrong";
+      where["message"] = msg;
+      where["explanation"] = msg;
+      out["first_failure"] = where;
+      return;
+    }
+}
+
 nlohmann::json kernel_json(const cuda::nvrtc::Module& m, int block, std::size_t dynamic_smem,
                            const measure::DeviceFacts& d) {
   const cuda::nvrtc::Module::Attributes a = m.attributes();

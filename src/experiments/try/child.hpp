@@ -66,6 +66,15 @@ class UserModules {
   double m_compile_s = 0;
 };
 
+// The end of a document: its records, the compile's total seconds; the modules unloaded (while
+// the runtime is certainly alive).
+void finish(nlohmann::json& out, const std::vector<measure::Record>& records, UserModules& modules);
+
+// The document's status: "wrong" at the first of `failures` that `mine` says is the user's (a
+// ladder rung's failure is reported apart), first_failure = `where` + that message; else "exact".
+void set_status(nlohmann::json& out, const std::vector<std::string>& failures,
+                const std::function<bool(const std::string&)>& mine, nlohmann::json where);
+
 // The loaded kernel's resources at `block` threads: registers, static shared memory, local bytes,
 // binary version, block, resident blocks per SM and the occupancy by threads.
 nlohmann::json kernel_json(const cuda::nvrtc::Module& m, int block, std::size_t dynamic_smem,

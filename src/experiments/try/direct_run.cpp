@@ -159,10 +159,7 @@ nlohmann::json run_direct_try(const TryFile& f, const RunOptions& o) {
   lo.sweep = !sp.sweep_blocks.empty() || !sp.sweep_chunks.empty();
   lo.sweep_only = {info.variant()};
   lo.validate_only = o.validate_only;
-  lo.workload.set("case", timed.name);
-  lo.workload.set("n", static_cast<std::int64_t>(timed.problem.n));
-  lo.workload.set("k", static_cast<std::int64_t>(timed.problem.k));
-  lo.workload.set("m", static_cast<std::int64_t>(timed.problem.m()));
+  lo.workload = L::case_workload(timed);
   lo.datasheet_Bps = facts.datasheet_bw_Bps();
   lo.progress = [&note](const std::string& s) { note("try: " + s); };
   note(fmt::format("try: validating {} on {} cases{} (answer poisoned, exact comparison){}", info.variant(), n_cases,
@@ -179,26 +176,16 @@ nlohmann::json run_direct_try(const TryFile& f, const RunOptions& o) {
     out["validations"].push_back({{"variant", v.variant}, {"config", v.config}, {"ok", v.ok}, {"message", v.message}});
   out["failures"] = res.failures;
   out["seed"] = o.seed;
-  out["records"] = nlohmann::json::array();
-  for (const auto& r : res.records) out["records"].push_back(measure::to_json(r));
-  out["compile"]["total_seconds"] = user.modules.compile_seconds();
-  out["status"] = "exact";
+  // Wrong at your first failed validation, else at the first failure that names your variant.
+  set_status(out, res.failures, [&info](const std::string& msg) { return msg.find(info.variant()) != std::string::npos; },
+             {{"config", ""}});
   for (const auto& v : res.validations)
     if (v.variant == info.variant() && !v.ok && !v.message.empty()) {
       out["status"] = "wrong";
       out["first_failure"] = {{"config", v.config}, {"message", v.message}, {"explanation", v.message}};
       break;
     }
-  if (out["status"] == "exact") {
-    const std::string mine_prefix = info.variant();
-    for (const auto& msg : res.failures)
-      if (msg.find(mine_prefix) != std::string::npos) {
-        out["status"] = "wrong";
-        out["first_failure"] = {{"config", ""}, {"message", msg}, {"explanation", msg}};
-        break;
-      }
-  }
-  user.modules.clear();
+  finish(out, res.records, user.modules);
   return out;
 }
 

@@ -225,21 +225,13 @@ nlohmann::json run_reduce_try(const TryFile& f, const RunOptions& o) {
   note(fmt::format("try: timing {} beside {} ladder rungs, CUB and the stream-read ceiling at n = {}", rung.slug,
                    ro.rungs.size() - 1, reduce::size_label(n)));
   const reduce::RunResult rr = reduce::run(ro);
-  out["records"] = nlohmann::json::array();
-  for (const auto& r : rr.records) out["records"].push_back(measure::to_json(r));
   for (const auto& s : rr.failures) out["failures"].push_back(s);
-  out["compile"]["total_seconds"] = user.modules.compile_seconds();
   // Wrong only when yours failed (at a sweep point, or after the timed launches: state kept across
   // launches); a ladder rung's failure is reported apart (the parent exits 1 for it too).
   const std::string mine = rung.slug + " ";
-  out["status"] = "exact";
-  for (const auto& msg : rr.failures)
-    if (msg.rfind(mine, 0) == 0) {
-      out["status"] = "wrong";
-      out["first_failure"] = {{"n", n}, {"offset", 0}, {"config", ""}, {"message", msg}, {"explanation", msg}};
-      break;
-    }
-  user.modules.clear();
+  set_status(out, rr.failures, [&mine](const std::string& msg) { return msg.rfind(mine, 0) == 0; },
+             {{"n", n}, {"offset", 0}, {"config", ""}});
+  finish(out, rr.records, user.modules);
   return out;
 }
 

@@ -13,6 +13,15 @@
 
 namespace joseki::abc471g::ladder {
 
+measure::Point case_workload(const gpu_cases::Case& c) {
+  measure::Point w;
+  w.set("case", c.name);
+  w.set("n", static_cast<std::int64_t>(c.problem.n));
+  w.set("k", static_cast<std::int64_t>(c.problem.k));
+  w.set("m", static_cast<std::int64_t>(c.problem.m()));
+  return w;
+}
+
 std::vector<gpu_cases::Case> validation_suite(std::vector<std::string>& notes) {
   const std::string dir = gpu_cases::testdata_dir();
   std::vector<gpu_cases::Case> cases = gpu_cases::load_vectors(dir);

@@ -87,6 +87,8 @@ class DeviceCase {
 
 // The test vectors (testdata_dir()) and the edge cases; `notes` says what was found.
 std::vector<gpu_cases::Case> validation_suite(std::vector<std::string>& notes);
+// The axes every record of a run on case `c` carries first: case, n, k, m.
+measure::Point case_workload(const gpu_cases::Case& c);
 
 // The CUDA Runner of the direct ladder (measure::Runner): every configuration a rung is set up at
 // runs on every case of the suite that fits it (output and scratch poisoned by DeviceCase::run,
