@@ -9,6 +9,7 @@
 //   scale child   --phase P ...                         (internal) the measured child process
 // Registered after `abc471g` itself (order 40): adds to it, or creates it when absent.
 #include <cmath>
+#include <functional>
 #include <iostream>
 #include <map>
 
@@ -224,6 +225,30 @@ void add_calibrate(CLI::App* parent, Context& ctx) {
   });
 }
 
+// `scale NAME` at one problem: --n (default the max case), --k, --m, --seed and the stopping rule's
+// options; `run` gets the problem (M at most N) and its name ("max" or "N=...").
+void add_one_problem(CLI::App* scale, const std::string& name, const std::string& about,
+                     measure::StoppingRule& rule,
+                     std::function<void(const g::Problem&, const std::string&)> run) {
+  struct Opts {
+    g::InstanceSpec spec;
+    std::string n = "7e6";
+  };
+  auto o = std::make_shared<Opts>();
+  auto* cmd = scale->add_subcommand(name, about);
+  cmd->add_option("--n", o->n, "N (default: the max case, 7e6)")->capture_default_str();
+  cmd->add_option("--k", o->spec.k, "K")->capture_default_str();
+  cmd->add_option("--m", o->spec.m, "M (given values)")->capture_default_str();
+  cmd->add_option("--seed", o->spec.seed, "the problem's LCG seed")->capture_default_str();
+  add_rule_options(cmd, rule);
+  cmd->callback([o, run = std::move(run)] {
+    g::InstanceSpec& spec = o->spec;
+    spec.n = parse_count("--n", o->n);
+    spec.m = std::min(spec.m, spec.n);
+    run(g::make_problem(spec), spec.n == 7'000'000 && spec.k == 2300 ? "max" : "N=" + gp::bench::fmt_n(spec.n));
+  });
+}
+
 void add_scale(CLI::App* parent, Context& ctx) {
   auto* scale = parent->add_subcommand("scale", "ABC471G at scale: the gpu-pairs ladder, N up to 10^11, start-up "
                                                 "cost, auto dispatch, several GPUs (records; docs/ABC471G_SCALE.md)");
@@ -231,26 +256,14 @@ void add_scale(CLI::App* parent, Context& ctx) {
   auto rule = std::make_shared<measure::StoppingRule>();
 
   {  // ladder
-    auto spec = std::make_shared<g::InstanceSpec>();
-    auto n = std::make_shared<std::string>("7e6");
-    auto* cmd = scale->add_subcommand("ladder", "the gpu-pairs ladder (" + [] {
+    const std::string about = "the gpu-pairs ladder (" + [] {
       std::string s;
       for (const auto& r : gp::pairs_ladder()) s += (s.empty() ? "" : ", ") + r.slug;
       return s;
     }() + ") at one problem, validated then timed; each count alone and the atomic count's bound (generator "
-                                                        "alone, L2 atomic ceiling); the combiners alone; tile, "
-                                                        "pairs-per-thread, cuBLASLt-algorithm and L2-persistence "
-                                                        "sweeps");
-    cmd->add_option("--n", *n, "N (default: the max case, 7e6)")->capture_default_str();
-    cmd->add_option("--k", spec->k, "K")->capture_default_str();
-    cmd->add_option("--m", spec->m, "M (given values)")->capture_default_str();
-    cmd->add_option("--seed", spec->seed, "the problem's LCG seed")->capture_default_str();
-    add_rule_options(cmd, *rule);
-    cmd->callback([&ctx, spec, n, rule] {
-      spec->n = parse_count("--n", *n);
-      spec->m = std::min(spec->m, spec->n);
-      const g::Problem p = g::make_problem(*spec);
-      const std::string name = spec->n == 7'000'000 && spec->k == 2300 ? "max" : "N=" + gp::bench::fmt_n(spec->n);
+          "alone, L2 atomic ceiling); the combiners alone; tile, pairs-per-thread, cuBLASLt-algorithm and "
+          "L2-persistence sweeps";
+    add_one_problem(scale, "ladder", about, *rule, [&ctx, rule](const g::Problem& p, const std::string& name) {
       auto recs = gp::bench_ladder(p, name, bench_options(ctx, *rule));
       std::cout << "## gpu-pairs ladder, " << name << " (N = " << p.n << ", K = " << p.k << ", M = " << p.m() << ")\n\n"
                 << measure::ladder_table(recs) << "\n" << measure::sweep_table(recs) << std::flush;
@@ -258,22 +271,10 @@ void add_scale(CLI::App* parent, Context& ctx) {
     });
   }
   {  // hopper (issue 19)
-    auto spec = std::make_shared<g::InstanceSpec>();
-    auto n = std::make_shared<std::string>("7e6");
-    auto* cmd = scale->add_subcommand("hopper", "issue 19 at one problem: the generation floor (A generated and "
-                                                "summed, nothing counted), r04 split into count and combine, r04 and "
-                                                "the Hopper rungs after it; every figure validated, then shown as a "
-                                                "multiple of the floor");
-    cmd->add_option("--n", *n, "N (default: the max case, 7e6)")->capture_default_str();
-    cmd->add_option("--k", spec->k, "K")->capture_default_str();
-    cmd->add_option("--m", spec->m, "M (given values)")->capture_default_str();
-    cmd->add_option("--seed", spec->seed, "the problem's LCG seed")->capture_default_str();
-    add_rule_options(cmd, *rule);
-    cmd->callback([&ctx, spec, n, rule] {
-      spec->n = parse_count("--n", *n);
-      spec->m = std::min(spec->m, spec->n);
-      const g::Problem p = g::make_problem(*spec);
-      const std::string name = spec->n == 7'000'000 && spec->k == 2300 ? "max" : "N=" + gp::bench::fmt_n(spec->n);
+    const std::string about = "issue 19 at one problem: the generation floor (A generated and summed, nothing "
+                              "counted), r04 split into count and combine, r04 and the Hopper rungs after it; every "
+                              "figure validated, then shown as a multiple of the floor";
+    add_one_problem(scale, "hopper", about, *rule, [&ctx, rule](const g::Problem& p, const std::string& name) {
       auto recs = gp::bench_hopper(p, name, bench_options(ctx, *rule));
       measure::Table t({"variant", "GPU_COMPUTE median", "x floor", "validation", "notes"});
       for (const measure::Record& r : recs) {

@@ -204,9 +204,7 @@ void keep(Context& ctx, const TryOpts& o, const json& entry) {
 void print_ranking(const json& doc, const std::vector<measure::Record>& recs, double wall_s, double compile_s) {
   const std::string variant = doc["variant"];
   const std::int64_t n = doc.value("n", std::int64_t{0});
-  const measure::DeviceFacts dev =
-      doc.contains("device") ? measure::device_from_json(doc["device"]) : measure::DeviceFacts{};
-  std::cout << fmt::format("device: {} ({} SMs, sm_{}{})\n\n", dev.name, dev.sm_count, dev.cc_major, dev.cc_minor);
+  trydirect::print_device(doc);
   if (doc.contains("compile")) print_compile(compile_report_from(doc["compile"]));
   if (doc.contains("kernel")) {
     const json& k = doc["kernel"];

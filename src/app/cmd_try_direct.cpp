@@ -12,6 +12,12 @@ namespace joseki::app::trydirect {
 
 using nlohmann::json;
 
+void print_device(const json& doc) {
+  const measure::DeviceFacts dev =
+      doc.contains("device") ? measure::device_from_json(doc["device"]) : measure::DeviceFacts{};
+  std::cout << fmt::format("device: {} ({} SMs, sm_{}{})\n\n", dev.name, dev.sm_count, dev.cc_major, dev.cc_minor);
+}
+
 std::string sanitize_scope(double kill_after) {
   return fmt::format(
       "Checked on the edge cases and the small built-in case (N = 5003, K = 300) only, at the file's block and chunk "
@@ -24,9 +30,7 @@ std::string sanitize_scope(double kill_after) {
 void print_ranking(const json& doc, const std::vector<measure::Record>& recs, double wall_s, double compile_s) {
   const std::string variant = doc["variant"];
   const std::int64_t n = doc.value("n", std::int64_t{0});
-  const measure::DeviceFacts dev =
-      doc.contains("device") ? measure::device_from_json(doc["device"]) : measure::DeviceFacts{};
-  std::cout << fmt::format("device: {} ({} SMs, sm_{}{})\n\n", dev.name, dev.sm_count, dev.cc_major, dev.cc_minor);
+  print_device(doc);
   if (doc.contains("kernel")) {
     const json& k = doc["kernel"];
     std::cout << fmt::format("loaded: {} registers, {} B static shared memory, {} B local memory per thread; block "

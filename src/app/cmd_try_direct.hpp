@@ -13,6 +13,8 @@ namespace joseki::app::trydirect {
 
 inline constexpr const char* kLadder = "abc471g-direct";
 
+// The first line of every ladder's ranking: the device the child ran on.
+void print_device(const nlohmann::json& doc);
 // The validation scope shown under --sanitize.
 std::string sanitize_scope(double kill_after);
 // The ranked table(s) of a finished try: the user's rung among g01 ... g15 (rank, median, x best
