@@ -26,8 +26,7 @@ JOSEKI_REGISTER_GPU_PROBE(atomics, "atomics: one address (aggregated / not), dis
 
 #ifdef JOSEKI_HAVE_CUDA
 std::vector<Record> run_atomics(const ProbeOptions& o) {
-  GpuContext g(o.device);
-  const cudaStream_t s = g.stream();
+  auto [g, s, d] = GpuProbeRun(o.device);
   const std::size_t n = (o.quick ? std::size_t{1} << 22 : std::size_t{1} << 24) + 3;
   cuda::DeviceBuffer<std::uint32_t> in(n), slot(n), out(n);
   launch_fill_mix32(in.data(), n, run_seed(), s);

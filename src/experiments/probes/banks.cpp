@@ -25,9 +25,7 @@ JOSEKI_REGISTER_GPU_PROBE(banks, "shared-memory bank conflicts: strides 1..32, [
 
 #ifdef JOSEKI_HAVE_CUDA
 std::vector<Record> run_banks(const ProbeOptions& o) {
-  GpuContext g(o.device);
-  const cudaStream_t s = g.stream();
-  const measure::DeviceFacts& d = g.facts();
+  auto [g, s, d] = GpuProbeRun(o.device);
   const int blocks = d.sm_count, threads = 1024, warps = threads / 32;
   const int reps = o.quick ? 16 : 64;
   // More than half an SM's shared memory per block: exactly one block per SM.

@@ -20,9 +20,7 @@ JOSEKI_REGISTER_GPU_PROBE(barriers, "__syncthreads cost by block size (32..1024)
 
 #ifdef JOSEKI_HAVE_CUDA
 std::vector<Record> run_barriers(const ProbeOptions& o) {
-  GpuContext g(o.device);
-  const cudaStream_t s = g.stream();
-  const measure::DeviceFacts& d = g.facts();
+  auto [g, s, d] = GpuProbeRun(o.device);
   const int blocks = d.sm_count, iters = o.quick ? 512 : 4096;
   const std::size_t smem = static_cast<std::size_t>(std::min<std::int64_t>(d.smem_per_sm / 2 + 1024, d.smem_per_block_optin - 8192));
   cuda::DeviceBuffer<std::uint32_t> out(static_cast<std::size_t>(blocks) * 1024);

@@ -9,7 +9,9 @@
 // halves if visible, HBM, HBM + TLB misses) are named by analysis.hpp's name_latency_levels.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -40,10 +42,33 @@ std::string bytes_text(double b) {
   return fmt::format("{:g} KiB", std::round(b / 102.4) / 10);
 }
 
+// One chase measured between two checks of where it ends: `once` (a launch that continues the
+// ring) run and `got() == want()` checked, then timed (a sample: one launch's cycles per step,
+// read back from `cyc`), then the end checked again after the last sample. r's validation is set;
+// nothing (r skipped, with the reason) when either check fails.
+template <class Got, class Want>
+std::optional<measure::Measurement> checked_chase(Record& r, const std::string& what, const std::function<void()>& once,
+                                                  Got got, Want want, const cuda::DeviceBuffer<long long>& cyc,
+                                                  int steps, const measure::StoppingRule& rule, cudaStream_t s) {
+  Checker chk("chase end");
+  once();
+  chk.expect(got(), want(), what + " (first run)");
+  if (!chk.stamp(r)) return std::nullopt;
+  auto m = measure_values([&] {
+    once();
+    return static_cast<double>(to_host(cyc, 1, s)[0]) / steps;
+  }, rule);
+  chk.expect(got(), want(), what + " (last sample)");
+  r.validation = chk.text();
+  if (!chk.ok()) {
+    r.skipped = "validation failed after timing";
+    return std::nullopt;
+  }
+  return m;
+}
+
 std::vector<Record> run_caches(const ProbeOptions& o) {
-  GpuContext g(o.device);
-  const cudaStream_t s = g.stream();
-  const measure::DeviceFacts& d = g.facts();
+  auto [g, s, d] = GpuProbeRun(o.device);
   const std::size_t max_ws = std::min<std::size_t>(o.quick ? std::size_t{1} << 30 : std::size_t{4} << 30,
                                                    g.free_bytes() / 2 / 4096 * 4096);
   // Working sets: x sqrt(2) steps (x 4 when quick) from 16 KiB, multiples of 4 KiB.
@@ -83,9 +108,7 @@ std::vector<Record> run_caches(const ProbeOptions& o) {
     Checker chk("block sums");
     for (int b : {0, blocks / 2, blocks - 1})
       chk.expect(got[b], mirror::ws_read_partial(n16, per_block, blocks, b, run_seed()), fmt::format("block {}", b));
-    r.validation = chk.text();
-    if (!chk.ok()) {
-      r.skipped = "not timed: validation failed";
+    if (!chk.stamp(r)) {
       recs.push_back(r);
       continue;
     }
@@ -127,27 +150,15 @@ std::vector<Record> run_caches(const ProbeOptions& o) {
       launch_chase(buf.data(), order[pos] * spacing, warm, steps, cyc_d.data(), end_d.data(), s);
       pos = (pos + static_cast<std::size_t>(warm) + static_cast<std::size_t>(steps)) % nodes;
     };
-    Checker chk("chase end");
     end_d.poison(s);
-    chase_once();
-    chk.expect(to_host(end_d, 1, s)[0], order[pos] * spacing, "end node (first run)");
-    if (!chk.ok()) {
-      r.validation = chk.text();
-      r.skipped = "not timed: validation failed";
+    const auto checked = checked_chase(
+        r, "end node", chase_once, [&] { return to_host(end_d, 1, s)[0]; }, [&] { return order[pos] * spacing; },
+        cyc_d, steps, light_rule(o.rule, o.quick), s);
+    if (!checked) {
       recs.push_back(r);
       continue;
     }
-    auto m = measure_values([&] {
-      chase_once();
-      return static_cast<double>(to_host(cyc_d, 1, s)[0]) / steps;
-    }, light_rule(o.rule, o.quick));
-    chk.expect(to_host(end_d, 1, s)[0], order[pos] * spacing, "end node (last sample)");
-    r.validation = chk.text();
-    if (!chk.ok()) {
-      r.skipped = "validation failed after timing";
-      recs.push_back(r);
-      continue;
-    }
+    const measure::Measurement& m = *checked;
     r.set_measurement(m);
     r.extra["nodes_visited"] = static_cast<double>(m.samples_s.size() + m.warmup_runs + 1) * (warm + steps);
     r.extra["ns_per_load"] = g.cycles_to_s(m.stats.median) * 1e9;
@@ -184,27 +195,15 @@ std::vector<Record> run_caches(const ProbeOptions& o) {
         launch_ptr_chase(slots, slot_of(pos), warm, steps, cyc_d.data(), end64.data(), s);
         pos = (pos + static_cast<std::size_t>(warm) + static_cast<std::size_t>(steps)) % nodes;
       };
-      Checker chk("chase end");
       end64.poison(s);
-      once();
-      chk.expect(to_host(end64, 1, s)[0], slot_of(pos), "end slot (first run)");
-      if (!chk.ok()) {
-        r.validation = chk.text();
-        r.skipped = "not timed: validation failed";
+      const auto checked = checked_chase(
+          r, "end slot", once, [&] { return to_host(end64, 1, s)[0]; }, [&] { return slot_of(pos); }, cyc_d, steps,
+          light_rule(o.rule, o.quick), s);
+      if (!checked) {
         recs.push_back(r);
         continue;
       }
-      auto m = measure_values([&] {
-        once();
-        return static_cast<double>(to_host(cyc_d, 1, s)[0]) / steps;
-      }, light_rule(o.rule, o.quick));
-      chk.expect(to_host(end64, 1, s)[0], slot_of(pos), "end slot (last sample)");
-      r.validation = chk.text();
-      if (!chk.ok()) {
-        r.skipped = "validation failed after timing";
-        recs.push_back(r);
-        continue;
-      }
+      const measure::Measurement& m = *checked;
       r.set_measurement(m);
       r.extra["ns_per_load"] = g.cycles_to_s(m.stats.median) * 1e9;
       std::string display = cycles_text(m.stats.median, g.clock_hz()) + " at " + bytes_text(static_cast<double>(w));
@@ -237,30 +236,18 @@ std::vector<Record> run_caches(const ProbeOptions& o) {
       launch_shared_chase(buf.data(), words, order[pos] * spacing, warm, steps, cyc_d.data(), end_d.data(), s);
       pos = (pos + static_cast<std::size_t>(warm) + static_cast<std::size_t>(steps)) % nodes;
     };
-    Checker chk("chase end");
     end_d.poison(s);
-    once();
-    chk.expect(to_host(end_d, 1, s)[0], order[pos] * spacing, "end word (first run)");
-    if (chk.ok()) {
-      auto m = measure_values([&] {
-        once();
-        return static_cast<double>(to_host(cyc_d, 1, s)[0]) / steps;
-      }, light_rule(o.rule, o.quick));
-      chk.expect(to_host(end_d, 1, s)[0], order[pos] * spacing, "end word (last sample)");
-      if (chk.ok()) {
-        r.set_measurement(m);
-        r.extra["ns_per_load"] = g.cycles_to_s(m.stats.median) * 1e9;
-        r.extra["display"] = cycles_text(m.stats.median, g.clock_hz()) + " per shared load";
-        add_reference(r, Published{"shared-memory load latency", 29.0, "cycles",
-                                   std::string(LUO_2024) + "; quoted second-hand (FINDINGS.md, R2)"},
-                      m.stats.median, "a different chase");
-      } else {
-        r.skipped = "validation failed after timing";
-      }
-    } else {
-      r.skipped = "not timed: validation failed";
+    const auto m = checked_chase(
+        r, "end word", once, [&] { return to_host(end_d, 1, s)[0]; }, [&] { return order[pos] * spacing; }, cyc_d,
+        steps, light_rule(o.rule, o.quick), s);
+    if (m) {
+      r.set_measurement(*m);
+      r.extra["ns_per_load"] = g.cycles_to_s(m->stats.median) * 1e9;
+      r.extra["display"] = cycles_text(m->stats.median, g.clock_hz()) + " per shared load";
+      add_reference(r, Published{"shared-memory load latency", 29.0, "cycles",
+                                 std::string(LUO_2024) + "; quoted second-hand (FINDINGS.md, R2)"},
+                    m->stats.median, "a different chase");
     }
-    r.validation = chk.text();
     recs.push_back(r);
   }
 

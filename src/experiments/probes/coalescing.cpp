@@ -33,9 +33,7 @@ struct Config {
 };
 
 std::vector<Record> run_coalescing(const ProbeOptions& o) {
-  GpuContext g(o.device);
-  const cudaStream_t s = g.stream();
-  const measure::DeviceFacts& d = g.facts();
+  auto [g, s, d] = GpuProbeRun(o.device);
   // Useful words: 256 MiB in the full run. The first H200 run read 64 MiB (2^24 words) and
   // got 3.2 TB/s at stride 1: a 21 us kernel, where launch ramp-up and tail weigh ~25 %.
   const std::size_t n = (o.quick ? std::size_t{1} << 22 : std::size_t{1} << 26) + 3;

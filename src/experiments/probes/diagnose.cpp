@@ -228,8 +228,7 @@ const Record* find_verdict(const std::vector<Record>* earlier, const std::string
 }
 
 std::vector<Record> run_diagnose(const ProbeOptions& o) {
-  GpuContext g(o.device);
-  const cudaStream_t s = g.stream();
+  auto [g, s, d] = GpuProbeRun(o.device);
   Setup setup(g.facts(), s);
   std::vector<Record> recs;
   std::map<int, double> t;  // launch -> median time

@@ -42,8 +42,7 @@ std::string check_mode(int mode, const float* d_in, cuda::DeviceBuffer<float>& o
 }
 
 std::vector<Record> run_divergence(const ProbeOptions& o) {
-  GpuContext g(o.device);
-  const cudaStream_t s = g.stream();
+  auto [g, s, d] = GpuProbeRun(o.device);
   const std::size_t n = (o.quick ? 1u << 20 : 1u << 22) + 3, n_small = 4 * DIV_BLOCK + 3;
   const int ka = o.quick ? 256 : 1024, kb = ka / 2;
   cuda::DeviceBuffer<float> in(n), out(n), out_small(n_small);

@@ -46,14 +46,10 @@ std::uint32_t sum_words(std::uint32_t rank, std::uint32_t words, std::uint32_t s
 }
 
 std::vector<Record> run_dsmem(const ProbeOptions& o) {
-  GpuContext g(o.device);
-  const cudaStream_t s = g.stream();
-  const measure::DeviceFacts& d = g.facts();
+  auto [g, s, d] = GpuProbeRun(o.device);
+  // The registry's needs, checked again for callers that run the probe directly (the GPU tests).
+  if (auto why = measure::unmet(DSMEM_NEEDS, d)) return {skipped_record("dsmem", "dsmem", "distributed shared memory", *why)};
   std::vector<Record> recs;
-  if (auto why = measure::unmet(DSMEM_NEEDS, d)) {
-    recs.push_back(skipped_record("dsmem", "dsmem", "distributed shared memory", *why));
-    return recs;
-  }
   const std::vector<int> sizes = {2, 4, 8, 16};
   const measure::StoppingRule lr = light_rule(o.rule, o.quick);
 
@@ -88,8 +84,7 @@ std::vector<Record> run_dsmem(const ProbeOptions& o) {
         r.extra["display"] = cycles_text(med, g.clock_hz());
       }
     }
-    r.validation = chk.text();
-    if (!chk.ok()) r.skipped = "not timed: validation failed";
+    chk.stamp(r);
     r.extra["nodes"] = nodes;
     r.extra["spacing_bytes"] = spacing * 4;
     recs.push_back(r);
@@ -131,8 +126,7 @@ std::vector<Record> run_dsmem(const ProbeOptions& o) {
         r.extra["display"] = cycles_text(l2_cycles, g.clock_hz());
       }
     }
-    r.validation = chk.text();
-    if (!chk.ok()) r.skipped = "not timed: validation failed";
+    chk.stamp(r);
     recs.push_back(r);
   }
 
@@ -200,9 +194,7 @@ std::vector<Record> run_dsmem(const ProbeOptions& o) {
         const std::uint32_t peer = remote ? (rk[b] + 1) % static_cast<std::uint32_t>(cs) : rk[b];
         chk.expect(got[b], static_cast<std::uint32_t>(reps) * sums[peer], fmt::format("block {}", b));
       }
-      r.validation = chk.text();
-      if (!chk.ok()) {
-        r.skipped = "not timed: validation failed";
+      if (!chk.stamp(r)) {
         recs.push_back(r);
         continue;
       }

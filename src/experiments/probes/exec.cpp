@@ -24,9 +24,7 @@ JOSEKI_REGISTER_GPU_PROBE(exec, "execution model: warp size, SMs, registers, sha
 
 #ifdef JOSEKI_HAVE_CUDA
 std::vector<Record> run_exec(const ProbeOptions& o) {
-  GpuContext g(o.device);
-  const measure::DeviceFacts& d = g.facts();
-  const cudaStream_t s = g.stream();
+  auto [g, s, d] = GpuProbeRun(o.device);
   std::vector<Record> recs;
   auto fact = [&](const char* variant, const char* what, double v, const char* unit) {
     recs.push_back(value_record("exec", variant, what, v, unit));

@@ -19,8 +19,7 @@ JOSEKI_REGISTER_GPU_PROBE(fences, "memory fences: block / device / system, per c
 
 #ifdef JOSEKI_HAVE_CUDA
 std::vector<Record> run_fences(const ProbeOptions& o) {
-  GpuContext g(o.device);
-  const cudaStream_t s = g.stream();
+  auto [g, s, d] = GpuProbeRun(o.device);
   const int sms = g.facts().sm_count;
   const int iters = o.quick ? 256 : 1024;
   const char* kinds[] = {"no_fence", "threadfence_block", "threadfence", "threadfence_system"};

@@ -38,6 +38,15 @@ class GpuContext {
   double m_clock_hz = 0;
 };
 
+// What every GPU probe's run opens first: its context, the context's stream and the device facts,
+//   auto [g, s, d] = GpuProbeRun(o.device);
+struct GpuProbeRun {
+  explicit GpuProbeRun(int device) : g(device), s(g.stream()), d(g.facts()) {}
+  GpuContext g;
+  cudaStream_t s;
+  measure::DeviceFacts d;
+};
+
 // Copies a device buffer to a host vector (synchronous).
 template <class T>
 std::vector<T> to_host(const cuda::DeviceBuffer<T>& d, std::size_t n, cudaStream_t s) {

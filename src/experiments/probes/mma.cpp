@@ -43,14 +43,10 @@ JOSEKI_REGISTER_GPU_PROBE(mma, "tensor cores: mma.sync vs wgmma throughput, int8
 
 #ifdef JOSEKI_HAVE_CUDA
 std::vector<Record> run_mma(const ProbeOptions& o) {
-  GpuContext g(o.device);
-  const cudaStream_t s = g.stream();
-  const measure::DeviceFacts& d = g.facts();
+  auto [g, s, d] = GpuProbeRun(o.device);
+  // The registry's needs, checked again for callers that run the probe directly (the GPU tests).
+  if (auto why = measure::unmet(MMA_SYNC_NEEDS, d)) return {skipped_record("mma", "mma", "tensor-core throughput", *why)};
   std::vector<Record> recs;
-  if (auto why = measure::unmet(MMA_SYNC_NEEDS, d)) {
-    recs.push_back(skipped_record("mma", "mma", "tensor-core throughput", *why));
-    return recs;
-  }
   std::optional<std::string> no_wgmma = measure::unmet(WGMMA_NEEDS, d);
   if (!no_wgmma && !wgmma_built())
     no_wgmma = "this build has no sm_90a code (90 is not among CMAKE_CUDA_ARCHITECTURES): wgmma not compiled";
@@ -105,9 +101,7 @@ std::vector<Record> run_mma(const ProbeOptions& o) {
           }
           chk.expect(v, want, fmt::format("block {} thread {} element {}", b, t, j));
         }
-    r.validation = chk.text();
-    if (!chk.ok()) {
-      r.skipped = "not timed: validation failed";
+    if (!chk.stamp(r)) {
       recs.push_back(r);
       return {};
     }

@@ -46,9 +46,7 @@ struct Point {
 };
 
 std::vector<Record> run_occupancy(const ProbeOptions& o) {
-  GpuContext g(o.device);
-  const cudaStream_t s = g.stream();
-  const measure::DeviceFacts& d = g.facts();
+  auto [g, s, d] = GpuProbeRun(o.device);
   const std::size_t n16 = (o.quick ? std::size_t{16} << 20 : std::size_t{64} << 20) + 3;  // 256 MiB / 1 GiB
   const std::size_t n_in = 4099;
   const int k = o.quick ? 512 : 2048;

@@ -54,11 +54,17 @@ struct ProbeRegistry {
 #define JOSEKI_REGISTER_PROBE(id, ...) \
   static const ::joseki::probes::ProbeRegistry::Add joseki_probe_registration_##id{__VA_ARGS__}
 
+// A probe whose run is host code in every build (startup, profile: they spawn or call other probes)
+// registers itself after `std::vector<measure::Record> run_<id>(const ProbeOptions&)`:
+//   JOSEKI_REGISTER_HOST_PROBE(startup, "title", "rules", needs_gpu, order, est_seconds);
+#define JOSEKI_REGISTER_HOST_PROBE(id, title, rules, needs_gpu, order, est_seconds) \
+  JOSEKI_REGISTER_PROBE(id, ::joseki::probes::ProbeInfo{#id, title, rules, needs_gpu, order, est_seconds, run_##id})
+
 // A GPU probe registers itself at the top of its file, inside its anonymous namespace:
 //   JOSEKI_REGISTER_GPU_PROBE(banks, "title", "rules", order, est_seconds[, needs]);
 // and defines `std::vector<measure::Record> run_banks(const ProbeOptions&)` inside
 // #ifdef JOSEKI_HAVE_CUDA with no #else: in a CPU-only build the registry supplies the one stub that
-// says so (GpuUnavailable(NO_CUDA)).
+// says so (GpuUnavailable(NO_CUDA)). The run opens its GPU with `auto [g, s, d] = GpuProbeRun(o.device);`.
 #ifdef JOSEKI_HAVE_CUDA
 #define JOSEKI_GPU_PROBE(fn) ::joseki::probes::ProbeFn(fn)
 #define JOSEKI_DECLARE_GPU_PROBE_RUN(id) \

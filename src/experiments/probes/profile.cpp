@@ -167,8 +167,7 @@ std::vector<Record> run_profile(const ProbeOptions& o) {
 
 }  // namespace
 
-JOSEKI_REGISTER_PROBE(profile, ProbeInfo{"profile", "cost-ratio profile and the predicted reduction ranking",
-                                         "unit-cost ratios predict r01 / r02 / r03's ranking", true, 100, 20,
-                                         run_profile});
+JOSEKI_REGISTER_HOST_PROBE(profile, "cost-ratio profile and the predicted reduction ranking",
+                           "unit-cost ratios predict r01 / r02 / r03's ranking", true, 100, 20);
 
 }  // namespace joseki::probes

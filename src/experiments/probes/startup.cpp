@@ -199,8 +199,7 @@ std::vector<Record> run_startup(const ProbeOptions& o) {
 
 }  // namespace
 
-JOSEKI_REGISTER_PROBE(startup, ProbeInfo{"startup", "process start-up: PLAIN, CUDA_LINK, CUDA_TOUCH, CONTEXT",
-                                         "pre-main / in-main / post-main of a CUDA process", false, 95, 5,
-                                         run_startup});
+JOSEKI_REGISTER_HOST_PROBE(startup, "process start-up: PLAIN, CUDA_LINK, CUDA_TOUCH, CONTEXT",
+                           "pre-main / in-main / post-main of a CUDA process", false, 95, 5);
 
 }  // namespace joseki::probes

@@ -41,14 +41,10 @@ JOSEKI_REGISTER_GPU_PROBE(tma,
 
 #ifdef JOSEKI_HAVE_CUDA
 std::vector<Record> run_tma(const ProbeOptions& o) {
-  GpuContext g(o.device);
-  const cudaStream_t s = g.stream();
-  const measure::DeviceFacts& d = g.facts();
+  auto [g, s, d] = GpuProbeRun(o.device);
+  // The registry's needs, checked again for callers that run the probe directly (the GPU tests).
+  if (auto why = measure::unmet(TMA_NEEDS, d)) return {skipped_record("tma", "tma", "bulk copies", *why)};
   std::vector<Record> recs;
-  if (auto why = measure::unmet(TMA_NEEDS, d)) {
-    recs.push_back(skipped_record("tma", "tma", "bulk copies", *why));
-    return recs;
-  }
   std::size_t bytes = o.quick ? std::size_t{256} << 20 : std::size_t{1} << 30;
   bytes = std::min(bytes, g.free_bytes() / 2 / (1 << 20) * (1 << 20));
   const std::size_t words = bytes / 4;
@@ -70,9 +66,7 @@ std::vector<Record> run_tma(const ProbeOptions& o) {
     for (int b = 0; b < blocks; ++b) total += got[b];
     Checker chk("buffer sum");
     chk.expect(total, want, "sum of block sums");
-    r.validation = chk.text();
-    if (!chk.ok()) {
-      r.skipped = "not timed: validation failed";
+    if (!chk.stamp(r)) {
       recs.push_back(r);
       return -1;
     }
@@ -132,6 +126,10 @@ std::vector<Record> run_tma(const ProbeOptions& o) {
     double bw, in_flight;
   };
   std::vector<Point> pts;
+  const auto skip = [&recs](Record& r, const std::string& why) {  // a point that cannot run, with the reason
+    r.skipped = why;
+    recs.push_back(r);
+  };
   for (unsigned tile : tiles)
     for (int st : stage_counts) {
       Record r = make_record("tma", "bulk_copy", "cp.async.bulk tiles into a ring of stages, mbarrier per stage (r08's ring)",
@@ -139,8 +137,7 @@ std::vector<Record> run_tma(const ProbeOptions& o) {
       r.axes.set("tile_bytes", std::int64_t{tile}).set("stages", std::int64_t{st});
       const int per_sm = std::min(tma_blocks_per_sm(tile, st, threads), 8);
       if (per_sm < 1) {
-        r.skipped = fmt::format("a ring of {} x {} KiB does not fit in a block's shared memory", st, tile / 1024);
-        recs.push_back(r);
+        skip(r, fmt::format("a ring of {} x {} KiB does not fit in a block's shared memory", st, tile / 1024));
         continue;
       }
       const int blocks = sms * per_sm;
@@ -175,14 +172,12 @@ std::vector<Record> run_tma(const ProbeOptions& o) {
                              Scope::GpuCompute, "hot");
       r.axes.set("tile_bytes", std::int64_t{tile}).set("stages", std::int64_t{st});
       if (!tensor_why.empty()) {
-        r.skipped = tensor_why;
-        recs.push_back(r);
+        skip(r, tensor_why);
         continue;
       }
       const int per_sm = std::min(tma_tensor_blocks_per_sm(tile, st, threads), 8);
       if (per_sm < 1) {
-        r.skipped = fmt::format("a ring of {} x {} KiB does not fit in a block's shared memory", st, tile / 1024);
-        recs.push_back(r);
+        skip(r, fmt::format("a ring of {} x {} KiB does not fit in a block's shared memory", st, tile / 1024));
         continue;
       }
       const int blocks = sms * per_sm;
