@@ -90,43 +90,9 @@ std::vector<Record> measure_ceilings(int device, const CeilingOptions& opt) {
   // 3. Kernel launch: GPU-side interval between back-to-back empty kernels, host enqueue cost,
   //    and the round trip launch -> synchronize seen by the host.
   {
-    const int batch = 1000;
     cuda::EventPair ev;
-    auto gpu_interval = [&] {
-      ev.start(s);
-      for (int i = 0; i < batch; ++i) cuda::launch_empty(s);
-      ev.stop(s);
-      return ev.seconds() / batch;
-    };
-    auto enqueue = [&] {
-      JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
-      const double t0 = measure::now_s();
-      for (int i = 0; i < batch; ++i) cuda::launch_empty(s);
-      const double t1 = measure::now_s();
-      JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
-      return (t1 - t0) / batch;
-    };
-    auto roundtrip = [&] {
-      const double t0 = measure::now_s();
-      cuda::launch_empty(s);
-      JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
-      return measure::now_s() - t0;
-    };
-    struct L {
-      const char* variant;
-      const char* technique;
-      Scope scope;
-      std::function<double()> fn;
-    };
-    const L probes[] = {
-        {"launch_gpu_interval", "1000 empty kernels back to back, events around them, per kernel", Scope::GpuCompute,
-         gpu_interval},
-        {"launch_host_enqueue", "host time to enqueue one empty kernel (1000 in a row)", Scope::CpuCompute, enqueue},
-        {"launch_roundtrip", "launch one empty kernel + cudaStreamSynchronize, host clock", Scope::CpuCompute,
-         roundtrip},
-    };
-    for (const L& l : probes) {
-      auto m = measure::measure(l.fn, nullptr, opt.rule);
+    for (const cuda::LaunchLatency& l : cuda::launch_latencies(s, ev, 1000)) {
+      auto m = measure::measure(l.sample, nullptr, opt.rule);
       Record r = base_record(dev, l.variant, l.technique, l.scope, "hot");
       r.set_measurement(m);
       r.extra["value"] = m.stats.median;

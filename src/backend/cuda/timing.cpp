@@ -5,6 +5,7 @@
 
 #include "backend/cuda/kernels.hpp"
 #include "backend/nvml.hpp"
+#include "measure/clock.hpp"
 
 namespace joseki::cuda {
 
@@ -70,6 +71,35 @@ measure::Measurement GpuTimer::measure(const LaunchFn& launch, measure::Mode mod
   env.end(m.warmup_runs, static_cast<int>(m.samples_s.size() + m.discarded_s.size()), m.discarded_at);
   m.environment = env.result();
   return m;
+}
+
+std::vector<LaunchLatency> launch_latencies(cudaStream_t s, EventPair& ev, int batch) {
+  auto gpu_interval = [s, &ev, batch] {
+    ev.start(s);
+    for (int i = 0; i < batch; ++i) launch_empty(s);
+    ev.stop(s);
+    return ev.seconds() / batch;
+  };
+  auto enqueue = [s, batch] {
+    JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
+    const double t0 = measure::now_s();
+    for (int i = 0; i < batch; ++i) launch_empty(s);
+    const double t1 = measure::now_s();
+    JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
+    return (t1 - t0) / batch;
+  };
+  auto roundtrip = [s] {
+    const double t0 = measure::now_s();
+    launch_empty(s);
+    JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
+    return measure::now_s() - t0;
+  };
+  return {{"launch_gpu_interval", "1000 empty kernels back to back, events around them, per kernel",
+           measure::Scope::GpuCompute, gpu_interval},
+          {"launch_host_enqueue", "host time to enqueue one empty kernel (1000 in a row)", measure::Scope::CpuCompute,
+           enqueue},
+          {"launch_roundtrip", "launch one empty kernel + cudaStreamSynchronize, host clock",
+           measure::Scope::CpuCompute, roundtrip}};
 }
 
 }  // namespace joseki::cuda

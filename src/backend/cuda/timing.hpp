@@ -24,6 +24,7 @@
 #include "backend/cuda/buffer.hpp"
 #include "backend/cuda/check.hpp"
 #include "measure/environment.hpp"
+#include "measure/scopes.hpp"
 #include "measure/stopping.hpp"
 
 namespace joseki::cuda {
@@ -91,5 +92,17 @@ class GpuTimer {
   EventPair m_events;
   int m_last_batch = 1;
 };
+
+// The kernel-launch latencies that `joseki check` (ceilings.cpp) and the launch probe measure, as
+// sample functions on stream s (each returns seconds): the GPU-side interval between `batch`
+// back-to-back empty kernels (events around them, per kernel), the host's enqueue cost per kernel
+// (`batch` in a row, host clock), and one launch + cudaStreamSynchronize on the host clock.
+struct LaunchLatency {
+  const char* variant;
+  const char* technique;
+  measure::Scope scope;
+  std::function<double()> sample;
+};
+std::vector<LaunchLatency> launch_latencies(cudaStream_t s, EventPair& ev, int batch);
 
 }  // namespace joseki::cuda

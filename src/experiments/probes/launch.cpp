@@ -146,46 +146,13 @@ void chain_records(GpuContext& g, const ProbeOptions& o, std::vector<Record>& re
 }
 
 std::vector<Record> run_launch(const ProbeOptions& o) {
-  GpuContext g(o.device);
-  const cudaStream_t s = g.stream();
+  auto [g, s, d] = GpuProbeRun(o.device);
   std::vector<Record> recs;
-  const int batch = 1000;
   cuda::EventPair ev;
-  struct L {
-    const char* variant;
-    const char* tech;
-    Scope scope;
-    std::function<double()> fn;
-  };
-  const L lats[] = {
-      {"launch_gpu_interval", "1000 empty kernels back to back, events around them, per kernel", Scope::GpuCompute,
-       [&] {
-         ev.start(s);
-         for (int i = 0; i < batch; ++i) cuda::launch_empty(s);
-         ev.stop(s);
-         return ev.seconds() / batch;
-       }},
-      {"launch_host_enqueue", "host time to enqueue one empty kernel (1000 in a row)", Scope::CpuCompute,
-       [&] {
-         g.sync();
-         const double t0 = host_s();
-         for (int i = 0; i < batch; ++i) cuda::launch_empty(s);
-         const double t1 = host_s();
-         g.sync();
-         return (t1 - t0) / batch;
-       }},
-      {"launch_roundtrip", "launch one empty kernel + cudaStreamSynchronize, host clock", Scope::CpuCompute,
-       [&] {
-         const double t0 = host_s();
-         cuda::launch_empty(s);
-         g.sync();
-         return host_s() - t0;
-       }},
-  };
   double gpu_interval = 0, roundtrip = 0;
-  for (const L& l : lats) {
-    Record r = make_record("launch", l.variant, l.tech, l.scope, "hot");
-    const auto m = measure::measure(l.fn, nullptr, o.rule);
+  for (const cuda::LaunchLatency& l : cuda::launch_latencies(s, ev, 1000)) {
+    Record r = make_record("launch", l.variant, l.technique, l.scope, "hot");
+    const auto m = measure::measure(l.sample, nullptr, o.rule);
     r.set_measurement(m);
     r.validation = "not-applicable";
     recs.push_back(r);
