@@ -2,7 +2,7 @@
 # Budget about 3 minutes (the parts' limits add up to 270 s; expected ~2.5 min). Uses $B $J $W and
 # step from session.sh, part/part_table from scripts/device/parts.sh. What the dedup branch changed on
 # GPU paths, re-run:
-#   1. every probe in quick mode through the GPU tests (ProbeRuns.*, HopperProbeRuns.*): the probes now
+#   1. every probe in quick mode through the GPU tests (*ProbeRuns*, ProbeKernels.*: 32 tests): the probes now
 #      open their GPU with GpuProbeRun, caches' chases go through one checked_chase, the launch
 #      latencies through cuda::launch_latencies, dsmem/mma/tma register their Needs with the GPU macro;
 #   2. the --compile-only flake: 5 compiles in a row of the same file for each ladder; every one must
@@ -17,7 +17,7 @@ dd=$W/dedup
 mkdir -p "$dd"
 
 step "dedup: every probe, quick, through the GPU tests"
-part probe_tests 120 "$dd/probe_tests.log" "$B/joseki_gpu_tests" --gtest_filter='ProbeRuns.*:HopperProbeRuns.*' \
+part probe_tests 120 "$dd/probe_tests.log" "$B/joseki_gpu_tests" --gtest_filter='*ProbeRuns*:ProbeKernels.*' \
   --gtest_brief=1
 tail -n 4 "$dd/probe_tests.log"
 
