@@ -1,5 +1,6 @@
 # Device step `dedup` (issue 14, branch dedup; sourced by scripts/device/session.sh on the GPU host).
-# Budget about 3 minutes (the parts' limits add up to 270 s; expected ~2.5 min). Uses $B $J $W and
+# Budget about 3 minutes expected (probe tests ~1-2 min, ten compiles ~10 s, tries ~1 min, check ~20 s);
+# each part has a time limit (they add up to 560 s, reached only if something hangs). Uses $B $J $W and
 # step from session.sh, part/part_table from scripts/device/parts.sh. What the dedup branch changed on
 # GPU paths, re-run:
 #   1. every probe in quick mode through the GPU tests (*ProbeRuns*, ProbeKernels.*: 32 tests): the probes now
@@ -17,7 +18,7 @@ dd=$W/dedup
 mkdir -p "$dd"
 
 step "dedup: every probe, quick, through the GPU tests"
-part probe_tests 120 "$dd/probe_tests.log" "$B/joseki_gpu_tests" --gtest_filter='*ProbeRuns*:ProbeKernels.*' \
+part probe_tests 150 "$dd/probe_tests.log" "$B/joseki_gpu_tests" --gtest_filter='*ProbeRuns*:ProbeKernels.*' \
   --gtest_brief=1
 tail -n 4 "$dd/probe_tests.log"
 
