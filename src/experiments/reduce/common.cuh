@@ -64,7 +64,7 @@ __device__ __forceinline__ std::uint32_t warp_sum_shfl(std::uint32_t v) {
 // One instruction (REDUX.SUM, sm_80+): every lane gets the warp's sum. Below sm_80 (no
 // redux.sync) the same result from five butterfly shuffles, so that the rungs after r04b, which
 // use it only for their block sum, still run exactly there; r04b itself, whose point is the
-// instruction, declares Feature::ReduxSync and is skipped below sm_80 (registry.cpp).
+// instruction, declares Feature::ReduxSync and is skipped below sm_80 (rungs.def).
 __device__ __forceinline__ std::uint32_t warp_sum_redux(std::uint32_t v) {
 #if JOSEKI_ARCH_AT_LEAST(800)
   return __reduce_add_sync(FULL_MASK, v);
@@ -172,6 +172,9 @@ __device__ __forceinline__ void packed_ticket_finish(std::uint32_t block_sum, Si
     atomicExch(word, 0ull);
   }
 }
+
+// The single-pass rungs' workspace (r06..r09, r11): one SinglePassState, zeroed once at setup.
+inline std::size_t single_pass_workspace(std::size_t) { return sizeof(SinglePassState); }
 
 inline unsigned grid_of(const GpuArgs& a) { return static_cast<unsigned>(a.plan.grid); }
 inline unsigned block_of(const GpuArgs& a) { return static_cast<unsigned>(a.plan.block); }

@@ -15,7 +15,7 @@
 #include <cstdint>
 
 #include "backend/cuda/check.hpp"
-#include "experiments/reduce/launchers.hpp"
+#include "experiments/reduce/rung.hpp"
 
 namespace joseki::reduce {
 
@@ -32,7 +32,6 @@ cudaError_t dispatch(void* d_temp, std::size_t& bytes, const std::uint32_t* d_in
   if (n <= static_cast<std::size_t>(INT_MAX)) return cub_sum(d_temp, bytes, d_in, d_out, static_cast<int>(n), s);
   return cub_sum(d_temp, bytes, d_in, d_out, static_cast<std::int64_t>(n), s);
 }
-}  // namespace
 
 std::size_t r00_cub_workspace(std::size_t n) {
   std::size_t bytes = 0;
@@ -45,5 +44,9 @@ void launch_r00_cub(const GpuArgs& a, CUstream_st* s) {
   JOSEKI_CUDA_CHECK(dispatch(a.d_work, bytes, a.d_in, a.d_out, a.n, s));
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
+
+}  // namespace
+
+GpuOps r00_ops() { return {&launch_r00_cub, &r00_cub_workspace}; }
 
 }  // namespace joseki::reduce

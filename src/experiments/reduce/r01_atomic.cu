@@ -12,7 +12,6 @@
 //   same_address_uniform 398.50 us at 2^24); 30.6x faster than r01b at 2^24: the compiler, not the
 //   hardware, rescues v1.
 #include "experiments/reduce/common.cuh"
-#include "experiments/reduce/launchers.hpp"
 
 namespace joseki::reduce {
 
@@ -21,10 +20,13 @@ __global__ void r01_atomic_kernel(const std::uint32_t* __restrict__ in, std::siz
   const std::size_t i = dev::global_thread();
   if (i < n) atomicAdd(out, in[i]);
 }
-}  // namespace
 
 void launch_r01_atomic(const GpuArgs& a, CUstream_st* s) {
   dev::launch_adding(r01_atomic_kernel, a, s);
 }
+
+}  // namespace
+
+GpuOps r01_ops() { return {&launch_r01_atomic}; }
 
 }  // namespace joseki::reduce

@@ -12,7 +12,6 @@
 //   same_address_opaque 0.733 ns, 1.36 G/s); a warp's 32 same-address REDs are not merged. 3-6x the
 //   seed's M4 v1 (2-4 ms).
 #include "experiments/reduce/common.cuh"
-#include "experiments/reduce/launchers.hpp"
 
 namespace joseki::reduce {
 
@@ -22,7 +21,6 @@ __global__ void r01b_atomic_opaque_kernel(const std::uint32_t* __restrict__ in, 
   const std::size_t i = dev::global_thread();
   if (i < n) atomicAdd(out + slot[threadIdx.x & 31u], in[i]);
 }
-}  // namespace
 
 std::size_t r01b_workspace(std::size_t) { return 32 * sizeof(std::uint32_t); }
 
@@ -32,5 +30,9 @@ void launch_r01b_atomic_opaque(const GpuArgs& a, CUstream_st* s) {
       a.d_in, a.n, a.d_out, static_cast<const std::uint32_t*>(a.d_work));
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
+
+}  // namespace
+
+GpuOps r01b_ops() { return {&launch_r01b_atomic_opaque, &r01b_workspace}; }
 
 }  // namespace joseki::reduce

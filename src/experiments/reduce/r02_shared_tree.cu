@@ -13,7 +13,6 @@
 //   the 65,536 same-address atomics (probe block_sum_then_atomic 65.98 us at 2^24) are most of the
 //   81 us.
 #include "experiments/reduce/common.cuh"
-#include "experiments/reduce/launchers.hpp"
 
 namespace joseki::reduce {
 
@@ -24,10 +23,13 @@ __global__ void r02_shared_tree_kernel(const std::uint32_t* __restrict__ in, std
   const std::uint32_t sum = dev::block_sum_tree(i < n ? in[i] : 0u, s_tree);
   if (threadIdx.x == 0) atomicAdd(out, sum);
 }
-}  // namespace
 
 void launch_r02_shared_tree(const GpuArgs& a, CUstream_st* s) {
   dev::launch_adding(r02_shared_tree_kernel, a, s, a.plan.block * sizeof(std::uint32_t));
 }
+
+}  // namespace
+
+GpuOps r02_ops() { return {&launch_r02_shared_tree}; }
 
 }  // namespace joseki::reduce

@@ -15,7 +15,6 @@
 //   2048-thread point 415.4-415.6 us, every 1024-thread point 755.0-755.9 us. Chosen (block x
 //   blocks/SM): 256x8, 128x16, 512x4.
 #include "experiments/reduce/common.cuh"
-#include "experiments/reduce/launchers.hpp"
 
 namespace joseki::reduce {
 
@@ -27,10 +26,13 @@ __global__ void JOSEKI_FULL_WAVE r03_coarsen_kernel(const std::uint32_t* __restr
   sum = dev::block_sum_tree(sum, s_tree);
   if (threadIdx.x == 0) atomicAdd(out, sum);
 }
-}  // namespace
 
 void launch_r03_coarsen(const GpuArgs& a, CUstream_st* s) {
   dev::launch_adding(r03_coarsen_kernel, a, s, a.plan.block * sizeof(std::uint32_t));
 }
+
+}  // namespace
+
+GpuOps r03_ops() { return {&launch_r03_coarsen}; }
 
 }  // namespace joseki::reduce

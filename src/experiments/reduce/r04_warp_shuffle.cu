@@ -10,7 +10,6 @@
 //   415.39 us; x r03 1.03 / 1.01 / 1.00; x CUB 1.08 / 0.69 / 0.59. As predicted: visible only at
 //   2^20.
 #include "experiments/reduce/common.cuh"
-#include "experiments/reduce/launchers.hpp"
 
 namespace joseki::reduce {
 
@@ -21,10 +20,13 @@ __global__ void JOSEKI_FULL_WAVE r04_warp_shuffle_kernel(const std::uint32_t* __
   sum = dev::block_sum_warps<false>(sum);
   if (threadIdx.x == 0) atomicAdd(out, sum);
 }
-}  // namespace
 
 void launch_r04_warp_shuffle(const GpuArgs& a, CUstream_st* s) {
   dev::launch_adding(r04_warp_shuffle_kernel, a, s);
 }
+
+}  // namespace
+
+GpuOps r04_ops() { return {&launch_r04_warp_shuffle}; }
 
 }  // namespace joseki::reduce

@@ -6,7 +6,6 @@
 // H200 (2026-11-30 tour, results/h200/2026-11-30-tour), cold: 2^20 / 2^24 / 2^28 = 6.75 / 31.42 /
 //   415.55 us; x r04 1.02 / 1.00 / 1.00; x CUB 1.10 / 0.69 / 0.58. As predicted: r04 within noise.
 #include "experiments/reduce/common.cuh"
-#include "experiments/reduce/launchers.hpp"
 
 namespace joseki::reduce {
 
@@ -21,10 +20,13 @@ __global__ void JOSEKI_FULL_WAVE r04b_warp_redux_kernel(const std::uint32_t* __r
   JOSEKI_ARCH_UNSUPPORTED();
 #endif
 }
-}  // namespace
 
 void launch_r04b_warp_redux(const GpuArgs& a, CUstream_st* s) {
   dev::launch_adding(r04b_warp_redux_kernel, a, s);
 }
+
+}  // namespace
+
+GpuOps r04b_ops() { return {&launch_r04b_warp_redux}; }
 
 }  // namespace joseki::reduce

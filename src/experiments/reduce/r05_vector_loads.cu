@@ -22,7 +22,6 @@
 #include <stdexcept>
 
 #include "experiments/reduce/common.cuh"
-#include "experiments/reduce/launchers.hpp"
 
 namespace joseki::reduce {
 
@@ -37,11 +36,13 @@ __global__ void JOSEKI_FULL_WAVE r05_vector_loads_kernel(const std::uint32_t* __
   if (threadIdx.x == 0) atomicAdd(out, sum);
 }
 
-}  // namespace
-
 void launch_r05_vector_loads(const GpuArgs& a, CUstream_st* s) {
   dev::with_unroll(a, "r05_vector_loads",
                    [&](auto u) { dev::launch_adding(r05_vector_loads_kernel<decltype(u)::value>, a, s); });
 }
+
+}  // namespace
+
+GpuOps r05_ops() { return {&launch_r05_vector_loads}; }
 
 }  // namespace joseki::reduce

@@ -18,7 +18,6 @@
 #include <stdexcept>
 
 #include "experiments/reduce/common.cuh"
-#include "experiments/reduce/launchers.hpp"
 
 namespace joseki::reduce {
 
@@ -34,15 +33,15 @@ __global__ void JOSEKI_FULL_WAVE r06_single_pass_kernel(const std::uint32_t* __r
   dev::single_pass_finish(sum, st, out);
 }
 
-}  // namespace
-
-std::size_t single_pass_workspace(std::size_t) { return sizeof(SinglePassState); }
-
 void launch_r06_single_pass(const GpuArgs& a, CUstream_st* s) {
   dev::with_unroll(a, "r06_single_pass", [&](auto u) {
     r06_single_pass_kernel<decltype(u)::value><<<dev::grid_of(a), dev::block_of(a), 0, s>>>(
         a.d_in, a.n, a.d_out, static_cast<SinglePassState*>(a.d_work));
   });
 }
+
+}  // namespace
+
+GpuOps r06_ops() { return {&launch_r06_single_pass, &dev::single_pass_workspace}; }
 
 }  // namespace joseki::reduce

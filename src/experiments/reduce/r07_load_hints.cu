@@ -22,7 +22,6 @@
 #include <stdexcept>
 
 #include "experiments/reduce/common.cuh"
-#include "experiments/reduce/launchers.hpp"
 
 namespace joseki::reduce {
 
@@ -77,7 +76,6 @@ void launch_hint(const GpuArgs& a, cudaStream_t s) {
         a.d_in, a.n, a.d_out, static_cast<SinglePassState*>(a.d_work));
   });
 }
-}  // namespace
 
 void launch_r07_load_hints(const GpuArgs& a, CUstream_st* s) {
   switch (a.plan.hint) {
@@ -87,5 +85,9 @@ void launch_r07_load_hints(const GpuArgs& a, CUstream_st* s) {
     default: throw std::invalid_argument("r07_load_hints: hint must be 0, 1 or 2");
   }
 }
+
+}  // namespace
+
+GpuOps r07_ops() { return {&launch_r07_load_hints, &dev::single_pass_workspace}; }
 
 }  // namespace joseki::reduce

@@ -21,7 +21,6 @@
 #include <stdexcept>
 
 #include "experiments/reduce/bulk.cuh"
-#include "experiments/reduce/launchers.hpp"
 
 namespace joseki::reduce {
 
@@ -51,11 +50,13 @@ __global__ void JOSEKI_FULL_WAVE r08_bulk_copy_kernel(const std::uint32_t* __res
 #endif
 }
 
-}  // namespace
-
 void launch_r08_bulk_copy(const GpuArgs& a, CUstream_st* s) {
   static const int allowed = bulk::allow_max_dynamic_smem(r08_bulk_copy_kernel);
   bulk::launch_ring(r08_bulk_copy_kernel, allowed, a, s, "r08_bulk_copy");
 }
+
+}  // namespace
+
+GpuOps r08_ops() { return {&launch_r08_bulk_copy, &dev::single_pass_workspace}; }
 
 }  // namespace joseki::reduce

@@ -21,7 +21,6 @@
 #include <stdexcept>
 
 #include "experiments/reduce/common.cuh"
-#include "experiments/reduce/launchers.hpp"
 
 namespace joseki::reduce {
 
@@ -37,13 +36,15 @@ __global__ void JOSEKI_FULL_WAVE r09_packed_ticket_kernel(const std::uint32_t* _
   dev::packed_ticket_finish(sum, st, out);
 }
 
-}  // namespace
-
 void launch_r09_packed_ticket(const GpuArgs& a, CUstream_st* s) {
   dev::with_unroll(a, "r09_packed_ticket", [&](auto u) {
     r09_packed_ticket_kernel<decltype(u)::value><<<dev::grid_of(a), dev::block_of(a), 0, s>>>(
         a.d_in, a.n, a.d_out, static_cast<SinglePassState*>(a.d_work));
   });
 }
+
+}  // namespace
+
+GpuOps r09_ops() { return {&launch_r09_packed_ticket, &dev::single_pass_workspace}; }
 
 }  // namespace joseki::reduce

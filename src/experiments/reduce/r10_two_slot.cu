@@ -20,7 +20,6 @@
 #include <stdexcept>
 
 #include "experiments/reduce/common.cuh"
-#include "experiments/reduce/launchers.hpp"
 
 namespace joseki::reduce {
 
@@ -39,13 +38,15 @@ __global__ void JOSEKI_FULL_WAVE r10_two_slot_kernel(const std::uint32_t* __rest
   }
 }
 
-}  // namespace
-
 void launch_r10_two_slot(const GpuArgs& a, CUstream_st* s) {
   dev::with_unroll(a, "r10_two_slot", [&](auto u) {
     r10_two_slot_kernel<decltype(u)::value><<<dev::grid_of(a), dev::block_of(a), 0, s>>>(a.d_in, a.n, a.d_out,
                                                                                         a.slot & 1u);
   });
 }
+
+}  // namespace
+
+GpuOps r10_ops() { return {&launch_r10_two_slot}; }
 
 }  // namespace joseki::reduce

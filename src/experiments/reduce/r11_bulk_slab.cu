@@ -20,7 +20,6 @@
 #include <stdexcept>
 
 #include "experiments/reduce/bulk.cuh"
-#include "experiments/reduce/launchers.hpp"
 
 namespace joseki::reduce {
 
@@ -47,11 +46,13 @@ __global__ void JOSEKI_FULL_WAVE r11_bulk_slab_kernel(const std::uint32_t* __res
 #endif
 }
 
-}  // namespace
-
 void launch_r11_bulk_slab(const GpuArgs& a, CUstream_st* s) {
   static const int allowed = bulk::allow_max_dynamic_smem(r11_bulk_slab_kernel);
   bulk::launch_ring(r11_bulk_slab_kernel, allowed, a, s, "r11_bulk_slab");
 }
+
+}  // namespace
+
+GpuOps r11_ops() { return {&launch_r11_bulk_slab, &dev::single_pass_workspace}; }
 
 }  // namespace joseki::reduce

@@ -1,7 +1,7 @@
 // The reduction ladder's registry: one entry per rung (id, slug, display name, technique,
 // predecessor, preconditions, knobs and their sweep, launcher). The CLI's lists, the tables,
-// the sweeps and docs/REDUCE.md all come from here. Adding a rung = one .cu file (kernel +
-// launcher) + one entry in registry.cpp.
+// the sweeps and docs/REDUCE.md all come from here. Adding a GPU rung = one .cu file (kernels +
+// `GpuOps <id>_ops()`) + one JK_REDUCE_RUNG entry in rungs.def (the metadata: a Rung's fields).
 #pragma once
 
 #include <cstddef>
@@ -43,7 +43,7 @@ struct Knobs {
 // default). Points that cannot run are skipped with the reason; at a given size, points that
 // make the same launch as an earlier point are skipped as duplicates (the harness).
 struct SweepSpace {
-  std::vector<std::int64_t> hint, unroll, block, blocks_per_sm, stages, chunk_kib;
+  std::vector<std::int64_t> hint{}, unroll{}, block{}, blocks_per_sm{}, stages{}, chunk_kib{};
 };
 
 struct DeviceShape {
@@ -56,22 +56,22 @@ struct DeviceShape {
 using CpuSumFn = std::uint32_t (*)(const std::uint32_t* p, std::size_t n, cpu::SimdLevel level);
 
 struct Rung {
-  std::string id;           // "r05"
-  std::string slug;         // "r05_vector_loads": the records' variant and the CLI's name
-  std::string name;         // "16-byte vector loads"
-  std::string technique;    // one line for tables
+  std::string id{};           // "r05"
+  std::string slug{};         // "r05_vector_loads": the records' variant and the CLI's name
+  std::string name{};         // "16-byte vector loads"
+  std::string technique{};    // one line for tables
   int rung = 0;             // position in the ladder (baselines: 0)
-  std::string predecessor;  // slug of the rung "x previous" compares with; "" none
+  std::string predecessor{};  // slug of the rung "x previous" compares with; "" none
   Backend backend = Backend::Cuda;
-  std::string preconditions;
-  measure::Needs needs;     // what it needs of the GPU: unmet (measure::unmet) = skipped with the reason
   GridPolicy grid = GridPolicy::None;
-  Knobs defaults;
+  Knobs defaults{};
+  std::string preconditions{};
+  measure::Needs needs{};     // what it needs of the GPU: unmet (measure::unmet) = skipped with the reason
   bool tree = false;            // the block sum is the shared tree: block must be a power of two >= 64
-  std::string config_from;      // slug whose (possibly swept) knobs this rung uses; "" its own
+  std::string config_from{};      // slug whose (possibly swept) knobs this rung uses; "" its own
   bool hinted = false;          // has the `hint` knob (r07)
   bool swept = false;           // --sweep varies this rung's knobs over `space` and picks with tie_rule_for()
-  SweepSpace space;
+  SweepSpace space{};
   double tie_tolerance = 0.02;  // sweep results within this fraction of the fastest are ties
   Output output = Output::Word; // where the launch leaves the sum (rung.hpp)
   GpuLaunchFn launch = nullptr;      // null for CPU rungs and in a CPU-only build
@@ -82,6 +82,22 @@ struct Rung {
 };
 
 const std::vector<Rung>& rungs();  // in ladder order
+
+// A GPU rung from its rungs.def entry: id ("r05"), slug suffix ("vector_loads"), its file's ops and
+// the metadata (a Rung with the other fields set). Sets id, slug (id_suffix), backend, launch and
+// workspace, and the position from the id's digits unless the metadata gives one.
+Rung gpu_rung(const char* id, const char* slug_suffix, const GpuOps& ops, Rung meta);
+
+// One JK_REDUCE_RUNG(id, slug suffix, {metadata}) entry as a Rung, with the ops of the rung's file
+// (`GpuOps <id>_ops()`, rung.hpp; none in a CPU-only build). registry.cpp expands rungs.def with
+// it; a test rung (tests/rungs/) is one such line too.
+#ifdef JOSEKI_HAVE_CUDA
+#define JOSEKI_REDUCE_OPS(id_) id_##_ops()
+#else
+#define JOSEKI_REDUCE_OPS(id_) ::joseki::reduce::GpuOps{}
+#endif
+#define JOSEKI_REDUCE_RUNG(id_, slug_, ...) \
+  ::joseki::reduce::gpu_rung(#id_, slug_, JOSEKI_REDUCE_OPS(id_), ::joseki::reduce::Rung __VA_ARGS__)
 
 // The rung as the one ladder protocol's descriptor (measure/ladder.hpp): id, slug, technique,
 // predecessor, position, backend ("cpu" | "cuda"), defaults (the knobs; CPU rungs: none, the

@@ -48,6 +48,13 @@ using GpuLaunchFn = void (*)(const GpuArgs&, CUstream_st*);
 // Bytes of workspace the rung needs for n inputs (0: none).
 using WorkspaceFn = std::size_t (*)(std::size_t n);
 
+// What a GPU rung's file gives the ladder: each rNN_*.cu defines `GpuOps <id>_ops()` (declared
+// below from rungs.def, whose line for the rung carries everything else: registry.hpp).
+struct GpuOps {
+  GpuLaunchFn launch = nullptr;
+  WorkspaceFn workspace = nullptr;  // null: no workspace
+};
+
 // Single-pass rungs (r06..r08) keep this in their workspace: the running total and the
 // count of finished blocks. The last block publishes the total and resets both to zero,
 // so the next launch needs no host work. r09 and r11 use the same 8 bytes as one 64-bit
@@ -111,5 +118,10 @@ JOSEKI_HD constexpr Slab slab_of_block(std::size_t nvec, unsigned grid, unsigned
   const std::size_t begin = b * base + (b < extra ? b : extra);
   return Slab{begin, begin + base + (b < extra ? 1 : 0)};
 }
+
+// The GPU rungs' files, one function each (defined only in a CUDA build).
+#define JK_REDUCE_RUNG(id_, ...) GpuOps id_##_ops();
+#include "experiments/reduce/rungs.def"
+#undef JK_REDUCE_RUNG
 
 }  // namespace joseki::reduce
