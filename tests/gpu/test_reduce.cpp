@@ -13,6 +13,8 @@
 
 #include "experiments/reduce/harness.hpp"
 #include "measure/errors.hpp"
+#include "measure/ladder.hpp"
+#include "../rungs/reduce_test_rungs.hpp"  // the test-only rungs: tests/rungs/reduce_rungs.def
 
 using namespace joseki;
 using namespace joseki::reduce;
@@ -260,4 +262,62 @@ TEST(ReduceGpu, TimedRecordsCarryTheirEnvironment) {
     EXPECT_EQ(r.environment->flagged(), !r.environment->flags.empty());
   }
   EXPECT_GT(gpu_records, 0);
+}
+
+// Adding a GPU rung the documented way (docs/REDUCE.md, "Adding a rung"), on the GPU: the test-only
+// rung t01 (tests/rungs/reduce_t01_two_loads.cu + its one line in tests/rungs/reduce_rungs.def) is
+// exact at edge sizes and every offset (output poisoned, each configuration run twice), then timed
+// in a ladder beside CUB and its predecessor r04, with its ratio against r04 and its row in the
+// ladder table `joseki reduce` prints. Without a GPU: skipped with the reason (the unit test
+// ReduceLadder.ATestGpuRungAddedWithOneLineIsListedAfterItsPredecessor runs everywhere).
+TEST(ReduceGpu, ATestOnlyRungAddedWithOneLineIsValidatedTimedAndListed) {
+#ifndef JOSEKI_HAVE_CUDA
+  GTEST_SKIP() << "built without CUDA: the test-only rung has no GPU build";
+#else
+  JOSEKI_REQUIRE_GPU();
+  const Rung& t01 = test_rung("t01");
+  ASSERT_NE(t01.launch, nullptr);
+  RunOptions v;
+  v.sizes = {1, 2, 31, 255, 4099, (1u << 20) + 3};
+  v.offsets = {0, 1, 2, 3};
+  v.rungs = {&t01};
+  v.validate_only = true;
+  v.seed = 2718;
+  const RunResult checked = run(v);
+  for (const auto& f : checked.failures) ADD_FAILURE() << f;
+  int ok = 0;
+  for (const auto& r : checked.validations) {
+    EXPECT_TRUE(r.ok && r.message.empty()) << r.n << " " << r.offset << ": " << r.message;
+    EXPECT_EQ(r.got, r.expected);
+    if (r.ok) ++ok;
+  }
+  EXPECT_EQ(ok, 6 * 4);
+
+  RunOptions o;
+  o.sizes = {(1u << 22) + 1};
+  o.offsets = {1};
+  o.modes = {measure::Mode::Cold};
+  o.rule = one_sample();
+  o.rule.min_samples = 3;
+  o.rule.max_samples = 5;
+  o.seed = 1618;
+  o.rungs = select_rungs({"r00_cub,r04"});
+  o.rungs.push_back(&t01);
+  const RunResult res = run(o);
+  for (const auto& f : res.failures) ADD_FAILURE() << f;
+  const measure::Record* row = nullptr;
+  for (const auto& r : res.records)
+    if (r.variant == "t01_two_loads" && r.is_ladder_row()) row = &r;
+  const std::string table = measure::ladder_table(res.records, {"n", "offset"});
+  ASSERT_NE(row, nullptr) << table;
+  EXPECT_EQ(row->validation, "exact");
+  EXPECT_EQ(row->rung, 90);
+  EXPECT_GT(row->summary->median, 0);
+  EXPECT_EQ(row->ladder.previous, "r04_warp_shuffle");
+  EXPECT_TRUE(row->ladder.x_previous.has_value());
+  EXPECT_TRUE(row->ladder.x_baseline.has_value());
+  EXPECT_TRUE(row->axes.has("grid"));
+  EXPECT_NE(table.find("t01_two_loads"), std::string::npos) << table;
+  std::cout << table;
+#endif
 }

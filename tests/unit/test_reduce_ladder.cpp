@@ -10,6 +10,7 @@
 #include "experiments/reduce/harness.hpp"
 #include "experiments/reduce/registry.hpp"
 #include "measure/ladder.hpp"
+#include "../rungs/reduce_test_rungs.hpp"  // the test-only GPU rungs: tests/rungs/reduce_rungs.def
 
 using namespace joseki;
 
@@ -190,4 +191,62 @@ TEST(ReduceLadder, TheLadderAtASizeCarriesSweepsAndBorrowedChoices) {
   EXPECT_GE(run, 1);
   EXPECT_EQ(lad.find("r05")->config_from, "r06_single_pass");
   EXPECT_EQ(lad.find("cpu_one_core")->defaults.get_int("threads"), 1);
+}
+
+// Adding a GPU rung the documented way (docs/REDUCE.md, "Adding a rung"): one file
+// (tests/rungs/reduce_t01_two_loads.cu: kernel + GpuOps t01_ops()) plus one JK_REDUCE_RUNG line
+// (tests/rungs/reduce_rungs.def, expanded by the registry's own macro). The rung has its metadata in
+// any build and its launcher only in a CUDA build; it joins the ladder's list after its predecessor
+// and runs through reduce::run, whose table (the one `joseki reduce` prints) lists it: skipped
+// with the reason without a GPU, validated and timed with one (tests/gpu/test_reduce.cpp checks
+// that on the device).
+TEST(ReduceLadder, ATestGpuRungAddedWithOneLineIsListedAfterItsPredecessor) {
+  const reduce::Rung& t01 = reduce::test_rung("t01");
+  EXPECT_EQ(t01.slug, "t01_two_loads");
+  EXPECT_EQ(t01.rung, 90);
+  EXPECT_TRUE(t01.is_gpu());
+  EXPECT_EQ(t01.predecessor, "r04_warp_shuffle");
+  EXPECT_EQ(t01.grid, reduce::GridPolicy::Wave);
+#ifdef JOSEKI_HAVE_CUDA
+  EXPECT_NE(t01.launch, nullptr) << "its file's launcher";
+#else
+  EXPECT_EQ(t01.launch, nullptr) << "a CPU-only build has no rung files";
+#endif
+  EXPECT_EQ(t01.workspace, nullptr);
+  std::vector<const reduce::Rung*> list = reduce::select_rungs({});
+  list.push_back(&t01);  // the ladder's list with the test rung
+  const reduce::DeviceShape h200{132, 2048, 233472, 232448};
+  const measure::Ladder lad = reduce::ladder_at(list, 1u << 20, h200);
+  EXPECT_NO_THROW(lad.check()) << "its predecessor is in the list, before it";
+  ASSERT_NE(lad.find("t01"), nullptr);
+  EXPECT_EQ(lad.find("t01")->predecessor, "r04_warp_shuffle");
+  EXPECT_EQ(lad.find("t01")->defaults.label(), "block=256 blocks_per_sm=8");
+  EXPECT_EQ(reduce::check_knobs(t01, reduce::resolve_knobs(t01.defaults, h200), h200), std::nullopt);
+
+  reduce::RunOptions o;
+  o.sizes = {4099};
+  o.offsets = {1};
+  o.modes = {measure::Mode::Hot};
+  o.rule = quick_rule();
+  o.seed = 5;
+  o.rungs = reduce::select_rungs({"cpu_one_core,r04"});
+  o.rungs.push_back(&t01);  // as select_rungs would list it from rungs.def
+  const reduce::RunResult res = reduce::run(o);
+  for (const auto& f : res.failures) ADD_FAILURE() << f;
+  const measure::Record* rec = nullptr;
+  for (const auto& r : res.records)
+    if (r.variant == "t01_two_loads") rec = &r;
+  ASSERT_NE(rec, nullptr);
+  EXPECT_EQ(rec->rung, 90);
+  EXPECT_EQ(rec->ladder.previous, "r04_warp_shuffle");
+  const std::string table = measure::ladder_table(res.records, {"n", "offset"});
+  EXPECT_NE(table.find("t01_two_loads"), std::string::npos) << table;
+  if (res.device.present) {  // a GPU: validated and timed
+    EXPECT_EQ(rec->validation, "exact");
+    EXPECT_TRUE(rec->summary.has_value());
+  } else {  // none: a skipped row with the reason, in the table all the same
+    ASSERT_TRUE(rec->skipped.has_value());
+    EXPECT_EQ(rec->skipped->rfind("no GPU: ", 0), 0u) << *rec->skipped;
+    EXPECT_NE(table.find("skipped: no GPU: "), std::string::npos) << table;
+  }
 }

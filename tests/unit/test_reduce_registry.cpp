@@ -4,6 +4,9 @@
 // 0fe1adf), so that generating the registry from rungs.def changed none of them.
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <filesystem>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -83,4 +86,25 @@ TEST(ReduceRegistry, LaunchersAndWorkspacesFollowTheBuild) {
 #ifdef JOSEKI_HAVE_CUDA
   EXPECT_EQ(with_workspace, "r00,r01b,r06,r07,r08,r09,r11");
 #endif
+}
+
+// One file plus one line: every GPU rung of rungs.def has its file rNN_slug.cu (the records' variant
+// + .cu) and every rung file of the folder has its line. A line without its file fails the CUDA
+// build (rung.hpp declares GpuOps <id>_ops() from rungs.def, the registry calls it); this catches a
+// file without its line, which would build and never run.
+TEST(ReduceRegistry, EveryGpuRungIsOneFileAndOneLine) {
+  namespace fs = std::filesystem;
+  std::set<std::string> files, expected;
+  for (const auto& e : fs::directory_iterator(fs::path(JOSEKI_SOURCE_DIR) / "src/experiments/reduce")) {
+    const std::string name = e.path().filename().string();
+    if (name.size() > 4 && name[0] == 'r' && std::isdigit(static_cast<unsigned char>(name[1])) &&
+        e.path().extension() == ".cu")
+      files.insert(name);
+  }
+  for (const Rung& r : rungs())
+    if (r.is_gpu()) {
+      expected.insert(r.slug + ".cu");
+      EXPECT_EQ(r.slug.rfind(r.id + "_", 0), 0u) << r.slug << ": the slug starts with the id";
+    }
+  EXPECT_EQ(files, expected) << "each GPU rung: rNN_slug.cu + one JK_REDUCE_RUNG line in rungs.def";
 }
