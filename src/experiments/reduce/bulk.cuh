@@ -109,10 +109,12 @@ int allow_max_dynamic_smem(Kernel kernel) {
 }
 
 // Host: launches a ring rung (r08, r11) on the plan: kernel(in, n, out, state, chunk_bytes, stages)
-// with the ring's dynamic shared memory, which must be within `allowed` (allow_max_dynamic_smem of
-// this kernel, kept by the caller); bad stages or chunk sizes throw naming the rung.
+// with the ring's dynamic shared memory, which must be within the kernel's limit (raised once per
+// kernel by allow_max_dynamic_smem, on its first launch); bad stages or chunk sizes throw naming the rung.
 using RingKernel = void (*)(const std::uint32_t*, std::size_t, std::uint32_t*, SinglePassState*, unsigned, unsigned);
-inline void launch_ring(RingKernel kernel, int allowed, const GpuArgs& a, cudaStream_t s, const char* rung) {
+template <RingKernel kernel>
+void launch_ring(const GpuArgs& a, cudaStream_t s, const char* rung) {
+  static const int allowed = allow_max_dynamic_smem(kernel);
   const LaunchPlan& p = a.plan;
   if (p.stages < 2 || p.stages > MAX_STAGES || p.chunk_bytes < 16 || p.chunk_bytes % 16 != 0)
     throw std::invalid_argument(std::string(rung) + ": needs 2..16 stages and a chunk that is a multiple of 16 bytes");

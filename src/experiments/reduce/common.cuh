@@ -138,6 +138,25 @@ struct PlainLoad {
   __device__ __forceinline__ uint4 operator()(const uint4* p) const { return *p; }
 };
 
+// The block's sum in thread 0 from each thread's share of the 16-byte body: the share plus the
+// thread's scalars of the head and tail (sum_head_tail), then the warp sums (redux.sync) and one
+// barrier (block_sum_warps). The end of every rung from r05 on (r08 and r11 get the share from the ring).
+__device__ __forceinline__ std::uint32_t block_sum_with_head_tail(std::uint32_t body_share, const std::uint32_t* in,
+                                                                  std::size_t n, const VecSplit& sp) {
+  body_share += sum_head_tail(in, n, sp);
+  return block_sum_warps<true>(body_share);
+}
+
+// The vector rungs' (r05..r07, r09, r10) block sum: the input split at its 16-byte boundaries
+// (vec_split), the body read in tiles of UNROLL loads per thread (sum_tiles with `load`), then
+// block_sum_with_head_tail. Returns the block's sum in thread 0; each rung adds its own finish.
+template <int UNROLL, class Load>
+__device__ __forceinline__ std::uint32_t vector_block_sum(const std::uint32_t* in, std::size_t n, Load load) {
+  const VecSplit sp = vec_split(reinterpret_cast<std::uintptr_t>(in), n);
+  const uint4* body = reinterpret_cast<const uint4*>(in + sp.head);
+  return block_sum_with_head_tail(sum_tiles<UNROLL>(body, sp.nvec, load), in, n, sp);
+}
+
 // The last block done publishes the total: every block adds its sum to st->acc, fences,
 // and takes a ticket; the block with the last ticket sees every other block's add, writes
 // the total to *out and resets the state for the next launch. Call from every thread;
@@ -200,6 +219,17 @@ void with_unroll(const GpuArgs& a, const char* rung, F&& f) {
     default: throw std::invalid_argument(std::string(rung) + ": unroll must be 1, 2, 4 or 8");
   }
   JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+// The single-pass vector rungs (r06, r07, r09): kernel_of(u), the kernel for UNROLL = u (a
+// std::integral_constant, with_unroll's), launched on the plan as kernel(in, n, out, state) with the
+// workspace's SinglePassState, then checked.
+template <class KernelOf>
+void launch_single_pass(const GpuArgs& a, cudaStream_t s, const char* rung, KernelOf kernel_of) {
+  with_unroll(a, rung, [&](auto u) {
+    const auto kernel = kernel_of(u);
+    kernel<<<grid_of(a), block_of(a), 0, s>>>(a.d_in, a.n, a.d_out, static_cast<SinglePassState*>(a.d_work));
+  });
 }
 
 }  // namespace joseki::reduce::dev

@@ -22,6 +22,22 @@ bool has_bps(const Rung& r) {
 bool is_pow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
 std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
+// Every knob by its name as a sweep axis and a record axis, with its Knobs field and its SweepSpace
+// axis; in the order a sweep's axes take (the sweep's points follow it).
+struct KnobAxis {
+  const char* name;
+  int Knobs::*knob;
+  std::vector<std::int64_t> SweepSpace::*axis;
+};
+constexpr KnobAxis KNOB_AXES[] = {
+    {"hint", &Knobs::hint, &SweepSpace::hint},
+    {"unroll", &Knobs::unroll, &SweepSpace::unroll},
+    {"block", &Knobs::block, &SweepSpace::block},
+    {"blocks_per_sm", &Knobs::blocks_per_sm, &SweepSpace::blocks_per_sm},
+    {"stages", &Knobs::stages, &SweepSpace::stages},
+    {"chunk_kib", &Knobs::chunk_kib, &SweepSpace::chunk_kib},
+};
+
 int blocks_per_sm(const Knobs& k, const DeviceShape& d) {
   return k.blocks_per_sm > 0 ? k.blocks_per_sm : std::max(1, d.max_threads_per_sm / std::max(k.block, 1));
 }
@@ -50,12 +66,8 @@ measure::Point knobs_point(const Rung& r, const Knobs& k) {
 
 Knobs knobs_from_point(const Rung& r, const measure::Point& p) {
   Knobs k = r.defaults;
-  if (p.has("block")) k.block = static_cast<int>(p.get_int("block"));
-  if (p.has("blocks_per_sm")) k.blocks_per_sm = static_cast<int>(p.get_int("blocks_per_sm"));
-  if (p.has("unroll")) k.unroll = static_cast<int>(p.get_int("unroll"));
-  if (p.has("stages")) k.stages = static_cast<int>(p.get_int("stages"));
-  if (p.has("chunk_kib")) k.chunk_kib = static_cast<int>(p.get_int("chunk_kib"));
-  if (p.has("hint")) k.hint = static_cast<int>(p.get_int("hint"));
+  for (const KnobAxis& a : KNOB_AXES)
+    if (p.has(a.name)) k.*a.knob = static_cast<int>(p.get_int(a.name));
   return k;
 }
 
@@ -116,16 +128,8 @@ LaunchPlan plan_launch(const Rung& r, const Knobs& k, std::size_t n, const Devic
 
 measure::Sweep sweep_for(const Rung& r, std::size_t n, const DeviceShape& d) {
   measure::Sweep s;
-  const SweepSpace& sp = r.space;
-  const auto axis = [&s](const char* name, const std::vector<std::int64_t>& values) {
-    if (!values.empty()) s.add_int_axis(name, values);
-  };
-  axis("hint", sp.hint);
-  axis("unroll", sp.unroll);
-  axis("block", sp.block);
-  axis("blocks_per_sm", sp.blocks_per_sm);
-  axis("stages", sp.stages);
-  axis("chunk_kib", sp.chunk_kib);
+  for (const KnobAxis& a : KNOB_AXES)
+    if (!(r.space.*a.axis).empty()) s.add_int_axis(a.name, r.space.*a.axis);
   if (s.axes().empty()) return s;
   // Axes the space leaves out stay at the rung's default (knobs_from_point).
   const auto knobs = [&r, d](const measure::Point& p) { return resolve_knobs(knobs_from_point(r, p), d); };

@@ -28,11 +28,7 @@ namespace joseki::reduce {
 namespace {
 template <int UNROLL>
 __global__ void JOSEKI_FULL_WAVE r05_vector_loads_kernel(const std::uint32_t* __restrict__ in, std::size_t n, std::uint32_t* out) {
-  const VecSplit sp = vec_split(reinterpret_cast<std::uintptr_t>(in), n);
-  const uint4* body = reinterpret_cast<const uint4*>(in + sp.head);
-  std::uint32_t sum = dev::sum_tiles<UNROLL>(body, sp.nvec, dev::PlainLoad{});
-  sum += dev::sum_head_tail(in, n, sp);
-  sum = dev::block_sum_warps<true>(sum);
+  const std::uint32_t sum = dev::vector_block_sum<UNROLL>(in, n, dev::PlainLoad{});
   if (threadIdx.x == 0) atomicAdd(out, sum);
 }
 

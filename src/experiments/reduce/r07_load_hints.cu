@@ -58,11 +58,7 @@ template <int UNROLL, int HINT>
 __global__ void JOSEKI_FULL_WAVE r07_load_hints_kernel(const std::uint32_t* __restrict__ in, std::size_t n,
                                                        std::uint32_t* out, SinglePassState* st) {
 #if JOSEKI_ARCH_AT_LEAST(800)  // createpolicy, .L2::cache_hint (Needs: Feature::L2CacheHint)
-  const VecSplit sp = vec_split(reinterpret_cast<std::uintptr_t>(in), n);
-  const uint4* body = reinterpret_cast<const uint4*>(in + sp.head);
-  std::uint32_t sum = dev::sum_tiles<UNROLL>(body, sp.nvec, HintedLoad<HINT>());
-  sum += dev::sum_head_tail(in, n, sp);
-  sum = dev::block_sum_warps<true>(sum);
+  const std::uint32_t sum = dev::vector_block_sum<UNROLL>(in, n, HintedLoad<HINT>());
   dev::single_pass_finish(sum, st, out);
 #else
   JOSEKI_ARCH_UNSUPPORTED();
@@ -71,10 +67,8 @@ __global__ void JOSEKI_FULL_WAVE r07_load_hints_kernel(const std::uint32_t* __re
 
 template <int HINT>
 void launch_hint(const GpuArgs& a, cudaStream_t s) {
-  dev::with_unroll(a, "r07_load_hints", [&](auto u) {
-    r07_load_hints_kernel<decltype(u)::value, HINT><<<dev::grid_of(a), dev::block_of(a), 0, s>>>(
-        a.d_in, a.n, a.d_out, static_cast<SinglePassState*>(a.d_work));
-  });
+  dev::launch_single_pass(a, s, "r07_load_hints",
+                          [](auto u) { return &r07_load_hints_kernel<decltype(u)::value, HINT>; });
 }
 
 void launch_r07_load_hints(const GpuArgs& a, CUstream_st* s) {

@@ -41,9 +41,8 @@ __global__ void JOSEKI_FULL_WAVE r08_bulk_copy_kernel(const std::uint32_t* __res
   auto bytes_of = [&](std::size_t k) {
     return chunk_size(body_bytes, chunk_bytes, chunk_index(blockIdx.x, k, gridDim.x));
   };
-  std::uint32_t sum = bulk::sum_through_ring(smem, stages, chunk_bytes, mine, src, bytes_of);
-  sum += dev::sum_head_tail(in, n, sp);
-  sum = dev::block_sum_warps<true>(sum);
+  const std::uint32_t sum = dev::block_sum_with_head_tail(
+      bulk::sum_through_ring(smem, stages, chunk_bytes, mine, src, bytes_of), in, n, sp);
   dev::single_pass_finish(sum, st, out);
 #else
   JOSEKI_ARCH_UNSUPPORTED();
@@ -51,8 +50,7 @@ __global__ void JOSEKI_FULL_WAVE r08_bulk_copy_kernel(const std::uint32_t* __res
 }
 
 void launch_r08_bulk_copy(const GpuArgs& a, CUstream_st* s) {
-  static const int allowed = bulk::allow_max_dynamic_smem(r08_bulk_copy_kernel);
-  bulk::launch_ring(r08_bulk_copy_kernel, allowed, a, s, "r08_bulk_copy");
+  bulk::launch_ring<r08_bulk_copy_kernel>(a, s, "r08_bulk_copy");
 }
 
 }  // namespace

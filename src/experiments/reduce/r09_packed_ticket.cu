@@ -28,19 +28,13 @@ namespace {
 template <int UNROLL>
 __global__ void JOSEKI_FULL_WAVE r09_packed_ticket_kernel(const std::uint32_t* __restrict__ in, std::size_t n,
                                                           std::uint32_t* out, SinglePassState* st) {
-  const VecSplit sp = vec_split(reinterpret_cast<std::uintptr_t>(in), n);
-  const uint4* body = reinterpret_cast<const uint4*>(in + sp.head);
-  std::uint32_t sum = dev::sum_tiles<UNROLL>(body, sp.nvec, dev::PlainLoad{});
-  sum += dev::sum_head_tail(in, n, sp);
-  sum = dev::block_sum_warps<true>(sum);
+  const std::uint32_t sum = dev::vector_block_sum<UNROLL>(in, n, dev::PlainLoad{});
   dev::packed_ticket_finish(sum, st, out);
 }
 
 void launch_r09_packed_ticket(const GpuArgs& a, CUstream_st* s) {
-  dev::with_unroll(a, "r09_packed_ticket", [&](auto u) {
-    r09_packed_ticket_kernel<decltype(u)::value><<<dev::grid_of(a), dev::block_of(a), 0, s>>>(
-        a.d_in, a.n, a.d_out, static_cast<SinglePassState*>(a.d_work));
-  });
+  dev::launch_single_pass(a, s, "r09_packed_ticket",
+                          [](auto u) { return &r09_packed_ticket_kernel<decltype(u)::value>; });
 }
 
 }  // namespace

@@ -27,11 +27,7 @@ namespace {
 template <int UNROLL>
 __global__ void JOSEKI_FULL_WAVE r10_two_slot_kernel(const std::uint32_t* __restrict__ in, std::size_t n,
                                                      std::uint32_t* out, unsigned slot) {
-  const VecSplit sp = vec_split(reinterpret_cast<std::uintptr_t>(in), n);
-  const uint4* body = reinterpret_cast<const uint4*>(in + sp.head);
-  std::uint32_t sum = dev::sum_tiles<UNROLL>(body, sp.nvec, dev::PlainLoad{});
-  sum += dev::sum_head_tail(in, n, sp);
-  sum = dev::block_sum_warps<true>(sum);
+  const std::uint32_t sum = dev::vector_block_sum<UNROLL>(in, n, dev::PlainLoad{});
   if (threadIdx.x == 0) {
     atomicAdd(out + slot, sum);              // RED: d_out[slot] was zeroed by the previous launch
     if (blockIdx.x == 0) out[slot ^ 1u] = 0;  // ... and this launch zeroes the next launch's slot

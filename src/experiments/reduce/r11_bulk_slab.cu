@@ -37,9 +37,8 @@ __global__ void JOSEKI_FULL_WAVE r11_bulk_slab_kernel(const std::uint32_t* __res
   const std::size_t mine = (slab_bytes + chunk_bytes - 1) / chunk_bytes;
   auto src = [&](std::size_t k) { return src0 + k * chunk_bytes; };
   auto bytes_of = [&](std::size_t k) { return chunk_size(slab_bytes, chunk_bytes, k); };
-  std::uint32_t sum = bulk::sum_through_ring(smem, stages, chunk_bytes, mine, src, bytes_of);
-  sum += dev::sum_head_tail(in, n, sp);
-  sum = dev::block_sum_warps<true>(sum);
+  const std::uint32_t sum = dev::block_sum_with_head_tail(
+      bulk::sum_through_ring(smem, stages, chunk_bytes, mine, src, bytes_of), in, n, sp);
   dev::packed_ticket_finish(sum, st, out);
 #else
   JOSEKI_ARCH_UNSUPPORTED();
@@ -47,8 +46,7 @@ __global__ void JOSEKI_FULL_WAVE r11_bulk_slab_kernel(const std::uint32_t* __res
 }
 
 void launch_r11_bulk_slab(const GpuArgs& a, CUstream_st* s) {
-  static const int allowed = bulk::allow_max_dynamic_smem(r11_bulk_slab_kernel);
-  bulk::launch_ring(r11_bulk_slab_kernel, allowed, a, s, "r11_bulk_slab");
+  bulk::launch_ring<r11_bulk_slab_kernel>(a, s, "r11_bulk_slab");
 }
 
 }  // namespace

@@ -48,15 +48,22 @@ VkPrediction predict_ladder(const VkUnitCosts& c, double n, double g3) {
 }
 
 namespace {
+// A record of the Vulkan probes: experiment, variant, technique, backend and scope.
+measure::Record vk_record(const std::string& variant, const std::string& technique, measure::Scope scope) {
+  measure::Record r;
+  r.experiment = PROBE_EXPERIMENT;
+  r.variant = variant;
+  r.technique = technique;
+  r.backend = "vulkan";
+  r.scope = measure::to_string(scope);
+  return r;
+}
+
 // No probe can run: one skipped record of the profile saying why.
 VkProbeResult skipped_probes(const std::string& why) {
   VkProbeResult out;
   out.skip_reason = why;
-  measure::Record r;
-  r.experiment = PROBE_EXPERIMENT;
-  r.variant = "profile";
-  r.backend = "vulkan";
-  r.scope = measure::to_string(measure::Scope::Value);
+  measure::Record r = vk_record("profile", "", measure::Scope::Value);
   r.skipped = why;
   out.records.push_back(r);
   return out;
@@ -74,24 +81,14 @@ VkProbeResult run_probes(const VkProbeOptions&) {
 namespace {
 
 measure::Record probe_record(const std::string& variant, const std::string& technique, std::size_t n) {
-  measure::Record r;
-  r.experiment = PROBE_EXPERIMENT;
-  r.variant = variant;
-  r.technique = technique;
-  r.backend = "vulkan";
-  r.scope = measure::to_string(measure::Scope::GpuCompute);
+  measure::Record r = vk_record(variant, technique, measure::Scope::GpuCompute);
   r.mode = "hot";
   r.axes.set("n", static_cast<std::int64_t>(n));
   return r;
 }
 
 measure::Record value_record(const std::string& variant, const std::string& what, double v, const std::string& unit) {
-  measure::Record r;
-  r.experiment = PROBE_EXPERIMENT;
-  r.variant = variant;
-  r.technique = what;
-  r.backend = "vulkan";
-  r.scope = measure::to_string(measure::Scope::Value);
+  measure::Record r = vk_record(variant, what, measure::Scope::Value);
   r.unit = unit;
   r.samples = {v};
   r.summary = measure::summarize(r.samples);
