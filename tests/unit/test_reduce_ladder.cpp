@@ -90,7 +90,7 @@ std::uint32_t sum_drops_last(const std::uint32_t* p, std::size_t n, cpu::SimdLev
   return s;
 }
 
-// The rung as the registry holds it (registry.cpp: one entry per rung).
+// The rung as the registry holds it (registry.cpp: one cpu_rung entry per CPU rung).
 reduce::Rung cpu_rung(const std::string& slug, reduce::CpuSumFn fn) {
   reduce::Rung r;
   r.id = r.slug = slug;

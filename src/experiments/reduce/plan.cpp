@@ -1,5 +1,5 @@
 // Knobs -> launch: preconditions, grid sizing from the device and the size, and the sweeps
-// (each swept rung declares its space in registry.cpp; the skip rules and the tie rule that
+// (each swept rung declares its space in its rungs.def line; the skip rules and the tie rule that
 // go with its grid policy are here).
 #include <algorithm>
 #include <map>
