@@ -30,13 +30,13 @@ Rung cpu_rung(std::string slug, std::string name, std::string technique, std::st
 }
 
 // What several rungs.def entries share.
-constexpr const char* kVectorPre =
+constexpr const char* VECTOR_PRE =
     "input 4-byte aligned (any 16-byte phase); block a multiple of 32; unroll 1, 2, 4 or 8";
-constexpr const char* kBulkPre =
+constexpr const char* BULK_PRE =
     "sm_90; chunk a multiple of 16 bytes; 2..16 stages; stages x chunk within the shared memory per block";
 // The bandwidth rungs' sweeps pick among points 1 % apart: the goals at 2^24 and 2^28 are
 // 1-2 % effects, which a 2 % tie band would throw away (docs/REDUCE.md, "Sweeps").
-constexpr double kBandwidthTie = 0.01;
+constexpr double BANDWIDTH_TIE = 0.01;
 
 std::vector<Rung> make_rungs() {
   std::vector<Rung> v;
