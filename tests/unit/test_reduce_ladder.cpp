@@ -111,6 +111,17 @@ measure::StoppingRule quick_rule() {
   return rule;
 }
 
+// A hot run of the harness at one size and offset with the quick rule.
+reduce::RunOptions hot_run(std::size_t n, std::size_t offset, std::uint64_t seed) {
+  reduce::RunOptions o;
+  o.sizes = {n};
+  o.offsets = {offset};
+  o.modes = {measure::Mode::Hot};
+  o.rule = quick_rule();
+  o.seed = seed;
+  return o;
+}
+
 }  // namespace
 
 // The harness path (reduce::run: random data, reference, offsets, the one ladder protocol, ratios):
@@ -154,12 +165,7 @@ TEST(ReduceLadder, ARungAddedToTheHarnessIsValidatedTimedAndInTheTable) {
 // never taken for a result), is not timed, and the failure names the size and the offset.
 TEST(ReduceLadder, AWrongRungIsCaughtAndNotTimed) {
   const reduce::Rung wrong = cpu_rung("cpu_drops_last", &sum_drops_last);
-  reduce::RunOptions o;
-  o.sizes = {4099};
-  o.offsets = {1};
-  o.modes = {measure::Mode::Hot};
-  o.rule = quick_rule();
-  o.seed = 7;
+  reduce::RunOptions o = hot_run(4099, 1, 7);
   o.rungs = {&wrong};
   const reduce::RunResult res = reduce::run(o);
   ASSERT_FALSE(res.failures.empty());
@@ -223,12 +229,7 @@ TEST(ReduceLadder, ATestGpuRungAddedWithOneLineIsListedAfterItsPredecessor) {
   EXPECT_EQ(lad.find("t01")->defaults.label(), "block=256 blocks_per_sm=8");
   EXPECT_EQ(reduce::check_knobs(t01, reduce::resolve_knobs(t01.defaults, h200), h200), std::nullopt);
 
-  reduce::RunOptions o;
-  o.sizes = {4099};
-  o.offsets = {1};
-  o.modes = {measure::Mode::Hot};
-  o.rule = quick_rule();
-  o.seed = 5;
+  reduce::RunOptions o = hot_run(4099, 1, 5);
   o.rungs = reduce::select_rungs({"cpu_one_core,r04"});
   o.rungs.push_back(&t01);  // as select_rungs would list it from rungs.def
   const reduce::RunResult res = reduce::run(o);
