@@ -9,8 +9,13 @@
 //   thread keeps 8 bytes in flight instead of 4; same warp-shuffle block sum and one atomicAdd per
 //   block into the zeroed result word (memset inside the rung, timed).
 // Prediction: up to 2x r04 where r04 is bound by one 4-byte load in flight per thread (2^24 and
-//   up), short of r05's 16-byte loads. Not a ladder rung: no H200 figure is kept for it (the GPU
-//   test only checks that it validates and times); not yet measured on the H200.
+//   up), short of r05's 16-byte loads. Not a ladder rung: the GPU test only checks that it
+//   validates and times.
+// H200 (debug call 2 of 2026-12-01, branch reducerung c16c1e1, ReduceGpu test's 3-5 samples, not
+//   kept under results/): n = 2^22+1, offset 1, cold: 10.08 us vs r04 12.19 us (both block 256 x 8
+//   per SM, grid 1056) = 1.21x r04, 1.24x CUB, 85 % of the stream-read ceiling; exact at 6 sizes x
+//   4 offsets. As predicted in direction; 1.21x, not 2x, at this size (4 MiB: the fixed costs of a
+//   ~10 us launch weigh; 2^24 and up not measured).
 // Preconditions: block a multiple of 32, up to 1024 (full warps for the shuffle sum).
 #include "experiments/reduce/common.cuh"
 
