@@ -13,6 +13,7 @@
 
 #include "backend/cuda/buffer.hpp"
 #include "backend/cuda/int8_gemm.hpp"
+#include "experiments/abc471g/gpu_pairs/dsmem_plan.hpp"
 #include "experiments/abc471g/gpu_pairs/kernels.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
@@ -41,6 +42,8 @@ class PairsDevice {
   std::size_t chunks() const { return m_chunks_per_round; }  // partition chunks per full round
   std::uint64_t chunk_pairs() const { return m_chunk; }
   const SlicePlan& slice_plan() const { return m_plan; }
+  const DsmemPlan& dsmem_plan() const { return m_ds; }  // r08's layout (Counter::Dsmem)
+  std::uint32_t bucket_cap() const { return m_cap; }
   bool fused() const { return m_fused; }  // the histograms write the planes (PairsConfig::fuse)
   bool gemm() const { return m_gemm != nullptr; }  // cuBLASLt loaded (Combiner::Gemm)
   const std::string& gemm_unavailable() const { return m_gemm_why; }
@@ -108,6 +111,9 @@ class PairsDevice {
   SlicePlan m_plan;
   cuda::DeviceBuffer<std::uint16_t> m_buf;
   cuda::DeviceBuffer<std::uint32_t> m_cursor;
+  // DSMEM count (r08): the table's layout over clusters, one bucket of 4-byte entries per row range
+  DsmemPlan m_ds;
+  cuda::DeviceBuffer<std::uint32_t> m_dbuf;
   // tensor cores
   int m_slices = 1;
   int m_low_bits = 8;  // bits of plane 0

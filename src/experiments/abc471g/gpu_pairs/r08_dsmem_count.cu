@@ -1,0 +1,299 @@
+// Rung 8 of the gpu-pairs ladder (issue 19): the count with the table in the distributed shared memory
+// (DSMEM) of thread-block clusters; r04's combine (cuBLASLt GEMM of plane 0) after a slicing pass.
+//
+// What changed from r04: r03/r04 partition every pair through the L2/HBM into 395 slices of 2^14 cells
+// (one block's shared memory each), and the partition kernel pays a 395-way sort per tile (ranking,
+// a block scan of 395 counters, up to 395 reservations). Here one cluster of 8 blocks (16 with
+// PairsConfig::dsmem_cluster = 16, non-portable) holds a range of rows of the table in its blocks'
+// shared memory (dsmem_plan.hpp: 18 rows x 2304 columns x 4 bytes = 166 KB per block at K = 2300, 16
+// ranges of 144 rows, 128 blocks = one wave on 132 SMs), so the routing is only 16-way:
+//   1. route: every thread generates its run of pairs (the jump-ahead once, tiles of 16 pairs), ranks
+//      them by range with warp ballots (one shared atomic per warp and range), one warp scans the <= 64
+//      range counts and reserves room in each range's bucket (one global atomic per range and tile), the
+//      tile is sorted in shared memory and written as 4-byte entries (slot in the cluster << 16 |
+//      offset in the slot) in runs. A full bucket (skewed input) spills its pairs into the table with
+//      RED.ADD, so every input stays exact.
+//   2. count: one cluster per range; its blocks zero their rows, cluster barrier, each block reads a
+//      1/cluster share of the range's bucket (16-byte loads) and adds 1 to the owning block's counter
+//      through cluster.map_shared_rank (a remote shared-memory RED for 7 of 8 entries), cluster barrier,
+//      each block adds its rows into the table (it owns them: plain read-modify-write).
+//   Then r04's slicing pass (table -> planes) and GEMM combine; there is no fused variant (the planes
+//   written by the count), so the max case pays the table's zeroing and the slicing pass that r04's
+//   fused count avoids.
+// Why not the other layouts: each cluster generating the whole sequence for its own row range (no
+// route pass) generates every element 16 times (8 at cluster 16): >= 8 x the floor (1.04 ms at 10^9)
+// before any counting. 16-bit counters would halve the ranges but need an overflow protocol on packed
+// shared atomics (a carry into the neighbour's half); 32-bit counters keep the count exact without one.
+//
+// Prediction (before measuring; from the floor and the dsmem probe, docs/ABC471G_SCALE.md):
+//   the deciding figure is the rate of 4-byte remote REDs, which no probe measured: the probe's DSMEM
+//   read bandwidth, 2.85 TB/s device-wide at cluster 8 (2.65 at 16) in 16-byte loads, is 1.8e11
+//   requests/s; if a 4-byte RED costs one such request the count runs at 1.8e11 pairs/s, if the network
+//   is byte-bound ~4x that.
+//   Max case (7e6 pairs): zeroing the 21 MB table ~5 us, route ~20 us (the floor 15.5 us + 28 MB of
+//   entries), count 10-40 us (remote REDs) + ~5 us (the table's read-modify-write), slicing ~15 us,
+//   combine ~40 us (r04's combine alone 39.9 us): ~95-125 us, i.e. 1.2-1.6x r04's 78.24 us: a loss.
+//   N = 10^9: route ~1.3-1.6 ms (floor 1.04 ms; 4 GB of entries at ~4.4 TB/s, overlapped), count
+//   1.4-5.6 ms (remote REDs; reading 4 GB back ~0.9 ms beside them), combine 0.19 ms: ~3-7 ms against
+//   r07's 4.595 ms. It wins at 10^9 only if remote REDs run at >= ~3.5e11/s (2x the read-request rate).
+// Measured: not yet measured on the H200.
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include "backend/cuda/check.hpp"
+#include "experiments/abc471g/gpu_pairs/dsmem_plan.hpp"
+#include "experiments/abc471g/gpu_pairs/kernels.hpp"
+#include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
+
+namespace joseki::abc471g::pairs {
+
+namespace {
+
+namespace cg = cooperative_groups;
+
+__constant__ JumpTable c_jump8 = make_jump_table();
+
+constexpr int ROUTE_THREADS = 512;
+constexpr int ROUTE_PPT = 16;
+constexpr std::uint32_t ROUTE_TILE = ROUTE_THREADS * ROUTE_PPT;
+constexpr int COUNT_THREADS_DS = 1024;
+
+// Rank of this lane's key among the lanes of its warp with the same range (ballots on the range's
+// bits), and one shared atomic per (warp, range) for the range's running count. Every lane calls it.
+__device__ __forceinline__ std::uint32_t warp_rank(std::uint32_t range, bool valid, int range_bits,
+                                                   std::uint32_t* s_cnt) {
+  const std::uint32_t lane = threadIdx.x & 31u;
+  std::uint32_t peers = __ballot_sync(0xFFFFFFFFu, valid);
+  for (int i = 0; i < range_bits; ++i) {
+    const bool bit = (range >> i) & 1u;
+    const std::uint32_t b = __ballot_sync(0xFFFFFFFFu, bit);
+    peers &= bit ? b : ~b;
+  }
+  if (!valid) peers = 1u << lane;  // alone: leads itself, takes no count
+  const int leader = __ffs(peers) - 1;
+  std::uint32_t base = 0;
+  if (valid && static_cast<std::uint32_t>(leader) == lane) base = atomicAdd(&s_cnt[range], __popc(peers));
+  base = __shfl_sync(0xFFFFFFFFu, base, leader);
+  return base + __popc(peers & ((1u << lane) - 1u));
+}
+
+__global__ void __launch_bounds__(ROUTE_THREADS, 2) route_kernel(DsmemArgs a, int bits, int range_bits) {
+  __shared__ std::uint32_t s_sorted[ROUTE_TILE];  // the tile's keys (slot << 16 | offset), grouped by range
+  __shared__ std::uint32_t s_cnt[DSMEM_MAX_RANGES];    // this tile's pairs per range (ranking)
+  __shared__ std::uint32_t s_base[DSMEM_MAX_RANGES];   // the range's first index in s_sorted
+  __shared__ std::uint32_t s_delta[DSMEM_MAX_RANGES];  // sorted entry i of range r -> d_buf[s_delta[r] + i]
+  __shared__ std::uint32_t s_limit[DSMEM_MAX_RANGES];  // ... while i < s_limit[r], else it spills
+  __shared__ std::uint32_t s_total;
+
+  const CountArgs& c = a.c;
+  const std::uint32_t kp = c.kp;
+  const std::uint32_t lane = threadIdx.x & 31u;
+  const std::uint32_t entry_mask = (a.cluster << 16) - 1u;  // slot within the cluster, offset
+  const std::uint32_t range_shift = 16u + a.cluster_log;
+  const std::uint64_t gtid = blockIdx.x * static_cast<std::uint64_t>(ROUTE_THREADS) + threadIdx.x;
+  const std::uint64_t p0 = c.begin + gtid * a.run;
+  const std::uint64_t p1 = p0 < c.end ? (c.end - p0 < a.run ? c.end : p0 + a.run) : p0;
+  const FastMod fm{c.fastmod_m, c.k};
+  std::uint64_t j = p0, state = 0;
+  auto next = [&]() -> std::uint32_t {
+    std::uint32_t v;
+    if (j < c.m) {
+      v = c.d_b[j];
+    } else {
+      v = fastmod(pcg_raw(state), fm);
+      state = state * LCG_MUL + LCG_INC;
+    }
+    ++j;
+    return v;
+  };
+  std::uint32_t prev = 0;
+  if (p0 < p1) {
+    state = jump_with(c_jump8, c.seed, (p0 > c.m ? p0 : c.m) - c.m, bits);
+    prev = next();
+  }
+  // Every thread of the block runs the same number of tiles (the block's longest run), so the
+  // warp-wide ballots and the barriers see every thread.
+  const std::uint64_t block_p0 = c.begin + blockIdx.x * static_cast<std::uint64_t>(ROUTE_THREADS) * a.run;
+  const std::uint64_t block_pairs = block_p0 < c.end ? (c.end - block_p0) : 0;
+  const std::uint64_t longest = block_pairs < a.run ? block_pairs : a.run;
+  const std::uint32_t tiles = static_cast<std::uint32_t>((longest + ROUTE_PPT - 1) / ROUTE_PPT);
+  std::uint64_t q = p0;
+  for (std::uint32_t i = threadIdx.x; i < DSMEM_MAX_RANGES; i += ROUTE_THREADS) s_cnt[i] = 0;
+  __syncthreads();
+  for (std::uint32_t t = 0; t < tiles; ++t) {
+    std::uint32_t key[ROUTE_PPT], rank2[ROUTE_PPT / 2] = {};
+#pragma unroll
+    for (int e = 0; e < ROUTE_PPT; ++e) {
+      key[e] = ~0u;
+      std::uint32_t range = 0;
+      if (q < p1) {
+        const std::uint32_t cur = next();
+        const std::uint32_t g = __umulhi(prev, a.magic);  // the row's slot
+        key[e] = g << 16 | ((prev - g * a.rows) * kp + cur);
+        range = g >> a.cluster_log;
+        prev = cur;
+        ++q;
+      }
+      rank2[e / 2] |= warp_rank(range, key[e] != ~0u, range_bits, s_cnt) << (16 * (e & 1));
+    }
+    __syncthreads();  // [A] the tile's counts are complete
+    // Warp 0: exclusive scan of the range counts (two ranges a lane), reservations in the buckets.
+    std::uint32_t gpos[2] = {0, 0}, first[2] = {0, 0}, cnt[2] = {0, 0};
+    if (threadIdx.x < 32) {
+      const std::uint32_t r0 = 2 * lane, r1 = r0 + 1;
+      cnt[0] = r0 < a.ranges ? s_cnt[r0] : 0u;
+      cnt[1] = r1 < a.ranges ? s_cnt[r1] : 0u;
+      const std::uint32_t sum = cnt[0] + cnt[1];
+      std::uint32_t incl = sum;
+#pragma unroll
+      for (int off = 1; off < 32; off <<= 1) {
+        const std::uint32_t v = __shfl_up_sync(0xFFFFFFFFu, incl, off);
+        if (lane >= static_cast<std::uint32_t>(off)) incl += v;
+      }
+      first[0] = incl - sum;
+      first[1] = first[0] + cnt[0];
+      if (lane == 31) s_total = incl;
+#pragma unroll
+      for (int u = 0; u < 2; ++u) {
+        const std::uint32_t r = r0 + u;
+        if (r < DSMEM_MAX_RANGES) {
+          s_base[r] = first[u];
+          s_cnt[r] = 0;  // for the next tile (its ranking starts after barrier [C])
+        }
+        if (r < a.ranges && cnt[u]) gpos[u] = atomicAdd(a.d_cursor + r, cnt[u]);  // answer used after the sort
+      }
+    }
+    __syncthreads();  // [B] s_base
+#pragma unroll
+    for (int e = 0; e < ROUTE_PPT; ++e)
+      if (key[e] != ~0u)
+        s_sorted[s_base[key[e] >> range_shift] + ((rank2[e / 2] >> (16 * (e & 1))) & 0xFFFFu)] = key[e];
+    if (threadIdx.x < 32) {
+#pragma unroll
+      for (int u = 0; u < 2; ++u) {
+        const std::uint32_t r = 2 * lane + u;
+        if (r < a.ranges) {
+          const std::uint32_t room = gpos[u] < a.cap ? a.cap - gpos[u] : 0u;
+          // r * cap + gpos - first wraps modulo 2^32 for small r; adding i >= first unwraps it.
+          s_delta[r] = r * a.cap + gpos[u] - first[u];
+          s_limit[r] = first[u] + (room < cnt[u] ? room : cnt[u]);
+        }
+      }
+    }
+    __syncthreads();  // [C] s_sorted, s_delta, s_limit
+    const std::uint32_t n = s_total;
+    for (std::uint32_t i = threadIdx.x; i < n; i += ROUTE_THREADS) {
+      const std::uint32_t k = s_sorted[i], r = k >> range_shift;
+      if (i < s_limit[r]) {
+        a.d_buf[s_delta[r] + i] = k & entry_mask;
+      } else {  // the bucket is full: count this pair in the table directly
+        const std::uint32_t g = k >> 16;
+        atomicAdd(c.d_table + static_cast<std::size_t>(g) * a.rows * kp + (k & 0xFFFFu), 1u);
+      }
+    }
+    // The next tile writes s_base/s_delta/s_limit/s_total only after its barrier [A], and s_sorted
+    // only after its [B]: no fourth barrier here.
+  }
+}
+
+// One cluster per range, `cluster` blocks, each block `rows` table rows in its dynamic shared memory.
+__global__ void __launch_bounds__(COUNT_THREADS_DS, 1) dsmem_count_kernel(DsmemArgs a) {
+  extern __shared__ uint4 s_rows4[];
+  std::uint32_t* s_rows = reinterpret_cast<std::uint32_t*>(s_rows4);
+  cg::cluster_group cluster = cg::this_cluster();
+  const std::uint32_t rank = cluster.block_rank();
+  const std::uint32_t range = blockIdx.x >> a.cluster_log;
+  const std::uint32_t g = range * a.cluster + rank;  // this block's slot
+  const std::uint32_t kp = a.c.kp;
+  const std::uint32_t cells4 = a.rows * kp / 4;
+  for (std::uint32_t i = threadIdx.x; i < cells4; i += COUNT_THREADS_DS) s_rows4[i] = make_uint4(0, 0, 0, 0);
+  const std::uint32_t filled = a.d_cursor[range];
+  const std::uint32_t n = filled < a.cap ? filled : a.cap;
+  cluster.sync();  // every block's rows are zero before any remote add
+  const std::uint32_t* __restrict__ src = a.d_buf + static_cast<std::size_t>(range) * a.cap;  // cap % 8 == 0
+  const uint4* src4 = reinterpret_cast<const uint4*>(src);
+  const std::uint32_t n4 = n / 4, stride = a.cluster * COUNT_THREADS_DS;
+  for (std::uint32_t i = rank * COUNT_THREADS_DS + threadIdx.x; i < n4; i += stride) {
+    const uint4 v = __ldcs(src4 + i);  // read once
+    const std::uint32_t w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int e = 0; e < 4; ++e) atomicAdd(cluster.map_shared_rank(s_rows, w[e] >> 16) + (w[e] & 0xFFFFu), 1u);
+  }
+  for (std::uint32_t i = n4 * 4 + rank * COUNT_THREADS_DS + threadIdx.x; i < n; i += stride)
+    atomicAdd(cluster.map_shared_rank(s_rows, src[i] >> 16) + (src[i] & 0xFFFFu), 1u);
+  cluster.sync();  // every remote add has landed; no block leaves while others may still write to it
+  if (g < a.slots) {
+    const std::uint32_t row0 = g * a.rows;
+    const std::uint32_t nrows = kp - row0 < a.rows ? kp - row0 : a.rows;
+    uint4* t4 = reinterpret_cast<uint4*>(a.c.d_table + static_cast<std::size_t>(row0) * kp);
+    for (std::uint32_t i = threadIdx.x; i < nrows * kp / 4; i += COUNT_THREADS_DS) {
+      const uint4 h = s_rows4[i];
+      if ((h.x | h.y | h.z | h.w) == 0) continue;
+      uint4 t = t4[i];
+      t.x += h.x;
+      t.y += h.y;
+      t.z += h.z;
+      t.w += h.w;
+      t4[i] = t;
+    }
+  }
+  if (rank == 0 && threadIdx.x == 0) a.d_cursor[range] = 0;  // every block read it before the first cluster.sync
+}
+
+}  // namespace
+
+DsmemLaunch prepare_dsmem(int device, std::uint32_t cluster) {
+  DsmemLaunch l;
+  int optin = 0, sms = 1, per_sm = 1;
+  JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  l.smem_optin = static_cast<std::size_t>(optin);
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(dsmem_count_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
+  if (cluster > 8)
+    JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(dsmem_count_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  cudaLaunchConfig_t cfg{};
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = cluster;
+  attr[0].val.clusterDim.y = 1;
+  attr[0].val.clusterDim.z = 1;
+  cfg.gridDim = dim3(cluster, 1, 1);
+  cfg.blockDim = dim3(COUNT_THREADS_DS, 1, 1);
+  cfg.dynamicSmemBytes = static_cast<std::size_t>(optin);
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  int clusters = 0;
+  JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, dsmem_count_kernel, &cfg));
+  l.resident_clusters = static_cast<std::uint32_t>(clusters > 0 ? clusters : 0);
+  JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, route_kernel, ROUTE_THREADS, 0));
+  l.route_threads = static_cast<std::uint64_t>(sms) * static_cast<std::uint64_t>(per_sm > 0 ? per_sm : 1) * ROUTE_THREADS;
+  return l;
+}
+
+void launch_dsmem_count(const DsmemArgs& a, cudaStream_t s) {
+  if (a.c.end <= a.c.begin) return;
+  const std::uint64_t threads = (a.c.end - a.c.begin + a.run - 1) / a.run;
+  const unsigned blocks = static_cast<unsigned>((threads + ROUTE_THREADS - 1) / ROUTE_THREADS);
+  const int bits = a.c.end > a.c.m ? bit_length(a.c.end - a.c.m) : 0;
+  int range_bits = 0;
+  while ((1u << range_bits) < a.ranges) ++range_bits;
+  route_kernel<<<blocks, ROUTE_THREADS, 0, s>>>(a, bits, range_bits);
+  JOSEKI_CUDA_CHECK_LAUNCH();
+
+  cudaLaunchConfig_t cfg{};
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = a.cluster;
+  attr[0].val.clusterDim.y = 1;
+  attr[0].val.clusterDim.z = 1;
+  cfg.gridDim = dim3(a.ranges * a.cluster, 1, 1);
+  cfg.blockDim = dim3(COUNT_THREADS_DS, 1, 1);
+  cfg.dynamicSmemBytes = static_cast<std::size_t>(a.rows) * a.c.kp * sizeof(std::uint32_t);
+  cfg.stream = s;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  JOSEKI_CUDA_CHECK(cudaLaunchKernelEx(&cfg, dsmem_count_kernel, a));
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace joseki::abc471g::pairs
