@@ -60,6 +60,8 @@ for c in sys.argv[2:]:
             v += f" [P={ax['gemm_panels']}]"
         if isinstance(ax, dict) and "partition_tile" in ax:
             v += f" [tile={ax['partition_tile']}]"
+        if isinstance(ax, dict) and "dsmem_cluster" in ax:
+            v += f" [cluster={ax['dsmem_cluster']}]"
         key = (case, v)
         e = rows.setdefault(key, {"med": [], "fx": [], "val": set(), "notes": ""})
         s = r.get("summary") or {}
@@ -71,7 +73,9 @@ for c in sys.argv[2:]:
         e["val"].add(("skipped: " + r["skipped"]) [:80] if r.get("skipped") else r.get("validation", "?")[:60])
         if "graph_kernel_nodes" in x:
             e["notes"] = f"graph {x['graph_kernel_nodes']} kernels / {x['graph_nodes']} nodes"
-        if "dsmem_ranges" in x:
+        if "remote_adds_per_s" in x:
+            e["notes"] = f"{x['remote_adds_per_s']:.3g} remote adds/s"
+        elif "dsmem_ranges" in x:
             e["notes"] = (f"clusters of {x.get('dsmem_cluster')}, {x['dsmem_ranges']} ranges of "
                           f"{x.get('dsmem_rows')} rows a block ({x.get('dsmem_block_bytes')} B)")
 print("| case | variant | GPU_COMPUTE (median of runs) | runs | x floor | validation | notes |")

@@ -313,28 +313,48 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
       }
     }
   } else if (m_counter == Counter::Dsmem && !generate_only) {  // r08: route by row range, count in DSMEM
-    DsmemArgs da;
-    da.cluster = m_ds.cluster;
-    da.cluster_log = m_ds.cluster_log;
-    da.rows = m_ds.rows;
-    da.magic = m_ds.magic;
-    da.slots = m_ds.slots;
-    da.ranges = m_ds.ranges;
-    da.cap = m_cap;
-    da.d_buf = m_dbuf.data();
-    da.d_cursor = m_cursor.data();
-    for (std::uint64_t b = a.begin; b < a.end; b += m_chunk) {
-      da.c = a;
-      da.c.begin = b;
-      da.c.end = std::min(a.end, b + m_chunk);
-      da.run = partition_run(da.c.end - da.c.begin);
-      launch_dsmem_count(da, s);
-    }
+    for (std::uint64_t b = a.begin; b < a.end; b += m_chunk) launch_dsmem_count(dsmem_args(b, std::min(a.end, b + m_chunk)), s);
   } else {
     launch_count_pairs(a, generate_only, s);
     if (generate_only) m_table_clean = false;  // the probe XORs into the table
   }
   if (m_wide && !generate_only) launch_flush_table(m_t32.data(), m_t64.data(), table_entries(), s);
+}
+
+DsmemArgs PairsDevice::dsmem_args(std::uint64_t begin, std::uint64_t end) const {
+  DsmemArgs da;
+  da.c.d_b = m_b.data();
+  da.c.m = m_p.m();
+  da.c.seed = m_p.seed;
+  da.c.k = m_p.k;
+  da.c.kp = m_kp;
+  da.c.fastmod_m = make_fastmod(m_p.k).m;
+  da.c.begin = begin;
+  da.c.end = end;
+  da.c.d_table = m_t32.data();
+  da.run = partition_run(end - begin);
+  da.cluster = m_ds.cluster;
+  da.cluster_log = m_ds.cluster_log;
+  da.rows = m_ds.rows;
+  da.magic = m_ds.magic;
+  da.slots = m_ds.slots;
+  da.ranges = m_ds.ranges;
+  da.cap = m_cap;
+  da.d_buf = m_dbuf.data();
+  da.d_cursor = m_cursor.data();
+  return da;
+}
+
+void PairsDevice::enqueue_dsmem_phase(cudaStream_t s, int phase) {
+  if (m_counter != Counter::Dsmem || m_rounds != 1 || m_chunks_per_round != 1 || (phase != 1 && phase != 2))
+    throw RunError("gpu-pairs: enqueue_dsmem_phase(" + std::to_string(phase) +
+                   ") needs r08's count of one chunk in one round, phase 1 or 2");
+  m_table_clean = false;
+  DsmemArgs da = dsmem_args(m_begin, m_end);
+  da.phases = phase;
+  da.keep_cursor = phase == 2;
+  if (phase == 1) JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_cursor.data(), 0, m_cursor.bytes(), s));
+  launch_dsmem_count(da, s);
 }
 
 void PairsDevice::enqueue_combine(cudaStream_t s) {

@@ -59,6 +59,10 @@ class PairsDevice {
     for (std::size_t r = 0; r < m_rounds; ++r) enqueue_round(r, s);
   }
   void enqueue_combine(cudaStream_t s);
+  // r08's count in its two kernels, for the bench's split (one chunk, one round; RunError otherwise):
+  // phase 1 empties the buckets and routes the pairs into them, phase 2 counts the buckets into the
+  // table through DSMEM and leaves them full (so it can be timed again; the table accumulates).
+  void enqueue_dsmem_phase(cudaStream_t s, int phase);
   // The whole solve: count, then combine; with PairsConfig::graph as one CUDA graph launch
   // (r05_whole_graph.cpp), else kernel by kernel.
   void enqueue_solve(cudaStream_t s);
@@ -114,6 +118,7 @@ class PairsDevice {
   // DSMEM count (r08): the table's layout over clusters, one bucket of 4-byte entries per row range
   DsmemPlan m_ds;
   cuda::DeviceBuffer<std::uint32_t> m_dbuf;
+  DsmemArgs dsmem_args(std::uint64_t begin, std::uint64_t end) const;
   // tensor cores
   int m_slices = 1;
   int m_low_bits = 8;  // bits of plane 0

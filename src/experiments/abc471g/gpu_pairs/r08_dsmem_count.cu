@@ -237,7 +237,7 @@ __global__ void __launch_bounds__(COUNT_THREADS_DS, 1) dsmem_count_kernel(DsmemA
       t4[i] = t;
     }
   }
-  if (rank == 0 && threadIdx.x == 0) a.d_cursor[range] = 0;  // every block read it before the first cluster.sync
+  if (rank == 0 && threadIdx.x == 0 && !a.keep_cursor) a.d_cursor[range] = 0;  // every block read it before the first cluster.sync
 }
 
 }  // namespace
@@ -277,8 +277,11 @@ void launch_dsmem_count(const DsmemArgs& a, cudaStream_t s) {
   const int bits = a.c.end > a.c.m ? bit_length(a.c.end - a.c.m) : 0;
   int range_bits = 0;
   while ((1u << range_bits) < a.ranges) ++range_bits;
-  route_kernel<<<blocks, ROUTE_THREADS, 0, s>>>(a, bits, range_bits);
-  JOSEKI_CUDA_CHECK_LAUNCH();
+  if (a.phases & 1) {
+    route_kernel<<<blocks, ROUTE_THREADS, 0, s>>>(a, bits, range_bits);
+    JOSEKI_CUDA_CHECK_LAUNCH();
+  }
+  if (!(a.phases & 2)) return;
 
   cudaLaunchConfig_t cfg{};
   cudaLaunchAttribute attr[1];
