@@ -118,8 +118,9 @@ TEST(Abc471gHopper, DsmemPlanCoversTheTableWithinItsLimits) {
         // One wave when the shared memory allows: no more ranges than resident clusters.
         const std::uint32_t wave_rows = std::max<std::uint32_t>(2, (kp + resident * cluster - 1) / (resident * cluster));
         if (static_cast<std::uint64_t>(wave_rows) * kp * 4 <= H200_OPTIN && wave_rows * kp <= 65536u &&
-            wave_rows >= (kp + 64 * cluster - 1) / (64 * cluster))
+            wave_rows >= (kp + 64 * cluster - 1) / (64 * cluster)) {
           EXPECT_LE(p.ranges, resident) << at;
+        }
       }
   // The max case on the H200 (16 clusters of 8 resident): 18 rows a block, 16 ranges, 166 KB.
   const gp::DsmemPlan mx = gp::plan_dsmem(gp::padded_k(2300), 8, 16, H200_OPTIN);
