@@ -33,9 +33,12 @@
 //   Max case (7e6 pairs): zeroing the 21 MB table ~5 us, route ~20 us (the floor 15.5 us + 28 MB of
 //   entries), count 10-40 us (remote REDs) + ~5 us (the table's read-modify-write), slicing ~15 us,
 //   combine ~40 us (r04's combine alone 39.9 us): ~95-125 us, i.e. 1.2-1.6x r04's 78.24 us: a loss.
-//   N = 10^9: route ~1.3-1.6 ms (floor 1.04 ms; 4 GB of entries at ~4.4 TB/s, overlapped), count
-//   1.4-5.6 ms (remote REDs; reading 4 GB back ~0.9 ms beside them), combine 0.19 ms: ~3-7 ms against
-//   r07's 4.595 ms. It wins at 10^9 only if remote REDs run at >= ~3.5e11/s (2x the read-request rate).
+//   N = 10^9: route 1.3-3 ms (at best the floor's 1.04 ms with 4 GB of entries at ~4.4 TB/s beside it;
+//   at worst like r03's partition kernel, ~4 ms of r04's 4.55 ms count, less its 395-way scan), table
+//   kernel 1.4-5.6 ms (remote REDs; reading 4 GB back ~0.9 ms beside them), combine 0.19 ms: ~3-9 ms
+//   against r07's 4.595 ms. It wins at 10^9 only if the route stays near 2 ms and remote REDs run at
+//   >= ~3.5e11/s (2x the probe's read-request rate); more likely a loss, kept as the measured answer
+//   to "does DSMEM beat the partition through the L2".
 // Measured: not yet measured on the H200.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
