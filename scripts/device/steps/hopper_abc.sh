@@ -6,9 +6,9 @@
 #   2. `abc471g scale hopper` (the generation floor, r04's count and combine alone, r04 .. r08; each
 #      validated against cpu-direct, then timed cold): the max case, N = 10^8 and N = 10^9 three times
 #      each (three processes: the goals are medians of three separate runs) -> $W/hopper_abc/<case>_<i>.json / .log
-#   3. the tma probe, quick (issue 19 item 1: tensor-map copies beside bulk copies and plain loads)
-#   4. compute-sanitizer memcheck and racecheck of the small tests (r05-r07's and r08's; with whatever
-#      of the budget is left)
+#   3. compute-sanitizer memcheck and racecheck of the small tests (r05-r07's, the floor's and r08's;
+#      before the timings, so the budget never drops them)
+#   4. the tma probe, quick (issue 19 item 1), if >= 25 s of the budget are left
 #   5. a summary: variant | case | median of the runs | x floor | validation | notes; then r08 beside
 #      r04, r07 and the floor per case (the issue's goals: max case <= 40 us, 10^9 <= 3.0 ms)
 HA=$W/hopper_abc
@@ -17,6 +17,13 @@ HA_T0=$(date +%s)
 step "hopper_abc: GPU tests (Abc471gHopperGpu.*)"
 run timeout 100 "$B/joseki_gpu_tests" --gtest_filter='Abc471gHopperGpu.*' --gtest_brief=1 2>&1 | tee "$HA/gpu_tests.log" | tail -8
 
+step "hopper_abc: compute-sanitizer on the small tests (r05-r07's shapes, the floor, r08's DSMEM count)"
+HA_SAN='Abc471gHopperGpu.SanitizerShapes:Abc471gHopperGpu.SmallFloorSum*:Abc471gHopperGpu.DsmemSanitizerShapes'
+run timeout 45 $SAN --tool memcheck --error-exitcode 9 "$B/joseki_gpu_tests" \
+  --gtest_filter="$HA_SAN" --gtest_brief=1 2>&1 | tee "$HA/memcheck.log" | grep -E 'ERROR SUMMARY|Invalid|PASSED|FAILED' | head -5
+run timeout 50 $SAN --tool racecheck --error-exitcode 9 "$B/joseki_gpu_tests" \
+  --gtest_filter="$HA_SAN" --gtest_brief=1 2>&1 | tee "$HA/racecheck.log" | grep -E 'RACECHECK SUMMARY|ERROR SUMMARY|hazard|PASSED|FAILED' | head -5
+
 HA_CASES="max_1 1e8_1 1e9_1 max_2 1e8_2 1e9_2 max_3 1e8_3 1e9_3"  # interleaved: a slow drift hits every case alike
 for c in $HA_CASES; do
   step "hopper_abc: scale hopper $c"
@@ -24,21 +31,13 @@ for c in $HA_CASES; do
   run timeout $lim "$J" --json "$HA/$c.json" abc471g scale hopper --n "$n" 2>&1 | tee "$HA/$c.log" | tail -9
 done
 
-step "hopper_abc: probe tma --quick (bulk and tensor-map copies vs plain loads)"
-run timeout 40 "$J" --json "$HA/tma_quick.json" probe tma --quick > "$HA/tma_quick.md" 2> "$HA/tma_quick.err"
-grep -E 'tensor_copy|bulk_vs_loads|tensor_vs_loads|stream_read_ceiling|vector_loads_x4' "$HA/tma_quick.md" | cut -c1-220 | head -8
-
-step "hopper_abc: compute-sanitizer on the small tests"
-HA_SAN='Abc471gHopperGpu.SanitizerShapes:Abc471gHopperGpu.SmallFloorSum*:Abc471gHopperGpu.DsmemSanitizerShapes'
-left=$(( 195 - ($(date +%s) - HA_T0) ))
-if (( left > 20 )); then
-  run timeout $(( left / 2 )) $SAN --tool memcheck --error-exitcode 9 "$B/joseki_gpu_tests" \
-    --gtest_filter="$HA_SAN" --gtest_brief=1 2>&1 | tee "$HA/memcheck.log" | grep -E 'ERROR SUMMARY|Invalid|PASSED|FAILED' | head -5
-  left=$(( 205 - ($(date +%s) - HA_T0) ))
-  run timeout $(( left > 10 ? left : 10 )) $SAN --tool racecheck --error-exitcode 9 "$B/joseki_gpu_tests" \
-    --gtest_filter="$HA_SAN" --gtest_brief=1 2>&1 | tee "$HA/racecheck.log" | grep -E 'RACECHECK SUMMARY|ERROR SUMMARY|hazard|PASSED|FAILED' | head -5
+left=$(( 200 - ($(date +%s) - HA_T0) ))
+if (( left > 25 )); then
+  step "hopper_abc: probe tma --quick (bulk and tensor-map copies vs plain loads)"
+  run timeout $(( left < 40 ? left : 40 )) "$J" --json "$HA/tma_quick.json" probe tma --quick > "$HA/tma_quick.md" 2> "$HA/tma_quick.err"
+  grep -E 'tensor_copy|bulk_vs_loads|tensor_vs_loads|stream_read_ceiling|vector_loads_x4' "$HA/tma_quick.md" | cut -c1-220 | head -8
 else
-  echo "sanitizers skipped: only $left s of the step's budget left"
+  echo "tma probe skipped: only $left s of the step's budget left"
 fi
 
 step "hopper_abc: summary"
