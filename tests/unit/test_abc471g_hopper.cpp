@@ -136,6 +136,30 @@ TEST(Abc471gHopper, DsmemPlanCoversTheTableWithinItsLimits) {
   EXPECT_FALSE(gp::dsmem_magic_exact(4096, 3, (1ULL << 32) / 3));
 }
 
+// r08's routing (the kernels' own functions): every pair of rows and columns lands, through its range's
+// bucket entry and the block it names, on its own table cell, and a spilled key on the same cell.
+TEST(Abc471gHopper, DsmemRoutingPutsEveryPairOnItsCell) {
+  constexpr std::size_t H200_OPTIN = 232'448;
+  for (const std::uint32_t kp : {128u, 384u, 2304u, 4096u})
+    for (const std::uint32_t cluster : {8u, 16u})
+      for (const std::uint32_t resident : {7u, 16u}) {
+        const gp::DsmemPlan p = gp::plan_dsmem(kp, cluster, resident, H200_OPTIN);
+        ASSERT_GT(p.rows, 0u);
+        std::uint64_t bad = 0;
+        for (std::uint32_t row = 0; row < kp; ++row)
+          for (std::uint32_t col = 0; col < kp; col += (kp > 512 ? 7 : 1)) {
+            const std::uint32_t key = gp::dsmem_key(row, col, kp, p.rows, p.magic);
+            const std::uint32_t range = gp::dsmem_key_range(key, p.cluster_log);
+            const std::uint32_t entry = gp::dsmem_key_entry(key, cluster);
+            const std::size_t cell = static_cast<std::size_t>(row) * kp + col;
+            bad += range != row / (p.rows * cluster) || range >= p.ranges || (entry >> 16) >= cluster ||
+                   (entry & 0xFFFFu) >= p.rows * kp || gp::dsmem_entry_cell(range, entry, cluster, p.rows, kp) != cell ||
+                   gp::dsmem_key_cell(key, p.rows, kp) != cell;
+          }
+        EXPECT_EQ(bad, 0u) << "kp " << kp << ", cluster " << cluster << ", resident " << resident;
+      }
+}
+
 TEST(Abc471gHopper, DsmemBucketCapacity) {
   // The range's share + 1/16 + 1024, a multiple of 8; a forced cap (tests) rounded up to 8; ranges * cap < 2^32.
   EXPECT_EQ(gp::dsmem_bucket_cap(1u << 28, 16, 0), ((1u << 24) + (1u << 20) + 1024 + 7) / 8 * 8);

@@ -13,6 +13,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
+
 namespace joseki::abc471g::pairs {
 
 inline constexpr std::uint32_t DSMEM_MAX_RANGES = 64;  // the route kernel's scan: one warp, 2 ranges a lane
@@ -62,6 +64,27 @@ constexpr DsmemPlan plan_dsmem(std::uint32_t kp, std::uint32_t cluster, std::uin
   p.ranges = (p.slots + cluster - 1) / cluster;
   p.cta_bytes = static_cast<std::size_t>(rows) * kp * 4;
   return p;
+}
+
+// The routing, shared by the kernels and the unit tests (JOSEKI_HD). A pair (prev, cur) becomes the key
+// slot << 16 | offset (slot = prev / rows by the magic multiply, offset = (prev - slot*rows) * kp + cur);
+// its range (bucket) is slot >> cluster_log; the bucket holds the entry (slot within the range) << 16 |
+// offset; the count kernel adds 1 to counter `offset` of the range's block `entry >> 16`.
+JOSEKI_HD std::uint32_t dsmem_key(std::uint32_t prev, std::uint32_t cur, std::uint32_t kp, std::uint32_t rows,
+                                  std::uint32_t magic) {
+  const std::uint32_t g = umulhi32(prev, magic);
+  return g << 16 | ((prev - g * rows) * kp + cur);
+}
+JOSEKI_HD std::uint32_t dsmem_key_range(std::uint32_t key, std::uint32_t cluster_log) { return key >> (16u + cluster_log); }
+JOSEKI_HD std::uint32_t dsmem_key_entry(std::uint32_t key, std::uint32_t cluster) { return key & ((cluster << 16) - 1u); }
+// The table cell of a key (a full bucket's pair is added there directly).
+JOSEKI_HD std::size_t dsmem_key_cell(std::uint32_t key, std::uint32_t rows, std::uint32_t kp) {
+  return static_cast<std::size_t>(key >> 16) * rows * kp + (key & 0xFFFFu);
+}
+// The table cell the count kernel's block (range, entry >> 16) adds to when it flushes its rows.
+JOSEKI_HD std::size_t dsmem_entry_cell(std::uint32_t range, std::uint32_t entry, std::uint32_t cluster,
+                                       std::uint32_t rows, std::uint32_t kp) {
+  return static_cast<std::size_t>(range * cluster + (entry >> 16)) * rows * kp + (entry & 0xFFFFu);
 }
 
 // Entries per bucket for chunks of `chunk` pairs: the range's expected share plus 1/16 and 1024 of slack,

@@ -91,8 +91,6 @@ __global__ void __launch_bounds__(ROUTE_THREADS, 2) route_kernel(DsmemArgs a, in
   const CountArgs& c = a.c;
   const std::uint32_t kp = c.kp;
   const std::uint32_t lane = threadIdx.x & 31u;
-  const std::uint32_t entry_mask = (a.cluster << 16) - 1u;  // slot within the cluster, offset
-  const std::uint32_t range_shift = 16u + a.cluster_log;
   const std::uint64_t gtid = blockIdx.x * static_cast<std::uint64_t>(ROUTE_THREADS) + threadIdx.x;
   const std::uint64_t p0 = c.begin + gtid * a.run;
   const std::uint64_t p1 = p0 < c.end ? (c.end - p0 < a.run ? c.end : p0 + a.run) : p0;
@@ -131,9 +129,8 @@ __global__ void __launch_bounds__(ROUTE_THREADS, 2) route_kernel(DsmemArgs a, in
       std::uint32_t range = 0;
       if (q < p1) {
         const std::uint32_t cur = next();
-        const std::uint32_t g = __umulhi(prev, a.magic);  // the row's slot
-        key[e] = g << 16 | ((prev - g * a.rows) * kp + cur);
-        range = g >> a.cluster_log;
+        key[e] = dsmem_key(prev, cur, kp, a.rows, a.magic);  // slot << 16 | offset
+        range = dsmem_key_range(key[e], a.cluster_log);
         prev = cur;
         ++q;
       }
@@ -170,7 +167,7 @@ __global__ void __launch_bounds__(ROUTE_THREADS, 2) route_kernel(DsmemArgs a, in
 #pragma unroll
     for (int e = 0; e < ROUTE_PPT; ++e)
       if (key[e] != ~0u)
-        s_sorted[s_base[key[e] >> range_shift] + ((rank2[e / 2] >> (16 * (e & 1))) & 0xFFFFu)] = key[e];
+        s_sorted[s_base[dsmem_key_range(key[e], a.cluster_log)] + ((rank2[e / 2] >> (16 * (e & 1))) & 0xFFFFu)] = key[e];
     if (threadIdx.x < 32) {
 #pragma unroll
       for (int u = 0; u < 2; ++u) {
@@ -186,13 +183,11 @@ __global__ void __launch_bounds__(ROUTE_THREADS, 2) route_kernel(DsmemArgs a, in
     __syncthreads();  // [C] s_sorted, s_delta, s_limit
     const std::uint32_t n = s_total;
     for (std::uint32_t i = threadIdx.x; i < n; i += ROUTE_THREADS) {
-      const std::uint32_t k = s_sorted[i], r = k >> range_shift;
-      if (i < s_limit[r]) {
-        a.d_buf[s_delta[r] + i] = k & entry_mask;
-      } else {  // the bucket is full: count this pair in the table directly
-        const std::uint32_t g = k >> 16;
-        atomicAdd(c.d_table + static_cast<std::size_t>(g) * a.rows * kp + (k & 0xFFFFu), 1u);
-      }
+      const std::uint32_t k = s_sorted[i], r = dsmem_key_range(k, a.cluster_log);
+      if (i < s_limit[r])
+        a.d_buf[s_delta[r] + i] = dsmem_key_entry(k, a.cluster);
+      else  // the bucket is full: count this pair in the table directly
+        atomicAdd(c.d_table + dsmem_key_cell(k, a.rows, kp), 1u);
     }
     // The next tile writes s_base/s_delta/s_limit/s_total only after its barrier [A], and s_sorted
     // only after its [B]: no fourth barrier here.
