@@ -41,7 +41,24 @@
 //   to "does DSMEM beat the partition through the L2".
 // ptxas (sm_90, this build): route kernel 64 registers (2 blocks of 512 per SM), 33.8 KB static shared
 // memory, no spill; table kernel 32 registers, blocks of 1024, one per SM (its rows' shared memory).
-// Measured: not yet measured on the H200.
+// Measured (H200, debug call 1 of 2026-12-01 21:22, /work/briefs/calls/call1/dsmem, step hopper_abc; medians
+// of three processes; every answer exact, GPU tests 10/10, memcheck 0 errors, racecheck 0 hazards), with
+// the generic atomicAdd through cluster.map_shared_rank: a clear LOSS, worse than predicted.
+//   whole solve: max case 227.17 us (r04 79.26 us in the same run: 2.87x), 10^8 2097.6 us (4.19x),
+//   10^9 20.374 ms (4.29x r04's 4.749 ms; r07 4.584 ms).
+//   count alone, clusters of 8 / 16: max 172.4 / 175.3 us (r04's 45.2 us), 10^8 2043.7 / 2046.0 us (r04's
+//   464.4 us), 10^9 20.18 / 20.27 ms (r04's 4.56 ms). The occupancy API gave 15 clusters of 8 (15 ranges
+//   of 20 rows, 184 KB a block) and 7 of 16 (7 ranges of 21 rows, 194 KB).
+//   route kernel alone: 55.1 / 53.0 us (max), 620.9 / 593.9 us (10^8): 5.6x the floor, itself slower than
+//   r04's whole count (464 us): the warp-ballot ranking (5 ballots a pair) and the 4-byte entries (twice
+//   r03's bytes) cost more than the 395-way scan they replace.
+//   table kernel alone: 111.4 / 115.6 us (max), 1415 / 1445 us (10^8) = 6.3-7.1e10 remote adds/s
+//   device-wide: 2.5-2.9x below the prediction's floor (1.8e11/s) and below the L2's random RED rate
+//   (1.0e11/s, r02): a remote shared-memory add is slower than an L2 atomic, so the table in DSMEM cannot
+//   beat a partition through the L2 that ends in local shared-memory atomics (r03/r04's histograms,
+//   ~2.5e11 adds/s at 10^9).
+// Since call 1 the add is an explicit mapa.shared::cluster + red.shared::cluster (PTX showed the generic
+// path compiled to a generic atom.add with a return value): not yet measured on the H200.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -196,6 +213,16 @@ __global__ void __launch_bounds__(ROUTE_THREADS, 2) route_kernel(DsmemArgs a, in
   }
 }
 
+// counter (entry & 0xFFFF) of block (entry >> 16) of this cluster += 1: the address of this block's
+// counter mapped into the target block's shared window, then a reduction there (result not returned).
+__device__ __forceinline__ void dsmem_add_one(std::uint32_t s_base32, std::uint32_t entry) {
+  std::uint32_t remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+               : "=r"(remote)
+               : "r"(s_base32 + ((entry & 0xFFFFu) << 2)), "r"(entry >> 16));
+  asm volatile("red.shared::cluster.add.u32 [%0], %1;" ::"r"(remote), "r"(1u) : "memory");
+}
+
 // One cluster per range, `cluster` blocks, each block `rows` table rows in its dynamic shared memory.
 __global__ void __launch_bounds__(COUNT_THREADS_DS, 1) dsmem_count_kernel(DsmemArgs a) {
   extern __shared__ uint4 s_rows4[];
@@ -213,14 +240,17 @@ __global__ void __launch_bounds__(COUNT_THREADS_DS, 1) dsmem_count_kernel(DsmemA
   const std::uint32_t* __restrict__ src = a.d_buf + static_cast<std::size_t>(range) * a.cap;  // cap % 8 == 0
   const uint4* src4 = reinterpret_cast<const uint4*>(src);
   const std::uint32_t n4 = n / 4, stride = a.cluster * COUNT_THREADS_DS;
+  // The add in the cluster's shared window: mapa.shared::cluster + red.shared::cluster (no return, no
+  // generic address). Call 1 (2026-12-01) used cluster.map_shared_rank + atomicAdd, which compile to a
+  // generic mapa and a generic atom.add: 6.3-7.1e10 adds/s device-wide.
+  const std::uint32_t s_base32 = static_cast<std::uint32_t>(__cvta_generic_to_shared(s_rows));
   for (std::uint32_t i = rank * COUNT_THREADS_DS + threadIdx.x; i < n4; i += stride) {
     const uint4 v = __ldcs(src4 + i);  // read once
     const std::uint32_t w[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
-    for (int e = 0; e < 4; ++e) atomicAdd(cluster.map_shared_rank(s_rows, w[e] >> 16) + (w[e] & 0xFFFFu), 1u);
+    for (int e = 0; e < 4; ++e) dsmem_add_one(s_base32, w[e]);
   }
-  for (std::uint32_t i = n4 * 4 + rank * COUNT_THREADS_DS + threadIdx.x; i < n; i += stride)
-    atomicAdd(cluster.map_shared_rank(s_rows, src[i] >> 16) + (src[i] & 0xFFFFu), 1u);
+  for (std::uint32_t i = n4 * 4 + rank * COUNT_THREADS_DS + threadIdx.x; i < n; i += stride) dsmem_add_one(s_base32, src[i]);
   cluster.sync();  // every remote add has landed; no block leaves while others may still write to it
   if (g < a.slots) {
     const std::uint32_t row0 = g * a.rows;
