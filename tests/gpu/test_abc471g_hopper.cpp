@@ -261,6 +261,35 @@ TEST(Abc471gHopperGpu, SmallDsmemCountTablesAreExact) {
 #endif
 }
 
+// The bench's A/B variants of r08's kernels (ranking by __match_any_sync; call 1's generic atom.add), each
+// count's table against the CPU's, with and without spilling buckets.
+TEST(Abc471gHopperGpu, SmallDsmemKernelVariantsAreExact) {
+  JOSEKI_REQUIRE_GPU();
+  JOSEKI_REQUIRE_DSMEM();
+#ifdef JOSEKI_HAVE_CUDA
+  for (const ab::Problem& p : {random_problem(4'099, 31, 17, 7, 8), random_problem(300'007, 300, 100'000, 11, 12)}) {
+    const std::vector<std::uint64_t> want = gp::cpu_pair_table(p, gp::padded_k(p.k));
+    for (const std::uint32_t cap : {0u, 8u}) {
+      gp::PairsConfig c;
+      c.counter = gp::Counter::Dsmem;
+      c.bucket_cap = cap;
+      gp::PairsDevice dev(p, c, 0);
+      joseki::cuda::Stream s;
+      for (const bool match : {false, true})
+        for (const bool generic : {false, true}) {
+          dev.poison(s);
+          dev.enqueue_zero(s);
+          dev.enqueue_dsmem_phase(s, 1, match);
+          dev.enqueue_dsmem_phase(s, 2, generic);
+          EXPECT_EQ(dev.download_table(s), want)
+              << "N = " << p.n << ", K = " << p.k << ", cap " << cap << ", match " << match << ", generic " << generic;
+        }
+      EXPECT_THROW(dev.enqueue_dsmem_phase(s, 3), joseki::RunError);
+    }
+  }
+#endif
+}
+
 // r08's whole solve (GEMM combine after the slicing pass) exact over repeated solves with a poison between,
 // and on the shared test vectors.
 TEST(Abc471gHopperGpu, SmallDsmemSolvesAreExact) {

@@ -18,7 +18,7 @@ step "hopper_abc: GPU tests (Abc471gHopperGpu.*)"
 run timeout 100 "$B/joseki_gpu_tests" --gtest_filter='Abc471gHopperGpu.*' --gtest_brief=1 2>&1 | tee "$HA/gpu_tests.log" | tail -8
 
 step "hopper_abc: compute-sanitizer on the small tests (r05-r07's shapes, the floor, r08's DSMEM count)"
-HA_SAN='Abc471gHopperGpu.SanitizerShapes:Abc471gHopperGpu.SmallFloorSum*:Abc471gHopperGpu.DsmemSanitizerShapes'
+HA_SAN='Abc471gHopperGpu.SanitizerShapes:Abc471gHopperGpu.SmallFloorSum*:Abc471gHopperGpu.DsmemSanitizerShapes:Abc471gHopperGpu.SmallDsmemKernelVariantsAreExact'
 run timeout 45 $SAN --tool memcheck --error-exitcode 9 "$B/joseki_gpu_tests" \
   --gtest_filter="$HA_SAN" --gtest_brief=1 2>&1 | tee "$HA/memcheck.log" | grep -E 'ERROR SUMMARY|Invalid|PASSED|FAILED' | head -5
 run timeout 50 $SAN --tool racecheck --error-exitcode 9 "$B/joseki_gpu_tests" \
@@ -60,7 +60,7 @@ for c in sys.argv[2:]:
         if isinstance(ax, dict) and "partition_tile" in ax:
             v += f" [tile={ax['partition_tile']}]"
         if isinstance(ax, dict) and "dsmem_cluster" in ax:
-            v += f" [cluster={ax['dsmem_cluster']}]"
+            v += f" [cluster={ax['dsmem_cluster']}" + (f", {ax['dsmem_add']}]" if "dsmem_add" in ax else "]")
         key = (case, v)
         e = rows.setdefault(key, {"med": [], "fx": [], "val": set(), "notes": ""})
         s = r.get("summary") or {}

@@ -268,15 +268,23 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
       const std::string diff = compare_answers(fd.download(s), ref.answer);
       const bool split = fd.rounds() == 1 && fd.chunks() == 1 && fd.pairs() > 0;
       const std::size_t first = out.size();
-      for (int phase = 0; phase < (split ? 3 : 1); ++phase) {
-        static const char* const names[] = {"pairs.hopper.count_r08", "pairs.hopper.route_r08", "pairs.hopper.tables_r08"};
+      // Clusters of 8 only: phase 3, the table kernel with debug call 1's generic atom.add (beside phase 2's
+      // red.shared::cluster); phase 4, the route kernel ranking with __match_any_sync (beside phase 1's ballots).
+      for (int phase = 0; phase < (split ? (cluster == 8 ? 5 : 3) : 1); ++phase) {
+        static const char* const names[] = {"pairs.hopper.count_r08", "pairs.hopper.route_r08", "pairs.hopper.tables_r08",
+                                            "pairs.hopper.tables_r08", "pairs.hopper.route_r08"};
         static const char* const what[] = {
             "r08's count alone (table zeroing, route kernel, DSMEM table kernel)",
             "r08's route kernel alone (generate, rank by row range, 4-byte entries into the buckets)",
-            "r08's table kernel alone (the buckets counted through remote shared-memory adds, rows added into the table)"};
+            "r08's table kernel alone (the buckets counted through remote shared-memory adds, rows added into the table)",
+            "r08's table kernel alone, the add as a generic atom.add through cluster.map_shared_rank (debug call 1's form)",
+            "r08's route kernel alone, ranking by __match_any_sync instead of warp ballots"};
         Record r = base_record(names[phase], what[phase], "cuda", Scope::GpuCompute, "cold");
         stamp(r);
         r.axes.set("dsmem_cluster", static_cast<std::int64_t>(cluster));
+        if (phase == 2 || phase == 3)
+          r.axes.set("dsmem_add", std::string(phase == 3 ? "generic_atom" : "red_shared_cluster"));
+        if (phase == 1 || phase == 4) r.axes.set("dsmem_add", std::string(phase == 4 ? "rank_match" : "rank_ballot"));
         r.extra["phase_of"] = "pairs.r08_dsmem_count";
         r.extra["dsmem_ranges"] = fd.dsmem_plan().ranges;
         r.extra["dsmem_rows"] = fd.dsmem_plan().rows;
@@ -286,13 +294,24 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
         if (diff.empty()) {
           if (phase == 0) {
             r.set_measurement(timer.measure([&](cudaStream_t st) { fd.enqueue_count(st); }, measure::Mode::Cold, o.rule));
-          } else if (phase == 1) {
-            r.set_measurement(
-                timer.measure([&](cudaStream_t st) { fd.enqueue_dsmem_phase(st, 1); }, measure::Mode::Cold, o.rule));
+          } else if (phase == 1 || phase == 4) {
+            const bool match = phase == 4;
+            r.set_measurement(timer.measure([&](cudaStream_t st) { fd.enqueue_dsmem_phase(st, 1, match); },
+                                            measure::Mode::Cold, o.rule));
+            if (match) {  // the match-ranked buckets counted by the table kernel: the table must still be exact
+              fd.poison(s);
+              fd.enqueue_zero(s);
+              fd.enqueue_dsmem_phase(s, 1, true);
+              fd.enqueue_dsmem_phase(s, 2);
+              fd.enqueue_combine(s);
+              if (const std::string d2 = compare_answers(fd.download(s), ref.answer); !d2.empty())
+                r.validation = "failed (match-ranked route): " + d2;
+            }
           } else {
+            const bool generic = phase == 3;
             fd.enqueue_dsmem_phase(s, 1);  // full buckets, kept full by every timed run
-            r.set_measurement(
-                timer.measure([&](cudaStream_t st) { fd.enqueue_dsmem_phase(st, 2); }, measure::Mode::Cold, o.rule));
+            r.set_measurement(timer.measure([&](cudaStream_t st) { fd.enqueue_dsmem_phase(st, 2, generic); },
+                                            measure::Mode::Cold, o.rule));
             if (r.summary && r.summary->median > 0)
               r.extra["remote_adds_per_s"] = static_cast<double>(fd.pairs()) / r.summary->median;
           }

@@ -88,6 +88,8 @@ struct DsmemArgs {
   // kernel; keep_cursor: the count kernel leaves the buckets full (so it can be timed again).
   int phases = 3;
   bool keep_cursor = false;
+  bool generic_add = false;  // the count kernel's add as in debug call 1 (generic atom.add), for the A/B
+  bool match_rank = false;   // the route kernel ranks with __match_any_sync instead of ballots (A/B)
 };
 struct DsmemLaunch {
   std::uint32_t resident_clusters = 0;  // clusters of the count kernel the GPU holds at once (at the opt-in maximum)

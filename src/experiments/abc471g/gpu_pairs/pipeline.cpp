@@ -345,7 +345,7 @@ DsmemArgs PairsDevice::dsmem_args(std::uint64_t begin, std::uint64_t end) const 
   return da;
 }
 
-void PairsDevice::enqueue_dsmem_phase(cudaStream_t s, int phase) {
+void PairsDevice::enqueue_dsmem_phase(cudaStream_t s, int phase, bool variant) {
   if (m_counter != Counter::Dsmem || m_rounds != 1 || m_chunks_per_round != 1 || (phase != 1 && phase != 2))
     throw RunError("gpu-pairs: enqueue_dsmem_phase(" + std::to_string(phase) +
                    ") needs r08's count of one chunk in one round, phase 1 or 2");
@@ -353,6 +353,8 @@ void PairsDevice::enqueue_dsmem_phase(cudaStream_t s, int phase) {
   DsmemArgs da = dsmem_args(m_begin, m_end);
   da.phases = phase;
   da.keep_cursor = phase == 2;
+  da.generic_add = variant && phase == 2;
+  da.match_rank = variant && phase == 1;
   if (phase == 1) JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_cursor.data(), 0, m_cursor.bytes(), s));
   launch_dsmem_count(da, s);
 }

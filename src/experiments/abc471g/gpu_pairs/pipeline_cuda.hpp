@@ -62,7 +62,9 @@ class PairsDevice {
   // r08's count in its two kernels, for the bench's split (one chunk, one round; RunError otherwise):
   // phase 1 empties the buckets and routes the pairs into them, phase 2 counts the buckets into the
   // table through DSMEM and leaves them full (so it can be timed again; the table accumulates).
-  void enqueue_dsmem_phase(cudaStream_t s, int phase);
+  // variant (the bench's A/Bs): phase 2 with debug call 1's generic atom.add instead of
+  // red.shared::cluster; phase 1 ranking with __match_any_sync instead of ballots.
+  void enqueue_dsmem_phase(cudaStream_t s, int phase, bool variant = false);
   // The whole solve: count, then combine; with PairsConfig::graph as one CUDA graph launch
   // (r05_whole_graph.cpp), else kernel by kernel.
   void enqueue_solve(cudaStream_t s);

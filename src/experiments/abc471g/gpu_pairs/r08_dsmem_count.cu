@@ -55,8 +55,8 @@
 //   table kernel alone: 111.4 / 115.6 us (max), 1415 / 1445 us (10^8) = 6.3-7.1e10 remote adds/s
 //   device-wide: 2.5-2.9x below the prediction's floor (1.8e11/s) and below the L2's random RED rate
 //   (1.0e11/s, r02): a remote shared-memory add is slower than an L2 atomic, so the table in DSMEM cannot
-//   beat a partition through the L2 that ends in local shared-memory atomics (r03/r04's histograms,
-//   ~2.5e11 adds/s at 10^9).
+//   beat a partition through the L2 that ends in local shared-memory atomics (r04's whole count: 2.2e11
+//   pairs/s at 10^9).
 // Since call 1 the add is an explicit mapa.shared::cluster + red.shared::cluster (PTX showed the generic
 // path compiled to a generic atom.add with a return value): not yet measured on the H200.
 #include <cooperative_groups.h>
@@ -99,6 +99,18 @@ __device__ __forceinline__ std::uint32_t warp_rank(std::uint32_t range, bool val
   return base + __popc(peers & ((1u << lane) - 1u));
 }
 
+// The same rank with one __match_any_sync instead of the ballots (DsmemArgs::match_rank: the bench's A/B).
+__device__ __forceinline__ std::uint32_t warp_rank_match(std::uint32_t range, bool valid, std::uint32_t* s_cnt) {
+  const std::uint32_t lane = threadIdx.x & 31u;
+  const std::uint32_t peers = __match_any_sync(0xFFFFFFFFu, valid ? range : 0xFFFFFFFFu);
+  const int leader = __ffs(peers) - 1;
+  std::uint32_t base = 0;
+  if (valid && static_cast<std::uint32_t>(leader) == lane) base = atomicAdd(&s_cnt[range], __popc(peers));
+  base = __shfl_sync(0xFFFFFFFFu, base, leader);
+  return valid ? base + __popc(peers & ((1u << lane) - 1u)) : 0u;
+}
+
+template <bool MATCH>
 __global__ void __launch_bounds__(ROUTE_THREADS, 2) route_kernel(DsmemArgs a, int bits, int range_bits) {
   __shared__ std::uint32_t s_sorted[ROUTE_TILE];  // the tile's keys (slot << 16 | offset), grouped by range
   __shared__ std::uint32_t s_cnt[DSMEM_MAX_RANGES];    // this tile's pairs per range (ranking)
@@ -153,7 +165,9 @@ __global__ void __launch_bounds__(ROUTE_THREADS, 2) route_kernel(DsmemArgs a, in
         prev = cur;
         ++q;
       }
-      rank2[e / 2] |= warp_rank(range, key[e] != ~0u, range_bits, s_cnt) << (16 * (e & 1));
+      const std::uint32_t rank = MATCH ? warp_rank_match(range, key[e] != ~0u, s_cnt)
+                                       : warp_rank(range, key[e] != ~0u, range_bits, s_cnt);
+      rank2[e / 2] |= rank << (16 * (e & 1));
     }
     __syncthreads();  // [A] the tile's counts are complete
     // Warp 0: exclusive scan of the range counts (two ranges a lane), reservations in the buckets.
@@ -224,6 +238,9 @@ __device__ __forceinline__ void dsmem_add_one(std::uint32_t s_base32, std::uint3
 }
 
 // One cluster per range, `cluster` blocks, each block `rows` table rows in its dynamic shared memory.
+// GENERIC: call 1's form (cluster.map_shared_rank + atomicAdd: a generic mapa and a generic atom.add),
+// kept for the bench's A/B (DsmemArgs::generic_add).
+template <bool GENERIC>
 __global__ void __launch_bounds__(COUNT_THREADS_DS, 1) dsmem_count_kernel(DsmemArgs a) {
   extern __shared__ uint4 s_rows4[];
   std::uint32_t* s_rows = reinterpret_cast<std::uint32_t*>(s_rows4);
@@ -248,9 +265,19 @@ __global__ void __launch_bounds__(COUNT_THREADS_DS, 1) dsmem_count_kernel(DsmemA
     const uint4 v = __ldcs(src4 + i);  // read once
     const std::uint32_t w[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
-    for (int e = 0; e < 4; ++e) dsmem_add_one(s_base32, w[e]);
+    for (int e = 0; e < 4; ++e) {
+      if constexpr (GENERIC)
+        atomicAdd(cluster.map_shared_rank(s_rows, w[e] >> 16) + (w[e] & 0xFFFFu), 1u);
+      else
+        dsmem_add_one(s_base32, w[e]);
+    }
   }
-  for (std::uint32_t i = n4 * 4 + rank * COUNT_THREADS_DS + threadIdx.x; i < n; i += stride) dsmem_add_one(s_base32, src[i]);
+  for (std::uint32_t i = n4 * 4 + rank * COUNT_THREADS_DS + threadIdx.x; i < n; i += stride) {
+    if constexpr (GENERIC)
+      atomicAdd(cluster.map_shared_rank(s_rows, src[i] >> 16) + (src[i] & 0xFFFFu), 1u);
+    else
+      dsmem_add_one(s_base32, src[i]);
+  }
   cluster.sync();  // every remote add has landed; no block leaves while others may still write to it
   if (g < a.slots) {
     const std::uint32_t row0 = g * a.rows;
@@ -278,9 +305,10 @@ DsmemLaunch prepare_dsmem(int device, std::uint32_t cluster) {
   JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   l.smem_optin = static_cast<std::size_t>(optin);
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(dsmem_count_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
-  if (cluster > 8)
-    JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(dsmem_count_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  for (auto* k : {dsmem_count_kernel<false>, dsmem_count_kernel<true>}) {
+    JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
+    if (cluster > 8) JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  }
   cudaLaunchConfig_t cfg{};
   cudaLaunchAttribute attr[1];
   attr[0].id = cudaLaunchAttributeClusterDimension;
@@ -293,9 +321,9 @@ DsmemLaunch prepare_dsmem(int device, std::uint32_t cluster) {
   cfg.attrs = attr;
   cfg.numAttrs = 1;
   int clusters = 0;
-  JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, dsmem_count_kernel, &cfg));
+  JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, dsmem_count_kernel<false>, &cfg));
   l.resident_clusters = static_cast<std::uint32_t>(clusters > 0 ? clusters : 0);
-  JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, route_kernel, ROUTE_THREADS, 0));
+  JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, route_kernel<false>, ROUTE_THREADS, 0));
   l.route_threads = static_cast<std::uint64_t>(sms) * static_cast<std::uint64_t>(per_sm > 0 ? per_sm : 1) * ROUTE_THREADS;
   return l;
 }
@@ -308,7 +336,10 @@ void launch_dsmem_count(const DsmemArgs& a, cudaStream_t s) {
   int range_bits = 0;
   while ((1u << range_bits) < a.ranges) ++range_bits;
   if (a.phases & 1) {
-    route_kernel<<<blocks, ROUTE_THREADS, 0, s>>>(a, bits, range_bits);
+    if (a.match_rank)
+      route_kernel<true><<<blocks, ROUTE_THREADS, 0, s>>>(a, bits, range_bits);
+    else
+      route_kernel<false><<<blocks, ROUTE_THREADS, 0, s>>>(a, bits, range_bits);
     JOSEKI_CUDA_CHECK_LAUNCH();
   }
   if (!(a.phases & 2)) return;
@@ -325,7 +356,10 @@ void launch_dsmem_count(const DsmemArgs& a, cudaStream_t s) {
   cfg.stream = s;
   cfg.attrs = attr;
   cfg.numAttrs = 1;
-  JOSEKI_CUDA_CHECK(cudaLaunchKernelEx(&cfg, dsmem_count_kernel, a));
+  if (a.generic_add)
+    JOSEKI_CUDA_CHECK(cudaLaunchKernelEx(&cfg, dsmem_count_kernel<true>, a));
+  else
+    JOSEKI_CUDA_CHECK(cudaLaunchKernelEx(&cfg, dsmem_count_kernel<false>, a));
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 
