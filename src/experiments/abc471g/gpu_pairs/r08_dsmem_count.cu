@@ -57,8 +57,13 @@
 //   (1.0e11/s, r02): a remote shared-memory add is slower than an L2 atomic, so the table in DSMEM cannot
 //   beat a partition through the L2 that ends in local shared-memory atomics (r04's whole count: 2.2e11
 //   pairs/s at 10^9).
-// Since call 1 the add is an explicit mapa.shared::cluster + red.shared::cluster (PTX showed the generic
-// path compiled to a generic atom.add with a return value): not yet measured on the H200.
+// Since call 1 the add is an explicit mapa.shared::cluster + red.shared::cluster (the PTX of the generic
+// form is a generic atom.add with a return value). Debug call 2 (21:47, /work/briefs/calls/call2/dsmem,
+// commit 1181074; same A/B in one process): no difference, 6.27e10 vs 6.25e10 adds/s (max case), 7.06e10
+// vs 7.06e10 (10^8): the network is the limit, not the instruction form. Ranking by __match_any_sync
+// instead of 5 ballots: route 589.0 vs 616.8 us at 10^8 (-4.5 %), 51.6 vs 54.8 us at the max case; kept
+// as an A/B only (1.4 % of r08's solve). Whole solve in call 2: 228.32 us (r04 78.85: 2.90x), 10^8
+// 2092.3 us (4.19x), 10^9 20.337 ms (4.29x; r07 4.581 ms); every answer exact; memcheck 0 errors.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
