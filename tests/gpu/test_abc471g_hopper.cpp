@@ -192,6 +192,207 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
 #endif
 }
 
+// r08 (Counter::Dsmem): skipped with needs.hpp's reason where clusters are unavailable (sm < 90).
+#define JOSEKI_REQUIRE_DSMEM()                                                                      \
+  if (auto why = joseki::measure::unmet(gp::dsmem_needs(), joseki::gpu::needs_facts(0))) {         \
+    GTEST_SKIP() << "r08's DSMEM count " << *why;                                                  \
+  }
+
+#ifdef JOSEKI_HAVE_CUDA
+// The DSMEM count's table against the CPU's, after a poison, for one configuration.
+void expect_dsmem_table(const ab::Problem& p, std::uint32_t cluster, std::uint32_t cap, std::uint32_t ppt,
+                        std::uint64_t chunk, std::uint64_t round = gp::ROUND_PAIRS_MAX) {
+  const std::uint32_t kp = gp::padded_k(p.k);
+  gp::PairsConfig c;
+  c.counter = gp::Counter::Dsmem;
+  c.dsmem_cluster = cluster;
+  c.bucket_cap = cap;
+  c.pairs_per_thread = ppt;
+  c.chunk_pairs = chunk;
+  c.round_pairs = round;
+  c.progress = false;
+  gp::PairsDevice dev(p, c, 0);
+  ASSERT_EQ(dev.counter(), gp::Counter::Dsmem);
+  const gp::DsmemPlan& pl = dev.dsmem_plan();
+  ASSERT_GT(pl.rows, 0u);
+  EXPECT_EQ(pl.cluster, cluster);
+  joseki::cuda::Stream s;
+  for (int rep = 0; rep < 2; ++rep) {  // the cursors are left zero for the next count
+    dev.poison(s);
+    dev.enqueue_count(s);
+    EXPECT_EQ(dev.download_table(s), gp::cpu_pair_table(p, kp))
+        << "N = " << p.n << ", K = " << p.k << ", M = " << p.m() << ", cluster " << cluster << ", cap " << cap
+        << ", ppt " << ppt << ", chunk " << chunk << ", round " << round << " (" << pl.rows << " rows a block, "
+        << pl.ranges << " ranges), count " << rep;
+  }
+}
+#endif
+
+// r08's table cell by cell: N = 1 and 2, K + 1, sizes off every multiple, given values only / mostly /
+// hardly, runs of one tile, many tiles and a ragged last one, spilling buckets (a forced tiny cap and a
+// skewed input whose one range gets every pair), several chunks, and the 64-bit multi-round path.
+TEST(Abc471gHopperGpu, SmallDsmemCountTablesAreExact) {
+  JOSEKI_REQUIRE_GPU();
+  JOSEKI_REQUIRE_DSMEM();
+#ifdef JOSEKI_HAVE_CUDA
+  const ab::Problem problems[] = {random_problem(1, 5, 1, 1, 2),           random_problem(2, 37, 0, 3, 4),
+                                  random_problem(301, 300, 0, 5, 6),       random_problem(4'099, 31, 17, 7, 8),
+                                  random_problem(100'003, 37, 5'000, 9, 10), random_problem(300'007, 300, 100'000, 11, 12),
+                                  random_problem(200'003, 2300, 1'001, 13, 14), random_problem(50'021, 4096, 7, 15, 16),
+                                  gp::testing::heavy_cell_problem(70'001, 13, 4, 17)};
+  for (const ab::Problem& p : problems)
+    for (const std::uint32_t cluster : {8u, 16u})
+      for (const std::uint32_t cap : {0u, 8u}) {
+        expect_dsmem_table(p, cluster, cap, 0, 1ULL << 28);
+        expect_dsmem_table(p, cluster, cap, 7, 1ULL << 28);                 // 7 pairs a thread: a ragged tile
+        if (p.n > 1000) expect_dsmem_table(p, cluster, cap, 100, 7'777);    // many tiles, several chunks
+      }
+  // 64-bit counters: rounds of 40'000 pairs flushed into the wide table.
+  expect_dsmem_table(random_problem(300'007, 300, 100'000, 11, 12), 8, 0, 0, 1ULL << 28, 40'000);
+  expect_dsmem_table(random_problem(300'007, 300, 100'000, 11, 12), 16, 0, 0, 9'999, 40'000);
+  // Few symbols, many pairs: 4 cells of one range take all 3e6 pairs (the bucket spills at its cap).
+  expect_dsmem_table(random_problem(3'000'001, 2, 1, 19, 20), 8, 0, 0, 1ULL << 28);
+  // A cluster size other than 8 or 16 is refused with the value.
+  gp::PairsConfig bad;
+  bad.counter = gp::Counter::Dsmem;
+  bad.dsmem_cluster = 4;
+  const ab::Problem p = random_problem(1'000, 37, 1, 1, 1);
+  EXPECT_THROW(gp::PairsDevice(p, bad, 0), joseki::InputError);
+#endif
+}
+
+// The bench's A/B variants of r08's kernels (ranking by __match_any_sync; call 1's generic atom.add), each
+// count's table against the CPU's, with and without spilling buckets.
+TEST(Abc471gHopperGpu, SmallDsmemKernelVariantsAreExact) {
+  JOSEKI_REQUIRE_GPU();
+  JOSEKI_REQUIRE_DSMEM();
+#ifdef JOSEKI_HAVE_CUDA
+  for (const ab::Problem& p : {random_problem(4'099, 31, 17, 7, 8), random_problem(300'007, 300, 100'000, 11, 12)}) {
+    const std::vector<std::uint64_t> want = gp::cpu_pair_table(p, gp::padded_k(p.k));
+    for (const std::uint32_t cap : {0u, 8u}) {
+      gp::PairsConfig c;
+      c.counter = gp::Counter::Dsmem;
+      c.bucket_cap = cap;
+      gp::PairsDevice dev(p, c, 0);
+      joseki::cuda::Stream s;
+      for (const bool match : {false, true})
+        for (const bool generic : {false, true}) {
+          dev.poison(s);
+          dev.enqueue_zero(s);
+          dev.enqueue_dsmem_phase(s, 1, match);
+          dev.enqueue_dsmem_phase(s, 2, generic);
+          EXPECT_EQ(dev.download_table(s), want)
+              << "N = " << p.n << ", K = " << p.k << ", cap " << cap << ", match " << match << ", generic " << generic;
+        }
+      EXPECT_THROW(dev.enqueue_dsmem_phase(s, 3), joseki::RunError);
+    }
+  }
+#endif
+}
+
+// r08's whole solve (GEMM combine after the slicing pass) exact over repeated solves with a poison between,
+// and on the shared test vectors.
+TEST(Abc471gHopperGpu, SmallDsmemSolvesAreExact) {
+  JOSEKI_REQUIRE_GPU();
+  JOSEKI_REQUIRE_DSMEM();
+#ifdef JOSEKI_HAVE_CUDA
+  if (auto why = joseki::measure::unmet(gp::combiner_needs(gp::Combiner::Gemm, 2300), joseki::gpu::needs_facts(0)))
+    GTEST_SKIP() << *why;
+  std::vector<ab::Problem> problems = {random_problem(1, 5, 1, 1, 2), random_problem(2, 37, 1, 3, 4),
+                                       random_problem(301, 300, 7, 5, 6), random_problem(100'003, 37, 5'000, 7, 8),
+                                       random_problem(300'007, 300, 100'000, 9, 10),
+                                       gp::testing::heavy_cell_problem(70'001, 13, 4, 70'000)};
+  std::vector<ab::Answer> wants;
+  for (const ab::Problem& p : problems) {
+    const std::uint32_t kp = gp::padded_k(p.k);
+    wants.push_back(gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p));
+  }
+  const auto vectors = gp::testing::load_vectors();
+  int vectors_run = 0;
+  for (const auto& v : vectors)
+    if (gp::padded_k(v.problem.k) <= gp::PARTITION_MAX_KP) {
+      problems.push_back(v.problem);
+      wants.push_back(v.answer);
+      ++vectors_run;
+    }
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    const ab::Problem& p = problems[i];
+    for (const std::uint32_t cluster : {8u, 16u}) {
+      gp::PairsConfig c;
+      c.combiner = gp::Combiner::Gemm;
+      c.counter = gp::Counter::Dsmem;
+      c.dsmem_cluster = cluster;
+      c.progress = false;
+      gp::PairsDevice dev(p, c, 0);
+      ASSERT_EQ(dev.counter(), gp::Counter::Dsmem);
+      EXPECT_FALSE(dev.fused()) << "r08 writes the table; the slicing pass makes the planes";
+      joseki::cuda::Stream s;
+      for (int rep = 0; rep < 3; ++rep) {
+        if (rep != 1) dev.poison(s);
+        dev.enqueue_solve(s);
+        EXPECT_EQ(dev.download(s), wants[i]) << "solve " << rep << ", cluster " << cluster << ", N = " << p.n
+                                             << ", K = " << p.k << (i >= 6 ? " (test vector)" : "");
+      }
+    }
+  }
+  if (vectors.empty()) GTEST_SKIP() << "random problems exact; test vectors not found (../shared/testdata/abc471g)";
+  EXPECT_GT(vectors_run, 0) << "no shared test vector with K <= 4096";
+#endif
+}
+
+// A short run for compute-sanitizer (memcheck, racecheck): r08's count and solve on two shapes, clusters of
+// 8 and 16, one with spilling buckets and several chunks.
+TEST(Abc471gHopperGpu, DsmemSanitizerShapes) {
+  JOSEKI_REQUIRE_GPU();
+  JOSEKI_REQUIRE_DSMEM();
+#ifdef JOSEKI_HAVE_CUDA
+  for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(20'011, 300, 1'000, 9, 10)})
+    for (const std::uint32_t cluster : {8u, 16u}) {
+      expect_dsmem_table(p, cluster, 0, 0, 1ULL << 28);
+      expect_dsmem_table(p, cluster, 8, 7, 3'001);
+    }
+  if (auto why = joseki::measure::unmet(gp::combiner_needs(gp::Combiner::Gemm, 2300), joseki::gpu::needs_facts(0)))
+    GTEST_SKIP() << "tables exact; the whole solve needs " << *why;
+  const ab::Problem p = random_problem(20'011, 300, 1'000, 9, 10);
+  const std::uint32_t kp = gp::padded_k(p.k);
+  const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
+  gp::PairsConfig c;
+  c.combiner = gp::Combiner::Gemm;
+  c.counter = gp::Counter::Dsmem;
+  gp::PairsDevice dev(p, c, 0);
+  joseki::cuda::Stream s;
+  dev.poison(s);
+  for (int rep = 0; rep < 2; ++rep) {
+    dev.enqueue_solve(s);
+    EXPECT_EQ(dev.download(s), want) << "solve " << rep;
+  }
+#endif
+}
+
+TEST(Abc471gHopperGpu, MaxCaseDsmemExact) {
+  JOSEKI_REQUIRE_GPU();
+  JOSEKI_REQUIRE_DSMEM();
+#ifdef JOSEKI_HAVE_CUDA
+  if (auto why = joseki::measure::unmet(gp::combiner_needs(gp::Combiner::Gemm, 2300), joseki::gpu::needs_facts(0)))
+    GTEST_SKIP() << *why;
+  const ab::Problem p = random_problem(7'000'000, 2300, 100'000, 2026, 7);
+  const ab::Answer want = gp::solve_pairs_reference(p);
+  for (const std::uint32_t cluster : {8u, 16u}) {
+    gp::PairsConfig c;
+    c.combiner = gp::Combiner::Gemm;
+    c.counter = gp::Counter::Dsmem;
+    c.dsmem_cluster = cluster;
+    gp::PairsDevice dev(p, c, 0);
+    joseki::cuda::Stream s;
+    dev.poison(s);
+    for (int rep = 0; rep < 2; ++rep) {
+      dev.enqueue_solve(s);
+      EXPECT_EQ(dev.download(s), want) << "cluster " << cluster << ", solve " << rep;
+    }
+  }
+#endif
+}
+
 TEST(Abc471gHopperGpu, MaxCaseWholeGraphExact) {
   JOSEKI_REQUIRE_GPU();
 #ifdef JOSEKI_HAVE_CUDA

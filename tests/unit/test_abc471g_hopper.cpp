@@ -3,10 +3,16 @@
 // ladder with their knobs (what `scale ladder` and `scale hopper` apply before timing them).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "backend/gpu.hpp"
 #include "experiments/abc471g/gpu_pairs/bench_hopper.hpp"
+#include "experiments/abc471g/gpu_pairs/dsmem_plan.hpp"
 #include "experiments/abc471g/gpu_pairs/ladder.hpp"
+#include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
+#include "experiments/abc471g/gpu_pairs/pipeline.hpp"
 #include "experiments/abc471g/gpu_pairs/test_support.hpp"
+#include "measure/needs.hpp"
 
 namespace {
 
@@ -83,6 +89,115 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
   EXPECT_FALSE(d.graph) << "the shipped solvers launch kernel by kernel";
   EXPECT_EQ(d.gemm_panels, 1);
   EXPECT_FALSE(static_cast<bool>(gp::find_rung("p04").configure)) << "r04 is r04";
+}
+
+// r08's layout (dsmem_plan.hpp): every row in exactly one slot, the slot of a row by the magic
+// multiply, a block's rows within its shared memory and its offsets within 16 bits, at most
+// DSMEM_MAX_RANGES ranges; one wave of clusters where the shared memory allows it.
+TEST(Abc471gHopper, DsmemPlanCoversTheTableWithinItsLimits) {
+  constexpr std::size_t H200_OPTIN = 232'448;  // 227 KiB
+  for (const std::uint32_t cluster : {8u, 16u})
+    for (const std::uint32_t resident : {1u, 7u, 8u, 16u, 33u})
+      for (std::uint32_t kp = 128; kp <= gp::PARTITION_MAX_KP; kp += 128) {
+        const gp::DsmemPlan p = gp::plan_dsmem(kp, cluster, resident, H200_OPTIN);
+        const std::string at = "kp " + std::to_string(kp) + ", cluster " + std::to_string(cluster) + ", resident " +
+                               std::to_string(resident);
+        ASSERT_GT(p.rows, 0u) << at;
+        EXPECT_EQ(p.cluster, cluster);
+        EXPECT_EQ(1u << p.cluster_log, cluster);
+        EXPECT_LE(p.cta_bytes, H200_OPTIN) << at;
+        EXPECT_EQ(p.cta_bytes, static_cast<std::size_t>(p.rows) * kp * 4) << at;
+        EXPECT_LE(static_cast<std::uint64_t>(p.rows) * kp, 65536u) << at << ": offsets must fit 16 bits";
+        EXPECT_LE(p.ranges, gp::DSMEM_MAX_RANGES) << at;
+        EXPECT_GE(static_cast<std::uint64_t>(p.slots) * p.rows, kp) << at << ": every row has a slot";
+        EXPECT_LT(static_cast<std::uint64_t>(p.slots - 1) * p.rows, kp) << at << ": no empty slot";
+        EXPECT_EQ(p.ranges, (p.slots + cluster - 1) / cluster) << at;
+        EXPECT_TRUE(gp::dsmem_magic_exact(kp, p.rows, p.magic)) << at;
+        EXPECT_EQ(p.cta_bytes % 16, 0u) << at << ": rows are read as uint4";
+        EXPECT_GE(p.rows, 2u) << at << ": the magic of 1 row is 2^32";
+        // One wave when the shared memory allows: no more ranges than resident clusters.
+        const std::uint32_t wave_rows = std::max<std::uint32_t>(2, (kp + resident * cluster - 1) / (resident * cluster));
+        if (static_cast<std::uint64_t>(wave_rows) * kp * 4 <= H200_OPTIN && wave_rows * kp <= 65536u &&
+            wave_rows >= (kp + 64 * cluster - 1) / (64 * cluster)) {
+          EXPECT_LE(p.ranges, resident) << at;
+        }
+      }
+  // The max case on the H200 (16 clusters of 8 resident): 18 rows a block, 16 ranges, 166 KB.
+  const gp::DsmemPlan mx = gp::plan_dsmem(gp::padded_k(2300), 8, 16, H200_OPTIN);
+  EXPECT_EQ(mx.rows, 18u);
+  EXPECT_EQ(mx.ranges, 16u);
+  EXPECT_EQ(mx.cta_bytes, 18u * 2304u * 4u);
+  // Refusals: no shared memory for a row, a cluster that is not a power of two or too large.
+  EXPECT_EQ(gp::plan_dsmem(4096, 8, 16, 8 * 1024).rows, 0u);
+  EXPECT_EQ(gp::plan_dsmem(2304, 12, 16, H200_OPTIN).rows, 0u);
+  EXPECT_EQ(gp::plan_dsmem(2304, 32, 16, H200_OPTIN).rows, 0u);
+  EXPECT_EQ(gp::plan_dsmem(0, 8, 16, H200_OPTIN).rows, 0u);
+  // A magic that is not exact is caught by the check the plan relies on.
+  EXPECT_FALSE(gp::dsmem_magic_exact(4096, 3, (1ULL << 32) / 3));
+}
+
+// r08's routing (the kernels' own functions): every pair of rows and columns lands, through its range's
+// bucket entry and the block it names, on its own table cell, and a spilled key on the same cell.
+TEST(Abc471gHopper, DsmemRoutingPutsEveryPairOnItsCell) {
+  constexpr std::size_t H200_OPTIN = 232'448;
+  for (const std::uint32_t kp : {128u, 384u, 2304u, 4096u})
+    for (const std::uint32_t cluster : {8u, 16u})
+      for (const std::uint32_t resident : {7u, 16u}) {
+        const gp::DsmemPlan p = gp::plan_dsmem(kp, cluster, resident, H200_OPTIN);
+        ASSERT_GT(p.rows, 0u);
+        std::uint64_t bad = 0;
+        for (std::uint32_t row = 0; row < kp; ++row)
+          for (std::uint32_t col = 0; col < kp; col += (kp > 512 ? 7 : 1)) {
+            const std::uint32_t key = gp::dsmem_key(row, col, kp, p.rows, p.magic);
+            const std::uint32_t range = gp::dsmem_key_range(key, p.cluster_log);
+            const std::uint32_t entry = gp::dsmem_key_entry(key, cluster);
+            const std::size_t cell = static_cast<std::size_t>(row) * kp + col;
+            bad += range != row / (p.rows * cluster) || range >= p.ranges || (entry >> 16) >= cluster ||
+                   (entry & 0xFFFFu) >= p.rows * kp || gp::dsmem_entry_cell(range, entry, cluster, p.rows, kp) != cell ||
+                   gp::dsmem_key_cell(key, p.rows, kp) != cell;
+          }
+        EXPECT_EQ(bad, 0u) << "kp " << kp << ", cluster " << cluster << ", resident " << resident;
+      }
+}
+
+TEST(Abc471gHopper, DsmemBucketCapacity) {
+  // The range's share + 1/16 + 1024, a multiple of 8; a forced cap (tests) rounded up to 8; ranges * cap < 2^32.
+  EXPECT_EQ(gp::dsmem_bucket_cap(1u << 28, 16, 0), ((1u << 24) + (1u << 20) + 1024 + 7) / 8 * 8);
+  EXPECT_EQ(gp::dsmem_bucket_cap(1000, 16, 0), (62 + 3 + 1024 + 7) / 8 * 8);
+  EXPECT_EQ(gp::dsmem_bucket_cap(1000, 16, 5), 8u);
+  EXPECT_EQ(gp::dsmem_bucket_cap(1000, 16, 8), 8u);
+  for (const std::uint32_t ranges : {1u, 2u, 16u, 64u}) {
+    const std::uint32_t cap = gp::dsmem_bucket_cap(1ULL << 31, ranges, 0);
+    EXPECT_EQ(cap % 8, 0u);
+    EXPECT_LT(static_cast<std::uint64_t>(cap) * ranges, 1ULL << 32) << ranges << " ranges";
+  }
+}
+
+TEST(Abc471gHopper, RungEightIsTheDsmemCountAndNeedsClusters) {
+  const gp::PairsRung& r8 = gp::find_rung("p08");
+  EXPECT_EQ(r8.slug, "r08_dsmem_count");
+  EXPECT_EQ(r8.position, 8);
+  EXPECT_EQ(r8.predecessor, "r04_partition_gemm") << "same combine: the A/B is the count";
+  EXPECT_EQ(r8.counter, gp::Counter::Dsmem);
+  ASSERT_TRUE(r8.combiner.has_value());
+  EXPECT_EQ(*r8.combiner, gp::Combiner::Gemm);
+  const auto& f = r8.needs.features;
+  EXPECT_NE(std::find(f.begin(), f.end(), joseki::measure::Feature::Clusters), f.end());
+  EXPECT_EQ(joseki::measure::feature_min_cc(joseki::measure::Feature::Clusters), 90);
+  EXPECT_TRUE(r8.precondition(random_problem(10, 2300, 1, 1, 1)).empty());
+  EXPECT_FALSE(r8.precondition(random_problem(10, 5000, 1, 1, 1)).empty()) << "Kp > 4096";
+  gp::PairsConfig c;
+  c.counter = gp::Counter::Dsmem;
+  EXPECT_EQ(gp::effective_counter(random_problem(10, 2300, 1, 1, 1), c), gp::Counter::Dsmem);
+  EXPECT_EQ(gp::effective_counter(random_problem(10, 5000, 1, 1, 1), c), gp::Counter::Atomic);
+  EXPECT_STREQ(gp::counter_name(gp::Counter::Dsmem), "dsmem");
+  EXPECT_EQ(c.dsmem_cluster, 8u);
+  // The ladder's spec carries the rung's own need beside its combiner's.
+  const joseki::measure::Ladder lad = gp::core_ladder(random_problem(10, 2300, 1, 1, 1), {r8});
+  ASSERT_EQ(lad.rungs.size(), 1u);
+  const auto& sf = lad.rungs[0].needs.features;
+  EXPECT_NE(std::find(sf.begin(), sf.end(), joseki::measure::Feature::Clusters), sf.end());
+  EXPECT_NE(std::find(sf.begin(), sf.end(), joseki::measure::Feature::Int8MmaK32), sf.end());
 }
 
 TEST(Abc471gHopper, FloorWithoutAGpuIsASkippedRecord) {

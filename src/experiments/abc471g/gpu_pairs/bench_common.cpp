@@ -306,6 +306,14 @@ nlohmann::json solve_extras(const PairsDevice& dev, const PairsConfig& cfg) {
     x["slices"] = dev.slice_plan().slices;
     x["chunk_pairs"] = dev.chunk_pairs();
   }
+  if (dev.counter() == Counter::Dsmem) {  // r08's layout
+    x["dsmem_cluster"] = dev.dsmem_plan().cluster;
+    x["dsmem_rows"] = dev.dsmem_plan().rows;
+    x["dsmem_ranges"] = dev.dsmem_plan().ranges;
+    x["dsmem_block_bytes"] = dev.dsmem_plan().cta_bytes;
+    x["bucket_cap"] = dev.bucket_cap();
+    x["chunk_pairs"] = dev.chunk_pairs();
+  }
   return x;
 }
 #endif

@@ -250,6 +250,85 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
     if (const std::string again = compare_answers(fd.download(s), ref.answer); !again.empty() && diff.empty())
       out.back().validation = out[out.size() - 2].validation = "failed after the timed runs: " + again;
   }
+  // r08 split, clusters of 8 and 16: the DSMEM count alone (route + tables, zeroing included), and for
+  // one chunk its route kernel alone and its table kernel alone (remote shared-memory adds per second:
+  // the figure r08's prediction turns on). Validated through the whole solve before and after.
+  if (find_rung("r08_dsmem_count").precondition(p).empty() &&
+      !measure::unmet(combiner_needs(Combiner::Gemm, p.k), gpu::needs_facts(o.device)) &&
+      !measure::unmet(dsmem_needs(), gpu::needs_facts(o.device))) {
+    for (const std::uint32_t cluster : {8u, 16u}) try {
+      PairsConfig gc;
+      gc.progress = false;
+      gc.combiner = Combiner::Gemm;
+      gc.counter = Counter::Dsmem;
+      gc.dsmem_cluster = cluster;
+      PairsDevice fd(p, gc, o.device);
+      fd.poison(s);
+      fd.enqueue_solve(s);
+      const std::string diff = compare_answers(fd.download(s), ref.answer);
+      const bool split = fd.rounds() == 1 && fd.chunks() == 1 && fd.pairs() > 0;
+      const std::size_t first = out.size();
+      // Clusters of 8 only: phase 3, the table kernel with debug call 1's generic atom.add (beside phase 2's
+      // red.shared::cluster); phase 4, the route kernel ranking with __match_any_sync (beside phase 1's ballots).
+      for (int phase = 0; phase < (split ? (cluster == 8 ? 5 : 3) : 1); ++phase) {
+        static const char* const names[] = {"pairs.hopper.count_r08", "pairs.hopper.route_r08", "pairs.hopper.tables_r08",
+                                            "pairs.hopper.tables_r08", "pairs.hopper.route_r08"};
+        static const char* const what[] = {
+            "r08's count alone (table zeroing, route kernel, DSMEM table kernel)",
+            "r08's route kernel alone (generate, rank by row range, 4-byte entries into the buckets)",
+            "r08's table kernel alone (the buckets counted through remote shared-memory adds, rows added into the table)",
+            "r08's table kernel alone, the add as a generic atom.add through cluster.map_shared_rank (debug call 1's form)",
+            "r08's route kernel alone, ranking by __match_any_sync instead of warp ballots"};
+        Record r = base_record(names[phase], what[phase], "cuda", Scope::GpuCompute, "cold");
+        stamp(r);
+        r.axes.set("dsmem_cluster", static_cast<std::int64_t>(cluster));
+        if (phase == 2 || phase == 3)
+          r.axes.set("dsmem_add", std::string(phase == 3 ? "generic_atom" : "red_shared_cluster"));
+        if (phase == 1 || phase == 4) r.axes.set("dsmem_add", std::string(phase == 4 ? "rank_match" : "rank_ballot"));
+        r.extra["phase_of"] = "pairs.r08_dsmem_count";
+        r.extra["dsmem_ranges"] = fd.dsmem_plan().ranges;
+        r.extra["dsmem_rows"] = fd.dsmem_plan().rows;
+        r.extra["dsmem_cluster"] = cluster;
+        r.extra["dsmem_block_bytes"] = fd.dsmem_plan().cta_bytes;
+        r.validation = diff.empty() ? "exact" : "failed: " + diff;
+        if (diff.empty()) {
+          if (phase == 0) {
+            r.set_measurement(timer.measure([&](cudaStream_t st) { fd.enqueue_count(st); }, measure::Mode::Cold, o.rule));
+          } else if (phase == 1 || phase == 4) {
+            const bool match = phase == 4;
+            r.set_measurement(timer.measure([&](cudaStream_t st) { fd.enqueue_dsmem_phase(st, 1, match); },
+                                            measure::Mode::Cold, o.rule));
+            if (match) {  // the match-ranked buckets counted by the table kernel: the table must still be exact
+              fd.poison(s);
+              fd.enqueue_zero(s);
+              fd.enqueue_dsmem_phase(s, 1, true);
+              fd.enqueue_dsmem_phase(s, 2);
+              fd.enqueue_combine(s);
+              if (const std::string d2 = compare_answers(fd.download(s), ref.answer); !d2.empty())
+                r.validation = "failed (match-ranked route): " + d2;
+            }
+          } else {
+            const bool generic = phase == 3;
+            fd.enqueue_dsmem_phase(s, 1);  // full buckets, kept full by every timed run
+            r.set_measurement(timer.measure([&](cudaStream_t st) { fd.enqueue_dsmem_phase(st, 2, generic); },
+                                            measure::Mode::Cold, o.rule));
+            if (r.summary && r.summary->median > 0)
+              r.extra["remote_adds_per_s"] = static_cast<double>(fd.pairs()) / r.summary->median;
+          }
+        }
+        out.push_back(r);
+      }
+      fd.poison(s);
+      fd.enqueue_solve(s);
+      if (const std::string again = compare_answers(fd.download(s), ref.answer); !again.empty() && diff.empty())
+        for (std::size_t i = first; i < out.size(); ++i) out[i].validation = "failed after the timed runs: " + again;
+    } catch (const GpuUnavailable& e) {  // e.g. no cluster of 16 fits: a skipped row, the other records kept
+      Record r = base_record("pairs.hopper.count_r08", "r08's count alone", "cuda", Scope::GpuCompute, "cold");
+      stamp(r);
+      r.axes.set("dsmem_cluster", static_cast<std::int64_t>(cluster));
+      out.push_back(bench::skipped_record(r, e.what()));
+    }
+  }
 #endif
   add_floor_ratios(out, out.front());
   return out;

@@ -72,6 +72,38 @@ void launch_partition(const PartitionArgs& a, int threads, cudaStream_t s);
 // The partition kernel alone (no histograms): r04's fused count runs its own histograms.
 void launch_partition_only(const PartitionArgs& a, int threads, cudaStream_t s);
 
+// ---- DSMEM count (r08_dsmem_count.cu; the layout: dsmem_plan.hpp) ------------------------------
+struct DsmemArgs {
+  CountArgs c;                       // the chunk [c.begin, c.end); c.d_table (32-bit) receives the counts
+  std::uint64_t run = 16;            // pair starts per route thread
+  std::uint32_t cluster = 8, cluster_log = 3;  // blocks per cluster (8 or 16)
+  std::uint32_t rows = 1;            // table rows per block (DsmemPlan::rows)
+  std::uint32_t magic = 0;           // slot of a row = umulhi(row, magic)
+  std::uint32_t slots = 1;           // ceil(kp / rows)
+  std::uint32_t ranges = 1;          // buckets = clusters launched
+  std::uint32_t cap = 8;             // 32-bit entries per bucket (a multiple of 8)
+  std::uint32_t* d_buf = nullptr;    // ranges * cap
+  std::uint32_t* d_cursor = nullptr; // ranges; zero before the first chunk, left zero after each
+  // The bench's split (PairsDevice::enqueue_dsmem_phase): bit 0 the route kernel, bit 1 the count
+  // kernel; keep_cursor: the count kernel leaves the buckets full (so it can be timed again).
+  int phases = 3;
+  bool keep_cursor = false;
+  bool generic_add = false;  // the count kernel's add as in debug call 1 (generic atom.add), for the A/B
+  bool match_rank = false;   // the route kernel ranks with __match_any_sync instead of ballots (A/B)
+};
+struct DsmemLaunch {
+  std::uint32_t resident_clusters = 0;  // clusters of the count kernel the GPU holds at once (at the opt-in maximum)
+  std::size_t smem_optin = 0;           // bytes of shared memory a block may opt in to
+  std::uint64_t route_threads = 1;      // route threads resident at once
+};
+// Sets the kernels' attributes (dynamic shared memory, non-portable clusters for 16) on the current
+// device and asks the occupancy API. Throws CudaError where clusters of this size cannot launch.
+DsmemLaunch prepare_dsmem(int device, std::uint32_t cluster);
+// One chunk: the route kernel (generate, rank by range, write 4-byte entries into the range's bucket;
+// a full bucket spills into the table with RED.ADD), then one cluster per range counts its bucket into
+// its blocks' shared memory with remote (DSMEM) atomics and adds the counts into the table.
+void launch_dsmem_count(const DsmemArgs& a, cudaStream_t s);
+
 // ---- GEMM combiner and the fused count (r04_partition_gemm.cu) -----------------------------
 // Planes of the GEMM combiner: plane 0 = C & 127 (signed int8 for cuBLASLt), plane j >= 1 =
 // (C >> (7 + 8(j-1))) & 255 (r02's mma.sync kernel, TcArgs::low_bits = 7, first_plane = 1).

@@ -52,7 +52,7 @@ PairsRung gpu_rung(std::string id, int position, std::string slug, std::string n
   r.combiner = combiner;
   if (combiner != Combiner::Ntt) r.needs = combiner_needs(combiner);  // what it needs of the GPU
   r.counter = counter;
-  r.precondition = counter == Counter::Partition ? partition_precondition
+  r.precondition = counter != Counter::Atomic ? partition_precondition
                                                  : std::function<std::string(const Problem&)>(
                                                        [combiner](const Problem& p) { return pairs_precondition(p, combiner); });
   return r;
@@ -90,7 +90,13 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r05's graph (not r06's panels, which lost); the partition kernel in tiles of 24 pairs per thread "
                  "(the per-tile scan, reservations and barriers shared by 1.5x the pairs)",
                  "r05_whole_graph", Combiner::Gemm, Counter::Partition),
+        gpu_rung("p08", 8, "r08_dsmem_count", "DSMEM count + cuBLASLt GEMM",
+                 "pairs routed by row range (16 ways, 4-byte entries); each range counted by a cluster of 8 blocks "
+                 "holding its rows in distributed shared memory (remote shared atomics); r04's combine after a "
+                 "slicing pass",
+                 "r04_partition_gemm", Combiner::Gemm, Counter::Dsmem),
     };
+    v[8].needs.features.push_back(measure::Feature::Clusters);  // thread-block clusters: sm_90
     v[5].configure = [](PairsConfig& c) { c.graph = true; };
     v[7].configure = [](PairsConfig& c) {
       c.graph = true;
@@ -169,7 +175,12 @@ measure::Ladder core_ladder(const Problem& p, const std::vector<PairsRung>& rung
     if (!r.predecessor.empty()) s.predecessor = "pairs." + r.predecessor;
     s.position = r.position;
     s.backend = r.combiner ? "cuda" : "cpu";
-    if (r.combiner) s.needs = combiner_needs(*r.combiner, p.k);
+    if (r.combiner) {
+      s.needs = combiner_needs(*r.combiner, p.k);
+      for (const measure::Feature f : r.needs.features)  // the rung's own (r08: clusters)
+        if (std::find(s.needs.features.begin(), s.needs.features.end(), f) == s.needs.features.end())
+          s.needs.features.push_back(f);
+    }
     s.baseline = !r.combiner && r.predecessor.empty();  // p00: the CPU solver every rung is compared with
     s.output = "the K counts of the problem, compared exactly with the reference solver's";
     s.impl = &r;

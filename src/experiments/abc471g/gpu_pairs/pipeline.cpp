@@ -36,10 +36,20 @@ measure::Needs combiner_needs(Combiner c, std::uint32_t k) {
   return n;
 }
 
-const char* counter_name(Counter c) { return c == Counter::Atomic ? "atomic" : "partition"; }
+const char* counter_name(Counter c) {
+  static constexpr measure::EnumName<Counter> names[] = {
+      {Counter::Atomic, "atomic"}, {Counter::Partition, "partition"}, {Counter::Dsmem, "dsmem"}};
+  return measure::enum_name(c, names);
+}
+
+measure::Needs dsmem_needs() {
+  measure::Needs n;
+  n.features = {measure::Feature::Clusters};
+  return n;
+}
 
 Counter effective_counter(const Problem& p, const PairsConfig& c) {
-  return c.counter == Counter::Partition && padded_k(p.k) <= PARTITION_MAX_KP ? Counter::Partition : Counter::Atomic;
+  return c.counter != Counter::Atomic && padded_k(p.k) <= PARTITION_MAX_KP ? c.counter : Counter::Atomic;
 }
 
 std::string pairs_precondition(const Problem& p, Combiner c) {
@@ -114,6 +124,30 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     m_cap = static_cast<std::uint32_t>((cap + 7) / 8 * 8);
     m_buf = cuda::DeviceBuffer<std::uint16_t>(static_cast<std::size_t>(buckets) * m_cap);
     m_cursor = cuda::DeviceBuffer<std::uint32_t>(buckets);
+  }
+  if (m_counter == Counter::Dsmem) {  // r08 (r08_dsmem_count.cu)
+    if (auto need = measure::unmet(dsmem_needs(), gpu::needs_facts(device)))
+      throw GpuUnavailable("gpu-pairs: the DSMEM count (r08) " + *need);
+    if (c.dsmem_cluster != 8 && c.dsmem_cluster != 16)
+      throw InputError("gpu-pairs: PairsConfig::dsmem_cluster = " + std::to_string(c.dsmem_cluster) +
+                       ": clusters of 8 or 16 blocks only");
+    const DsmemLaunch dl = prepare_dsmem(device, c.dsmem_cluster);
+    if (dl.resident_clusters == 0)
+      throw GpuUnavailable("gpu-pairs: the DSMEM count (r08): no cluster of " + std::to_string(c.dsmem_cluster) +
+                           " blocks fits on GPU " + std::to_string(device) + " (cudaOccupancyMaxActiveClusters = 0)");
+    m_ds = plan_dsmem(m_kp, c.dsmem_cluster, dl.resident_clusters, dl.smem_optin);
+    if (m_ds.rows == 0)
+      throw InputError("gpu-pairs: the DSMEM count (r08) has no layout for K = " + std::to_string(p.k) + " (" +
+                       std::to_string(m_kp) + " padded columns) in clusters of " + std::to_string(c.dsmem_cluster) +
+                       " blocks of " + std::to_string(dl.smem_optin) + " bytes");
+    const std::uint64_t round = std::min(m_cfg.round_pairs, std::max<std::uint64_t>(m_end - m_begin, 1));
+    m_chunk = std::clamp<std::uint64_t>(c.chunk_pairs, 1, std::min<std::uint64_t>(round, 1ULL << 31));
+    m_chunks_per_round = static_cast<std::size_t>((round + m_chunk - 1) / m_chunk);
+    m_resident = dl.route_threads;
+    m_ppt = static_cast<std::uint32_t>(partition_run(m_chunk));
+    m_cap = dsmem_bucket_cap(m_chunk, m_ds.ranges, c.bucket_cap);
+    m_dbuf = cuda::DeviceBuffer<std::uint32_t>(static_cast<std::size_t>(m_ds.ranges) * m_cap);
+    m_cursor = cuda::DeviceBuffer<std::uint32_t>(m_ds.ranges);
   }
   if (!m_combine_unmet.empty()) {
     // count only
@@ -231,7 +265,7 @@ void PairsDevice::enqueue_zero(cudaStream_t s) {
   m_table_clean = m_fused;
   JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_t32.data(), 0, m_t32.bytes(), s));  // counters and the maximum
   if (m_wide) JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_t64.data(), 0, m_t64.bytes(), s));
-  if (m_counter == Counter::Partition) JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_cursor.data(), 0, m_cursor.bytes(), s));
+  if (m_counter != Counter::Atomic) JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_cursor.data(), 0, m_cursor.bytes(), s));
   if (m_fused) {
     const std::size_t plane = table_entries();
     JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_planes.data() + plane, 0, (m_planes.size() - plane), s));
@@ -278,11 +312,51 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
         launch_partition(pa, m_cfg.partition_threads, s);
       }
     }
+  } else if (m_counter == Counter::Dsmem && !generate_only) {  // r08: route by row range, count in DSMEM
+    for (std::uint64_t b = a.begin; b < a.end; b += m_chunk) launch_dsmem_count(dsmem_args(b, std::min(a.end, b + m_chunk)), s);
   } else {
     launch_count_pairs(a, generate_only, s);
     if (generate_only) m_table_clean = false;  // the probe XORs into the table
   }
   if (m_wide && !generate_only) launch_flush_table(m_t32.data(), m_t64.data(), table_entries(), s);
+}
+
+DsmemArgs PairsDevice::dsmem_args(std::uint64_t begin, std::uint64_t end) const {
+  DsmemArgs da;
+  da.c.d_b = m_b.data();
+  da.c.m = m_p.m();
+  da.c.seed = m_p.seed;
+  da.c.k = m_p.k;
+  da.c.kp = m_kp;
+  da.c.fastmod_m = make_fastmod(m_p.k).m;
+  da.c.begin = begin;
+  da.c.end = end;
+  da.c.d_table = m_t32.data();
+  da.run = partition_run(end - begin);
+  da.cluster = m_ds.cluster;
+  da.cluster_log = m_ds.cluster_log;
+  da.rows = m_ds.rows;
+  da.magic = m_ds.magic;
+  da.slots = m_ds.slots;
+  da.ranges = m_ds.ranges;
+  da.cap = m_cap;
+  da.d_buf = m_dbuf.data();
+  da.d_cursor = m_cursor.data();
+  return da;
+}
+
+void PairsDevice::enqueue_dsmem_phase(cudaStream_t s, int phase, bool variant) {
+  if (m_counter != Counter::Dsmem || m_rounds != 1 || m_chunks_per_round != 1 || (phase != 1 && phase != 2))
+    throw RunError("gpu-pairs: enqueue_dsmem_phase(" + std::to_string(phase) +
+                   ") needs r08's count of one chunk in one round, phase 1 or 2");
+  m_table_clean = false;
+  DsmemArgs da = dsmem_args(m_begin, m_end);
+  da.phases = phase;
+  da.keep_cursor = phase == 2;
+  da.generic_add = variant && phase == 2;
+  da.match_rank = variant && phase == 1;
+  if (phase == 1) JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_cursor.data(), 0, m_cursor.bytes(), s));
+  launch_dsmem_count(da, s);
 }
 
 void PairsDevice::enqueue_combine(cudaStream_t s) {
@@ -394,6 +468,7 @@ void PairsDevice::poison(cudaStream_t s) {
   m_t64.poison(s);
   m_planes.poison(s);
   m_buf.poison(s);
+  m_dbuf.poison(s);
   m_partials.poison(s);
   m_sum.poison(s);
 }
@@ -495,7 +570,12 @@ SolveResult solve_gpu_pairs(const Problem& p, const SolveOptions& o, const Pairs
                        ? "partitioned into " + std::to_string(dev.slice_plan().slices) + " table slices of " +
                              std::to_string(dev.slice_plan().size) + " cells in chunks of " +
                              std::to_string(dev.chunk_pairs()) + " pairs and counted in shared memory"
-                       : std::string("one L2 atomic per pair")) +
+                       : dev.counter() == Counter::Dsmem
+                           ? "routed by row range into " + std::to_string(dev.dsmem_plan().ranges) +
+                                 " buckets and counted in the distributed shared memory of clusters of " +
+                                 std::to_string(dev.dsmem_plan().cluster) + " blocks (" +
+                                 std::to_string(dev.dsmem_plan().rows) + " rows a block)"
+                           : std::string("one L2 atomic per pair")) +
                   (dev.fused() ? "; the histograms wrote the product's planes" : "") + "), combined by " +
                   dev.combine_description() + fallback;
   return r;

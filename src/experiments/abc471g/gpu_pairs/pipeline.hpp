@@ -19,9 +19,11 @@ enum class Combiner { Ntt, TensorCore, Gemm };
 const char* combiner_name(Combiner c);  // "ntt" | "tc" | "gemm"
 
 // How pairs are counted: one L2 atomic per pair (r01, r02), or partitioned by table slice and
-// counted in shared memory (r03; needs Kp <= PARTITION_MAX_KP, else the atomic count runs).
-enum class Counter { Atomic, Partition };
-const char* counter_name(Counter c);  // "atomic" | "partition"
+// counted in shared memory (r03; needs Kp <= PARTITION_MAX_KP, else the atomic count runs), or routed
+// by row range to thread-block clusters that hold the table in distributed shared memory (r08,
+// r08_dsmem_count.cu; sm_90; Kp <= PARTITION_MAX_KP, else the atomic count runs).
+enum class Counter { Atomic, Partition, Dsmem };
+const char* counter_name(Counter c);  // "atomic" | "partition" | "dsmem"
 inline constexpr std::uint32_t PARTITION_MAX_KP = 4096;  // kp^2 / 2^14 slices <= 1024
 
 inline constexpr std::uint32_t GPU_PAIRS_MAX_K = 16384;  // table <= 1 GiB; shared-memory V bank
@@ -72,7 +74,13 @@ struct PairsConfig {
   // r07: pairs per thread and tile of the partition kernel (0: 16, or 18 on a short run; 20 or 24:
   // larger tiles, the per-tile scan, reservations and barriers shared by 1.25x / 1.5x the pairs).
   int partition_tile = 0;
+  // r08 (Counter::Dsmem): blocks per cluster, 8 (portable) or 16 (non-portable: the table in fewer,
+  // larger ranges); anything else is refused by the PairsDevice (InputError).
+  std::uint32_t dsmem_cluster = 8;
 };
+
+// What Counter::Dsmem needs of the GPU: thread-block clusters (sm_90).
+measure::Needs dsmem_needs();
 
 // The counter a solve of p with c actually uses (Partition falls back to Atomic when K is too large).
 Counter effective_counter(const Problem& p, const PairsConfig& c);

@@ -13,6 +13,7 @@
 
 #include "backend/cuda/buffer.hpp"
 #include "backend/cuda/int8_gemm.hpp"
+#include "experiments/abc471g/gpu_pairs/dsmem_plan.hpp"
 #include "experiments/abc471g/gpu_pairs/kernels.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
@@ -41,6 +42,8 @@ class PairsDevice {
   std::size_t chunks() const { return m_chunks_per_round; }  // partition chunks per full round
   std::uint64_t chunk_pairs() const { return m_chunk; }
   const SlicePlan& slice_plan() const { return m_plan; }
+  const DsmemPlan& dsmem_plan() const { return m_ds; }  // r08's layout (Counter::Dsmem)
+  std::uint32_t bucket_cap() const { return m_cap; }
   bool fused() const { return m_fused; }  // the histograms write the planes (PairsConfig::fuse)
   bool gemm() const { return m_gemm != nullptr; }  // cuBLASLt loaded (Combiner::Gemm)
   const std::string& gemm_unavailable() const { return m_gemm_why; }
@@ -56,6 +59,12 @@ class PairsDevice {
     for (std::size_t r = 0; r < m_rounds; ++r) enqueue_round(r, s);
   }
   void enqueue_combine(cudaStream_t s);
+  // r08's count in its two kernels, for the bench's split (one chunk, one round; RunError otherwise):
+  // phase 1 empties the buckets and routes the pairs into them, phase 2 counts the buckets into the
+  // table through DSMEM and leaves them full (so it can be timed again; the table accumulates).
+  // variant (the bench's A/Bs): phase 2 with debug call 1's generic atom.add instead of
+  // red.shared::cluster; phase 1 ranking with __match_any_sync instead of ballots.
+  void enqueue_dsmem_phase(cudaStream_t s, int phase, bool variant = false);
   // The whole solve: count, then combine; with PairsConfig::graph as one CUDA graph launch
   // (r05_whole_graph.cpp), else kernel by kernel.
   void enqueue_solve(cudaStream_t s);
@@ -108,6 +117,10 @@ class PairsDevice {
   SlicePlan m_plan;
   cuda::DeviceBuffer<std::uint16_t> m_buf;
   cuda::DeviceBuffer<std::uint32_t> m_cursor;
+  // DSMEM count (r08): the table's layout over clusters, one bucket of 4-byte entries per row range
+  DsmemPlan m_ds;
+  cuda::DeviceBuffer<std::uint32_t> m_dbuf;
+  DsmemArgs dsmem_args(std::uint64_t begin, std::uint64_t end) const;
   // tensor cores
   int m_slices = 1;
   int m_low_bits = 8;  // bits of plane 0
