@@ -276,13 +276,91 @@ TEST(Abc471gAuto, ExplainsItsChoiceWithEveryCandidate) {
 TEST(Abc471gAuto, WarmStartIsTheSolversHook) {
   for (const Solver& s : solver_registry()) {
     if (s.name == "auto") {
-      EXPECT_FALSE(s.warm_start) << "auto decides after parsing; it has nothing to warm";
+      EXPECT_FALSE(s.warm_start) << "auto has no hook of its own: `solve` warms the solver auto_plan chose";
     } else if (s.needs_gpu) {
       EXPECT_TRUE(s.warm_start) << s.name << ": a GPU solver starts its context while the input is read";
     } else {
       EXPECT_FALSE(s.warm_start) << s.name;
     }
   }
+}
+
+// Issue 17: the "GPU cannot win" rule. Every GPU estimate is a fixed cost of a process in some device
+// state plus a non-negative solve time, so a best CPU estimate below the smaller fixed cost means no
+// GPU solver can be chosen; at or above it the GPU solvers must be estimated.
+TEST(Abc471gAuto, GpuCannotWinOnlyBelowTheSmallestFixedCost) {
+  auto cpu = [](const char* name, double s, bool ok = true) {
+    CostEstimate e{name, s, "", std::nullopt};
+    if (!ok) e.infeasible = "cannot run";
+    return e;
+  };
+  const auto why = gpu_cannot_win({cpu("cpu-pairs", 0.030), cpu("cpu-direct", 0.004)}, 0.300, 0.180);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("cpu-direct ~4.000 ms"), std::string::npos) << *why;
+  EXPECT_NE(why->find("held state, 180.0 ms"), std::string::npos) << *why;
+  // The best feasible CPU estimate counts: an infeasible cheaper one does not.
+  EXPECT_FALSE(gpu_cannot_win({cpu("cpu-pairs", 0.001, false), cpu("cpu-direct", 0.200)}, 0.300, 0.180));
+  // At or above the smaller fixed cost the GPU could win: it must be asked.
+  EXPECT_FALSE(gpu_cannot_win({cpu("cpu-direct", 0.180)}, 0.300, 0.180));
+  EXPECT_FALSE(gpu_cannot_win({cpu("cpu-direct", 0.250)}, 0.300, 0.180));
+  // Whichever state is cheaper bounds it (a cost file whose idle figure is the smaller one).
+  const auto idle = gpu_cannot_win({cpu("cpu-direct", 0.100)}, 0.150, 0.200);
+  ASSERT_TRUE(idle.has_value());
+  EXPECT_NE(idle->find("idle state, 150.0 ms"), std::string::npos) << *idle;
+  EXPECT_FALSE(gpu_cannot_win({cpu("cpu-direct", 0.160)}, 0.150, 0.200));
+  // No CPU solver can run: the GPU solvers must be asked.
+  EXPECT_FALSE(gpu_cannot_win({cpu("cpu-direct", 0.001, false)}, 0.300, 0.180));
+  EXPECT_FALSE(gpu_cannot_win({}, 0.300, 0.180));
+}
+
+// The rule inside choose_solver: at N = 1000 the CPU estimate is well under a millisecond and every
+// GPU solver is listed as not estimated; at N = 10^13 (hours on any CPU) the GPU solvers are
+// estimated (here: possible, or not possible for a stated reason such as a CPU-only build).
+TEST(Abc471gAuto, ChooseSolverAsksTheGpuOnlyWhereItCouldWin) {
+  MachineShape m;
+  m.threads = 2;
+  const Choice small = choose_solver({1000, 2300, 1000}, m);
+  ASSERT_TRUE(small.gpu_not_asked.has_value()) << small.explanation;
+  EXPECT_EQ(small.solver, "cpu-direct");
+  EXPECT_NE(small.explanation.find("GPU not asked"), std::string::npos) << small.explanation;
+  int gpu_rows = 0;
+  for (const CostEstimate& e : small.candidates) {
+    const bool gpu = e.solver.rfind("gpu-", 0) == 0;
+    EXPECT_EQ(e.not_asked, gpu) << e.solver;
+    if (gpu) {
+      ++gpu_rows;
+      EXPECT_TRUE(e.infeasible.has_value()) << e.solver << ": a GPU row not asked must never be run";
+    }
+  }
+  EXPECT_GE(gpu_rows, 1) << small.explanation;
+  const Choice huge = choose_solver({10'000'000'000'000ULL, 2300, 1000}, m);
+  EXPECT_FALSE(huge.gpu_not_asked.has_value()) << huge.explanation;
+  EXPECT_EQ(huge.explanation.find("GPU not asked"), std::string::npos) << huge.explanation;
+  for (const CostEstimate& e : huge.candidates) {
+    EXPECT_FALSE(e.not_asked) << e.solver;
+    if (e.infeasible) EXPECT_EQ(e.infeasible->find("not estimated"), std::string::npos) << e.solver << ": " << *e.infeasible;
+  }
+}
+
+// auto_plan decides once per process and shape; solve_auto runs that plan (what `solve` warmed).
+TEST(Abc471gAuto, AutoPlanIsKeptPerShape) {
+  SolveOptions o;
+  o.threads = 1;
+  const Choice& a = auto_plan({5000, 300, 10}, o);
+  const Choice& b = auto_plan({5000, 300, 10}, o);
+  EXPECT_EQ(&a, &b);
+  EXPECT_GE(a.choose_s, 0.0);
+  const std::string first = a.solver;
+  EXPECT_NE(a.explanation.find("--explain says why"), std::string::npos) << "explain off: the short form";
+  o.explain = true;
+  const Choice& c = auto_plan({6000, 300, 10}, o);
+  EXPECT_NE(c.explanation.find("N = 6000, K = 300"), std::string::npos) << c.explanation;
+  EXPECT_FALSE(first.empty());
+  std::mt19937_64 rng(5);
+  const Problem p = make(6000, 300, 10, 1, rng, -1);
+  const SolveResult r = find_solver("auto").solve(p, o);
+  EXPECT_EQ(r.solver, c.solver);
+  EXPECT_EQ(r.phases_s.count("auto"), 1u);
 }
 
 TEST(Abc471gAuto, CostModelFolderHasNoArrowToSolverFolders) {
