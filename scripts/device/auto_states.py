@@ -129,7 +129,9 @@ def main():
         ns = [int(float(x)) for x in a.ns.split(",")]
         with open(a.facts) as f:
             recs0 = json.load(f)["records"]
-        first = recs0[0] if recs0 else {}  # device/host/build copied into the records when there
+        first = recs0[0]  # its device/host/build are copied into every record written here
+        if not all(first.get(k) for k in ("host", "build")):
+            raise ValueError(f"--facts {a.facts}: its first record has no host/build facts to copy")
     except (ValueError, OSError, KeyError, IndexError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
