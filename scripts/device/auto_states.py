@@ -37,6 +37,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import idle_held  # noqa: E402  (hold, spawn_time, summary, nvml_facts)
@@ -44,6 +45,43 @@ import idle_held  # noqa: E402  (hold, spawn_time, summary, nvml_facts)
 GPU = ("gpu-",)
 SHORT_S = 0.100  # a best pilot under this: --runs-short rounds
 DROP = 3.0       # a candidate whose pilot is over DROP x the best pilot runs no more
+
+
+def spawn_split(argv, stdin_path, report):
+    """One timed run, as idle_held.spawn_time (posix_spawn .. waitpid), with JOSEKI_SCOPE_REPORT set: returns
+    (EXTERNAL s, exit code, split) where split = {pre_main, PROGRAM, post_main, <phases>} in seconds from
+    the child's CLOCK_MONOTONIC timestamps (this launcher reads the same clock), or {} without a report."""
+    env = dict(os.environ, JOSEKI_SCOPE_REPORT=report)
+    if os.path.exists(report):
+        os.remove(report)
+    fd = os.open(stdin_path, os.O_RDONLY)
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        t0 = time.perf_counter()
+        m0 = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        pid = os.posix_spawn(argv[0], argv, env, file_actions=[(os.POSIX_SPAWN_DUP2, fd, 0), (os.POSIX_SPAWN_DUP2, null, 1)])
+        _, status = os.waitpid(pid, 0)
+        m1 = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        t1 = time.perf_counter()
+    finally:
+        os.close(fd)
+        os.close(null)
+    split = {}
+    try:
+        with open(report) as f:
+            r = json.load(f)
+        split = {k: v for k, v in r.items() if not k.endswith("_ns")}
+        split["pre_main"] = (r["main_entry_ns"] - m0) * 1e-9
+        split["post_main"] = (m1 - r["main_end_ns"]) * 1e-9
+    except (OSError, ValueError, KeyError):
+        pass
+    return t1 - t0, os.waitstatus_to_exitcode(status), split
+
+
+def median_split(splits):
+    """Per key, the median over the runs that have it."""
+    keys = sorted({k for sp in splits for k in sp})
+    return {k: statistics.median([sp[k] for sp in splits if k in sp]) for k in keys}
 
 
 def parse_explain(stderr):
@@ -174,9 +212,10 @@ def main():
                 failed = True
                 continue
             argv = {s: [a.joseki, "abc471g", "solve", "--solver", s] for s in solvers + ["auto"]}
-            pilot, bad = {}, set()
+            report = os.path.join(tmp, "scope.json")
+            pilot, bad, splits = {}, set(), {}
             for s in solvers + ["auto"]:
-                t, rc = idle_held.spawn_time(argv[s], inputs[n])
+                t, rc, _ = spawn_split(argv[s], inputs[n], report)
                 if rc != 0:
                     print(f"note: {s} at N = {n} ({state}) exited {rc}: left out", file=sys.stderr)
                     bad.add(s)
@@ -192,7 +231,7 @@ def main():
                 for s in rotated(keep + ["auto"], i):
                     if s in bad:
                         continue
-                    t, rc = idle_held.spawn_time(argv[s], inputs[n])
+                    t, rc, sp = spawn_split(argv[s], inputs[n], report)
                     if rc != 0:
                         print(f"note: {s} at N = {n} ({state}) exited {rc} in round {i}: left out", file=sys.stderr)
                         bad.add(s)
@@ -200,6 +239,9 @@ def main():
                             failed = True
                         continue
                     xs[s].append(t)
+                    splits.setdefault(s, []).append(sp)
+            if os.path.exists(report):
+                os.remove(report)
             if "auto" in bad:
                 continue
             med = {}
@@ -211,7 +253,8 @@ def main():
                 med[s] = idle_held.summary(samples)["median"]
                 record(s, state, n, samples, {"launcher": "scripts/device/auto_states.py", "nvml": nv,
                                               "lower_bound": lower, "rounds": 0 if lower else len(samples),
-                                              "pilot_s": pilot[s]})
+                                              "pilot_s": pilot[s],
+                                              "split_median_s": median_split(splits.get(s, []))})
             cands = {s: v for s, v in med.items() if s != "auto"}
             if not cands:
                 failed = True
@@ -228,7 +271,8 @@ def main():
                 "ratio": (chosen_s / cands[best]) if chosen_s else float("inf"),
                 "ratio_process": med["auto"] / cands[best],
                 "ratio_paired": paired_ratio(xs["auto"], xs.get(best, [])),
-                "gpu_wins": bool(cpu and gpu and min(gpu) < min(cpu)), "medians": med}
+                "gpu_wins": bool(cpu and gpu and min(gpu) < min(cpu)), "medians": med,
+                "split_auto_s": median_split(splits.get("auto", [])), "split_best_s": median_split(splits.get(best, []))}
         if holder:
             holder.stdin.close()
             holder.wait(timeout=30)
@@ -273,6 +317,22 @@ def main():
             print(f"| {state} | {n:.0e} | {r['rounds']} | {r['best']} {r['best_s'] * 1e3:.1f} ms{spread(r['best_spread_s'])} | "
                   f"{r['chose']} ({r['found']}) | {r['ratio']:.2f} | {r['auto_s'] * 1e3:.1f} ms{spread(r['auto_spread_s'])} | "
                   f"{dec} | {r['ratio_process']:.2f}{'' if r['ratio_process'] <= 1.10 else ' OVER'} ({paired}) |")
+    # Where auto's time differs from the best candidate's (medians of the runs' own reports): before
+    # main (exec, loading), inside main (PROGRAM, and of it parse and auto's decision), after it (exit).
+    print()
+    print("| state | N | auto - best: pre-main | PROGRAM | post-main | of PROGRAM: parse | auto's decision |")
+    print("|---|---|---|---|---|---|---|")
+    for state in states:
+        for n in ns:
+            r = rows.get((state, n))
+            if not r or not r["split_auto_s"] or not r["split_best_s"]:
+                continue
+            A, B = r["split_auto_s"], r["split_best_s"]
+
+            def d(k):
+                return f"{(A.get(k, 0.0) - B.get(k, 0.0)) * 1e3:+.2f} ms" if k in A or k in B else "-"
+            print(f"| {state} | {n:.0e} | {d('pre_main')} | {d('PROGRAM')} | {d('post_main')} | {d('parse')} | "
+                  f"{A.get('auto', 0.0) * 1e3:.2f} ms |")
     for state in states:
         v = verdict[state]
         cross = f"{v['crossover_n']:.0e}" if v["crossover_n"] else "none in the sweep"

@@ -12,7 +12,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <future>
 #include <iostream>
 #include <optional>
 
@@ -135,41 +134,27 @@ void add_solve(CLI::App* parent, Context& ctx) {
     // The solver's warm start (a GPU solver creates its context, and loads its libraries, on other
     // threads while the input is read and parsed: issue 6, start-up cost; gpu_pairs/startup.hpp).
     // auto has no hook of its own: where the header can be read ahead (a regular file), it decides
-    // on a second thread beside the parse (the cost file, the estimates, NVML where the device
-    // state matters) and warms the solver it chose as soon as it has, so that auto -> gpu-pairs
-    // does gpu-pairs' work and auto -> cpu-direct adds only a thread's start (issue 17).
-    std::future<std::pair<std::string, double>> plan;
+    // now, before the parse (the cost file, the estimates, NVML only where the device state matters;
+    // ~0.1 ms), and warms the solver it chose, so that auto -> gpu-pairs does gpu-pairs' work
+    // (issue 17). On this thread: a second thread would hide the ~0.1 ms, but makes a one-thread CPU
+    // solve a two-thread process (truth3's call 1 on the H200 host measured auto with it 1.23x
+    // cpu-direct at N = 10^4; cause not isolated).
+    std::string planned;
     if (solver.name != "auto") {
       if (solver.warm_start) solver.warm_start(ctx.device);
     } else if (const auto shape = peek_shape(fd)) {
-      plan = std::async(std::launch::async, [shape = *shape, so, device = ctx.device] {
-        const g::Choice& c = g::auto_plan(shape, so);
-        const g::Solver& chosen = g::find_solver(c.solver);
-        if (chosen.warm_start) chosen.warm_start(device);
-        return std::make_pair(chosen.warm_start ? c.solver : std::string(), c.choose_s);
-      });
+      const g::Choice& plan = g::auto_plan(*shape, so);
+      const g::Solver& chosen = g::find_solver(plan.solver);
+      if (chosen.warm_start) chosen.warm_start(ctx.device);
+      planned = fmt::format("auto decided from the input's header, before the parse ({:.3f} ms){}", plan.choose_s * 1e3,
+                            chosen.warm_start ? "; " + plan.solver + "'s warm start began then" : "");
+    } else {
+      planned = "auto decided after the parse (the input is not a regular file: its header cannot be read ahead)";
     }
     const auto t0 = std::chrono::steady_clock::now();
     const g::Problem p = parse_input(fd, o->input);
     const double parse_s = since(t0);
-    std::string planned;
-    double waited_s = 0;
-    const bool early = plan.valid();
-    if (early) {
-      const auto tw = std::chrono::steady_clock::now();
-      const auto [warmed, choose_s] = plan.get();
-      waited_s = since(tw);
-      planned = fmt::format(
-          "auto decided from the input's header on a second thread beside the parse ({:.3f} ms there; the parse "
-          "then waited {:.3f} ms for it){}",
-          choose_s * 1e3, waited_s * 1e3, warmed.empty() ? "" : "; " + warmed + "'s warm start began as it decided");
-    } else if (solver.name == "auto") {
-      planned = "auto decided after the parse (the input is not a regular file: its header cannot be read ahead)";
-    }
-    g::SolveResult r = solver.solve(p, so);
-    // The "auto" phase is the main thread's share: the wait where auto decided beside the parse (its
-    // own time on the second thread is in the line above), the whole decision where it came after.
-    if (early) r.phases_s["auto"] = waited_s;
+    g::SolveResult r = solver.solve(p, so);  // auto: its phase "auto" is the decision's time, before or after the parse
     if (r.answer.size() != p.k)
       throw RunError(fmt::format("solver {} returned {} answers for K = {}", r.solver, r.answer.size(), p.k));
     const auto t1 = std::chrono::steady_clock::now();

@@ -17,10 +17,12 @@
 # (calibrated)"; the table's "auto chose (state found)": "GPU not asked" up to ~10^7 (the best CPU
 # estimate is below the GPU's smallest fixed cost: nothing GPU-related is touched), "idle, not asked"
 # where both states choose the same, "held, NVML" only where the state decides; "auto's decision" is
-# the auto phase: the main thread's wait for the plan made beside the parse (~0.01 ms; "from the
-# header"); auto / best near 1.00 at every N with the paired ratio beside it (call 5 final-b, blocked
-# runs: 1.11 at 10^4 and 10^6 idle, 1.10-1.26 held); "idle: ... within 10 % ... yes" is issue 17's
-# criterion; crossover N between 10^8 and 10^9 in both states (final-b).
+# the auto phase: the decision made from the header before the parse (~0.1 ms); auto / best near 1.00
+# at every N with the paired ratio beside it (final-b, blocked runs: 1.11 at 10^4 and 10^6 idle,
+# 1.10-1.26 held; truth3 call 1, interleaved, decision on a second thread: 1.23 at 10^4 idle, else
+# 0.96-1.02; held 1.11 at 10^6); "idle: ... within 10 % ... yes" is issue 17's criterion; crossover N
+# between 10^8 and 10^9 in both states. A second table splits auto - best into pre-main, PROGRAM
+# (parse, auto's decision) and post-main (medians of each run's JOSEKI_SCOPE_REPORT).
 # Sourced by scripts/device/session.sh from the repo root ($B $J $W, step, run).
 AS=$W/auto_states
 mkdir -p "$AS"
