@@ -19,7 +19,10 @@
 //  - L2 first touch (truth3, since the self loop found no split): each SM loads 512 lines of its own
 //    ONCE after they were rewritten (so no near copy exists), each load timed alone, then again.
 //    Prediction: first touch bimodal on most SMs, far / near ~1.8 (the far partition, ~500 cycles at
-//    Luo's H800), second touch all near. Measured: not yet measured on the H200.
+//    Luo's H800), second touch all near. Measured (H200, results/h200/2026-12-01-truth3-call2,
+//    75237e9): two sides on 96 of 132 SMs, near 292 / far 462 cycles (x 1.58), a median 48 % of the
+//    lines far; 36 SMs (TPC pairs such as 4/5, 20/21) see every line at ~300; second touch 292
+//    everywhere. Both include two clock reads and a shared store (the self loop's near is 280.6).
 #include <algorithm>
 #include <cmath>
 #include <map>
