@@ -196,4 +196,91 @@ def bench_rejects_bad_arguments(s):
     expect_exit(s.run("abc471g", "bench", "--solvers", "cpu-direct,nope"), 2, "nope")
 
 
+def cost_file(s, name, fixed_idle_s, fixed_held_s, cpu_c0_s):
+    """A measured cost file (schema /2): both CPU solvers take cpu_c0_s, the GPU's fixed costs as given."""
+    fit = {"c0_s": cpu_c0_s, "per_n_s": 0.0, "per_nk_s": 0.0, "per_k2_s": 0.0, "threads": 0, "max_rel_err": 0.0}
+    doc = {"schema": "joseki.abc471g.costs/2", "source": "measured", "created": "2026-12-01T00:00:00Z", "host": "test",
+           "device": {"index": 0, "name": "test"},
+           "gpu": {"fixed_external_idle_s": fixed_idle_s, "fixed_external_held_s": fixed_held_s, "idle_measured": True,
+                   "held_measured": True, "idle_note": "", "module_load_s": 0.0},
+           "solvers": {"cpu-direct": fit, "cpu-pairs": fit}}
+    path = os.path.join(s.tmp, name)
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
+
+
+# Issue 17: auto decides from the header of a regular file (beside the parse, so that a chosen GPU
+# solver's warm start overlaps it) and after the parse of a pipe; where the best CPU estimate is below
+# the GPU's smallest fixed cost it asks nothing of the GPU and --explain says why.
+@suite.test
+def auto_decides_from_a_files_header_and_says_why_the_gpu_was_not_asked(s):
+    path = os.path.join(s.tmp, "small.in")
+    expect_exit(s.run("abc471g", "gen", "--n", "3000", "--k", "40", "--m", "30", "-o", path), 0)
+    want = s.run("abc471g", "solve", "--solver", "brute", path)
+    expect_exit(want, 0)
+    costs = cost_file(s, "slow_gpu.json", 0.300, 0.180, 0.002)
+    p = s.run("abc471g", "solve", "--explain", path, env={"JOSEKI_COSTS": costs})
+    expect_exit(p, 0)
+    expect(p.stdout == want.stdout, "auto's answer differs from brute")
+    expect("decided from the input's header" in p.stderr, f"a file's header is read ahead: {p.stderr}")
+    expect("GPU not asked: the best CPU estimate" in p.stderr and "held state, 180.0 ms" in p.stderr,
+           f"--explain must say why the GPU was not asked: {p.stderr}")
+    expect("gpu-pairs    not estimated" in p.stderr, f"the GPU rows are not estimated: {p.stderr}")
+    p = s.run("abc471g", "solve", "--explain", stdin=read(path), env={"JOSEKI_COSTS": costs})
+    expect_exit(p, 0)
+    expect(p.stdout == want.stdout, "auto's answer (pipe) differs from brute")
+    expect("decided after the parse" in p.stderr, f"a pipe cannot be read ahead: {p.stderr}")
+
+
+# Where a GPU could win by the cost file (every CPU estimate above the GPU's fixed cost), auto must
+# estimate the GPU solvers: it runs one where a GPU is here, and says why not where none is.
+@suite.test
+def auto_with_a_cost_file_asks_the_gpu_where_it_could_win(s):
+    path = os.path.join(s.tmp, "gpu_wins.in")
+    expect_exit(s.run("abc471g", "gen", "--n", "5000", "--k", "64", "--m", "20", "-o", path), 0)
+    want = s.run("abc471g", "solve", "--solver", "brute", path)
+    costs = cost_file(s, "fast_gpu.json", 0.050, 0.040, 10.0)
+    p = s.run("abc471g", "solve", "--explain", path, env={"JOSEKI_COSTS": costs})
+    expect_exit(p, 0)
+    expect(p.stdout == want.stdout, "auto's answer differs from brute")
+    expect("GPU not asked" not in p.stderr, f"a GPU could win here: it must be asked: {p.stderr}")
+    rows = [l.strip() for l in p.stderr.splitlines() if l.strip().startswith("gpu-pairs ")]
+    expect(len(rows) == 1, f"one gpu-pairs row: {p.stderr}")
+    chose = next(l.split(": ", 1)[1] for l in p.stderr.splitlines() if l.startswith("solver: "))
+    if "not possible" in rows[0]:
+        expect(not chose.startswith("gpu-"), f"no GPU here, yet {chose} ran")
+    else:
+        expect("~" in rows[0] and "idle" in p.stderr, f"gpu-pairs estimated: {rows[0]}")
+        expect(chose.startswith("gpu-"), f"the GPU wins by this cost file, yet auto ran {chose}: {p.stderr}")
+
+
+# The header is read at the input's current offset, and bad input read ahead is still bad input.
+@suite.test
+def auto_reads_ahead_at_the_current_offset_and_bad_files_still_exit_2(s):
+    import subprocess
+    path = os.path.join(s.tmp, "offset.in")
+    expect_exit(s.run("abc471g", "gen", "--n", "777", "--k", "33", "--m", "7", "-o", path), 0)
+    want = s.run("abc471g", "solve", "--solver", "brute", path)
+    body = read(path)
+    padded = os.path.join(s.tmp, "padded.in")
+    with open(padded, "w") as f:
+        f.write("not a header\n" + body)  # auto must not see this line: the child's stdin starts after it
+    with open(padded) as f:
+        f.seek(len("not a header\n"))
+        p = subprocess.run([s.exe, "abc471g", "solve", "--explain"], stdin=f, capture_output=True, text=True, timeout=60)
+    expect_exit(p, 0)
+    expect(p.stdout == want.stdout, "auto read the input from the wrong offset")
+    expect("N = 777, K = 33" in p.stderr and "decided from the input's header" in p.stderr, p.stderr)
+    for name, text, needle in MALFORMED:
+        if not text:
+            continue
+        bad = os.path.join(s.tmp, "bad.in")
+        with open(bad, "w") as f:
+            f.write(text)
+        p = s.run("abc471g", "solve", "--solver", "auto", bad, timeout=30)
+        expect_exit(p, 2, needle)
+        expect(p.stdout == "", f"{name} (file): nothing may be printed on stdout: {p.stdout!r}")
+
+
 suite.main()

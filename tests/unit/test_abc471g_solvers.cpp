@@ -18,6 +18,7 @@
 #include "experiments/abc471g/cpu/direct.hpp"
 #include "experiments/abc471g/cpu/fft_combine.hpp"
 #include "experiments/abc471g/cpu/pairs.hpp"
+#include "experiments/abc471g/cost/costs.hpp"
 #include "experiments/abc471g/cost/dispatch.hpp"
 #include "experiments/abc471g/io.hpp"
 #include "experiments/abc471g/problem.hpp"
@@ -276,13 +277,93 @@ TEST(Abc471gAuto, ExplainsItsChoiceWithEveryCandidate) {
 TEST(Abc471gAuto, WarmStartIsTheSolversHook) {
   for (const Solver& s : solver_registry()) {
     if (s.name == "auto") {
-      EXPECT_FALSE(s.warm_start) << "auto decides after parsing; it has nothing to warm";
+      EXPECT_FALSE(s.warm_start) << "auto has no hook of its own: `solve` warms the solver auto_plan chose";
     } else if (s.needs_gpu) {
       EXPECT_TRUE(s.warm_start) << s.name << ": a GPU solver starts its context while the input is read";
     } else {
       EXPECT_FALSE(s.warm_start) << s.name;
     }
   }
+}
+
+// Issue 17: the "GPU cannot win" rule. Every GPU estimate is a fixed cost of a process in some device
+// state plus a non-negative solve time, so a best CPU estimate below the smaller fixed cost means no
+// GPU solver can be chosen; at or above it the GPU solvers must be estimated.
+TEST(Abc471gAuto, GpuCannotWinOnlyBelowTheSmallestFixedCost) {
+  auto cpu = [](const char* name, double s, bool ok = true) {
+    CostEstimate e{name, s, "", std::nullopt};
+    if (!ok) e.infeasible = "cannot run";
+    return e;
+  };
+  const auto why = gpu_cannot_win({cpu("cpu-pairs", 0.030), cpu("cpu-direct", 0.004)}, 0.300, 0.180);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("cpu-direct ~4.000 ms"), std::string::npos) << *why;
+  EXPECT_NE(why->find("held state, 180.0 ms"), std::string::npos) << *why;
+  // The best feasible CPU estimate counts: an infeasible cheaper one does not.
+  EXPECT_FALSE(gpu_cannot_win({cpu("cpu-pairs", 0.001, false), cpu("cpu-direct", 0.200)}, 0.300, 0.180));
+  // At or above the smaller fixed cost the GPU could win: it must be asked.
+  EXPECT_FALSE(gpu_cannot_win({cpu("cpu-direct", 0.180)}, 0.300, 0.180));
+  EXPECT_FALSE(gpu_cannot_win({cpu("cpu-direct", 0.250)}, 0.300, 0.180));
+  // Whichever state is cheaper bounds it (a cost file whose idle figure is the smaller one).
+  const auto idle = gpu_cannot_win({cpu("cpu-direct", 0.100)}, 0.150, 0.200);
+  ASSERT_TRUE(idle.has_value());
+  EXPECT_NE(idle->find("idle state, 150.0 ms"), std::string::npos) << *idle;
+  EXPECT_FALSE(gpu_cannot_win({cpu("cpu-direct", 0.160)}, 0.150, 0.200));
+  // No CPU solver can run: the GPU solvers must be asked.
+  EXPECT_FALSE(gpu_cannot_win({cpu("cpu-direct", 0.001, false)}, 0.300, 0.180));
+  EXPECT_FALSE(gpu_cannot_win({}, 0.300, 0.180));
+}
+
+// The rule inside choose_solver, whatever cost file this machine has (the active one decides both
+// the CPU estimates and the GPU's fixed costs): the GPU is not asked exactly where the best CPU
+// estimate is below the smaller fixed cost; then every GPU row is "not estimated" and never run, and
+// otherwise every GPU row is estimated (possible, or not possible for a stated reason such as a
+// CPU-only build). N = 1000 and N = 10^13 normally fall on either side; both sides are checked.
+TEST(Abc471gAuto, ChooseSolverAsksTheGpuOnlyWhereItCouldWin) {
+  MachineShape m;
+  m.threads = 2;
+  const CostModel& costs = active_costs();
+  const double floor = std::min(costs.gpu_fixed_s(DeviceState::Idle), costs.gpu_fixed_s(DeviceState::Held));
+  for (const std::uint64_t n : {std::uint64_t{1000}, std::uint64_t{10'000'000'000'000ULL}}) {
+    const Choice c = choose_solver({n, 2300, 1000}, m);
+    double best_cpu = 1e300;
+    int gpu_rows = 0;
+    for (const CostEstimate& e : c.candidates)
+      if (e.solver.rfind("gpu-", 0) != 0 && !e.infeasible) best_cpu = std::min(best_cpu, e.seconds);
+    EXPECT_EQ(c.gpu_not_asked.has_value(), best_cpu < floor) << c.explanation;
+    EXPECT_EQ(c.explanation.find("GPU not asked") != std::string::npos, c.gpu_not_asked.has_value()) << c.explanation;
+    for (const CostEstimate& e : c.candidates) {
+      const bool gpu = e.solver.rfind("gpu-", 0) == 0;
+      gpu_rows += gpu;
+      EXPECT_EQ(e.not_asked, gpu && c.gpu_not_asked.has_value()) << e.solver << "\n" << c.explanation;
+      if (e.not_asked) EXPECT_TRUE(e.infeasible.has_value()) << e.solver << ": a GPU row not asked must never be run";
+      if (gpu && !c.gpu_not_asked && e.infeasible)
+        EXPECT_EQ(e.infeasible->find("not estimated"), std::string::npos) << e.solver << ": " << *e.infeasible;
+    }
+    EXPECT_GE(gpu_rows, 1) << c.explanation;
+    if (c.gpu_not_asked) EXPECT_EQ(c.solver.rfind("gpu-", 0), std::string::npos) << c.explanation;
+  }
+}
+
+// auto_plan decides once per process and shape; solve_auto runs that plan (what `solve` warmed).
+TEST(Abc471gAuto, AutoPlanIsKeptPerShape) {
+  SolveOptions o;
+  o.threads = 1;
+  const Choice& a = auto_plan({5000, 300, 10}, o);
+  const Choice& b = auto_plan({5000, 300, 10}, o);
+  EXPECT_EQ(&a, &b);
+  EXPECT_GE(a.choose_s, 0.0);
+  const std::string first = a.solver;
+  EXPECT_NE(a.explanation.find("--explain says why"), std::string::npos) << "explain off: the short form";
+  o.explain = true;
+  const Choice& c = auto_plan({6000, 300, 10}, o);
+  EXPECT_NE(c.explanation.find("N = 6000, K = 300"), std::string::npos) << c.explanation;
+  EXPECT_FALSE(first.empty());
+  std::mt19937_64 rng(5);
+  const Problem p = make(6000, 300, 10, 1, rng, -1);
+  const SolveResult r = find_solver("auto").solve(p, o);
+  EXPECT_EQ(r.solver, c.solver);
+  EXPECT_EQ(r.phases_s.count("auto"), 1u);
 }
 
 TEST(Abc471gAuto, CostModelFolderHasNoArrowToSolverFolders) {

@@ -7,6 +7,13 @@
 # bandwidth per SM above far; hbm_latency at 1 GiB ≈ 700-900 cycles; tlb_latency flat at small
 # footprints then rising (the verdict names the footprint); every validation "exact"; 64 GiB runs on
 # the H200 (≈ 139 GiB), a smaller device skips the sizes it cannot hold, with the reason.
+# Since the final call of 2026-12-01 (near = far = 280.4 cycles: the self loop's warm loads leave a near
+# copy), truth3 adds the FIRST TOUCH: l2_first_touch_near / _far / l2_second_touch and the verdict
+# l2_first_touch_sides. Each SM loads 512 lines of its own once, just rewritten, each load timed alone
+# (two clock reads and a shared store included: compare far with l2_second_touch, not with 280).
+# Expected if the far partition shows on a first touch: far / near ~1.8 on most SMs (verdict "holds"),
+# far share ~50 %, second touch ≈ near; if far = near again, the rewrite did not drop the near copies
+# or the split is not per line (the verdict's figure says how many SMs split).
 step "caches_l2: joseki probe caches_l2 (near/far L2, HBM at >= 1 GiB, TLB to 64 GiB)"
 timeout 60 "$J" --json "$W/caches_l2.json" probe caches_l2 >"$W/caches_l2.md" 2>"$W/caches_l2.err"
 echo "[exit $?]"
@@ -18,7 +25,7 @@ print("| variant | axes | median | unit | validation | published | comparison / 
 print("|---|---|---|---|---|---|---|")
 for r in recs:
     v, e = r.get("variant", ""), r.get("extra", {})
-    ax = {k: x for k, x in r.get("axes", {}).items() if k in ("footprint_bytes", "lines")}
+    ax = {k: x for k, x in r.get("axes", {}).items() if k in ("footprint_bytes", "lines", "lines_per_sm")}
     if r.get("skipped"):
         print(f"| {v} | {ax} | skipped: {r['skipped']} | | {r.get('validation')} | | |")
         continue

@@ -16,6 +16,13 @@
 // f65f2d5): near = far = 280.4 cycles on all 132 SMs (no two-sided split found: the prediction's
 // far side did not show; see docs/FINDINGS.md R4b); HBM 665.5 cycles at 1 GiB, 668.1 at 4 GiB; the
 // page chase 32 cycles to 512 MiB, 43 at 1 GiB, 64 at 2 GiB, 179 at 4 GiB, 290-292 from 8 to 64 GiB.
+//  - L2 first touch (truth3, since the self loop found no split): each SM loads 512 lines of its own
+//    ONCE after they were rewritten (so no near copy exists), each load timed alone, then again.
+//    Prediction: first touch bimodal on most SMs, far / near ~1.8 (the far partition, ~500 cycles at
+//    Luo's H800), second touch all near. Measured (H200, results/h200/2026-12-01-truth3-call2,
+//    75237e9): two sides on 96 of 132 SMs, near 292 / far 462 cycles (x 1.58), a median 48 % of the
+//    lines far; 36 SMs (TPC pairs such as 4/5, 20/21) see every line at ~300; second touch 292
+//    everywhere. Both include two clock reads and a shared store (the self loop's near is 280.6).
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -266,6 +273,162 @@ void l2_sides(const ProbeOptions& o, GpuContext& g, std::vector<Record>& recs) {
   }
 }
 
+// ---- L2 first touch (truth3): the far side without a near copy ----
+// l2_sides re-reads each line after two warm loads, and every line then answers at ~280 cycles from
+// every SM: Hopper's L2 keeps a copy of a far line in the near partition after the first access. Here
+// each SM walks lines of its own (no other SM reads them), just rewritten (a write leaves the line in
+// its home slice), and times each line's FIRST load alone: a line homed far should cost the far
+// latency once. Pass 2 re-reads them (the copy answers near). Per SM, a two-means split of the first
+// touches gives its near and far medians; a far / near of ~1.8-2 (Luo et al.: 264 / 502 on the H800)
+// on most SMs would be the two partitions. Timing includes the clock reads and the shared store
+// (the same in both passes): compare far with pass 2, not with the self-loop figures.
+void l2_first_touch(const ProbeOptions& o, GpuContext& g, std::vector<Record>& recs) {
+  const cudaStream_t s = g.stream();
+  const measure::DeviceFacts& d = g.facts();
+  const int sms = d.sm_count;
+  const std::size_t smem = l2_one_block_per_sm_smem(static_cast<std::size_t>(d.smem_per_sm),
+                                                    static_cast<std::size_t>(d.smem_per_block_optin));
+  const int per_block =
+      static_cast<int>(std::min<std::size_t>(o.quick ? 128 : 512, smem / 8 > 64 ? smem / 8 - 64 : 0));
+  const std::size_t region = std::min<std::size_t>(std::size_t{16} << 20, static_cast<std::size_t>(d.l2_bytes) / 2);
+  const std::size_t region_lines = region / 128;
+  const std::size_t total = static_cast<std::size_t>(sms) * static_cast<std::size_t>(per_block);
+  Record nr = make_record("caches_l2", "l2_first_touch_near",
+                          "per SM: each of its own lines (just rewritten, read by no other SM) loaded once and timed "
+                          "alone (clock, ld.global.cg, shared store, clock); median of the lines a two-means split "
+                          "calls near; one sample per SM",
+                          Scope::GpuCompute, "cold", "cycles");
+  Record fr = nr;
+  fr.variant = "l2_first_touch_far";
+  fr.technique = "the same first touches: median of the lines the split calls far; one sample per SM";
+  Record sr = nr;
+  sr.variant = "l2_second_touch";
+  sr.technique = "the same lines loaded a second time from the same SM, timed the same way; median per SM";
+  sr.mode = "hot";
+  for (Record* r : {&nr, &fr, &sr})
+    r->axes.set("lines_per_sm", std::int64_t{per_block}).set("region_bytes", static_cast<std::int64_t>(region));
+  if (per_block < 32 || total > region_lines) {
+    for (Record* r : {&nr, &fr, &sr}) {
+      r->skipped = fmt::format("{} lines per SM x {} SMs do not fit (shared memory {} B, region {} lines)", per_block,
+                               sms, smem, region_lines);
+      recs.push_back(*r);
+    }
+    return;
+  }
+  cuda::DeviceBuffer<std::uint32_t> buf(region / 4);
+  auto* slots = reinterpret_cast<unsigned long long*>(buf.data());
+  const std::uint32_t seed = run_seed();
+  const auto perm = chase_order(static_cast<std::uint32_t>(region_lines), seed ^ 0x4649525354ULL);
+  std::vector<std::uint64_t> line_slots(total);
+  for (std::size_t j = 0; j < total; ++j) line_slots[j] = static_cast<std::uint64_t>(perm[j]) * 16;
+  cuda::DeviceBuffer<std::uint64_t> slots_d(total);
+  slots_d.copy_from_host(line_slots.data(), total, s);
+  std::vector<unsigned long long> want(sms, 0);
+  for (int b = 0; b < sms; ++b)
+    for (int j = 0; j < per_block; ++j) want[b] += 2 * line_slots[static_cast<std::size_t>(b) * per_block + j];
+  cuda::DeviceBuffer<float> first(total), second(total);
+  cuda::DeviceBuffer<int> smid(sms);
+  cuda::DeviceBuffer<unsigned long long> check(sms);
+  Checker chk("first-touch sums");
+  // Three passes, each after a rewrite; per (block, line) the median. A block's SM may change from pass
+  // to pass; its lines are its own, so the split is per block (labelled with the SM of the last pass).
+  std::vector<std::vector<std::vector<float>>> f(sms), sec(sms);
+  std::vector<int> sm_of(sms, -1);
+  for (int pass = 0; pass < 3; ++pass) {
+    launch_l2_self_loops(slots, slots_d.data(), static_cast<int>(total), s);
+    first.poison(s);
+    second.poison(s);
+    smid.poison(s);
+    check.poison(s);
+    launch_l2_first_touch(slots, slots_d.data(), per_block, first.data(), second.data(), smid.data(), check.data(), sms,
+                          smem, s);
+    const auto a = to_host(first, total, s);
+    const auto b2 = to_host(second, total, s);
+    const auto sm = to_host(smid, sms, s);
+    const auto ck = to_host(check, sms, s);
+    for (int b = 0; b < sms; ++b) {
+      chk.expect(ck[b], want[b], fmt::format("pass {} block {}", pass, b));
+      sm_of[b] = sm[b];
+      const auto at = static_cast<std::ptrdiff_t>(b) * per_block;
+      f[b].emplace_back(a.begin() + at, a.begin() + at + per_block);
+      sec[b].emplace_back(b2.begin() + at, b2.begin() + at + per_block);
+    }
+  }
+  for (Record* r : {&nr, &fr, &sr}) r->validation = chk.text();
+  if (!chk.ok()) {
+    for (Record* r : {&nr, &fr, &sr}) {
+      r->skipped = "validation failed";
+      recs.push_back(*r);
+    }
+    return;
+  }
+  std::vector<double> near_v, far_v, second_v, far_share;
+  nlohmann::json per_sm = nlohmann::json::array();
+  int separated = 0;
+  for (int b = 0; b < sms; ++b) {
+    std::vector<float> med(per_block), med2(per_block);
+    for (int j = 0; j < per_block; ++j) {
+      std::vector<double> v, v2;
+      for (std::size_t p = 0; p < f[b].size(); ++p) {
+        v.push_back(f[b][p][j]);
+        v2.push_back(sec[b][p][j]);
+      }
+      med[j] = static_cast<float>(median(v));
+      med2[j] = static_cast<float>(median(v2));
+    }
+    const TwoSides t = split_two_sides(med);
+    const double again = median(std::vector<double>(med2.begin(), med2.end()));
+    near_v.push_back(t.near);
+    far_v.push_back(t.far);
+    second_v.push_back(again);
+    far_share.push_back(static_cast<double>(t.far_lines) / per_block);
+    separated += t.separated;
+    per_sm.push_back({{"block", b}, {"sm", sm_of[b]}, {"near_cycles", t.near}, {"far_cycles", t.far},
+                      {"far_lines", t.far_lines}, {"separated", t.separated}, {"second_touch_cycles", again}});
+  }
+  // Two SMs' raw first touches with their lines' byte offsets, for a look at which address bits go far.
+  nlohmann::json sample = nlohmann::json::array();
+  for (int b : {0, sms / 2}) {
+    nlohmann::json lines = nlohmann::json::array();
+    for (int j = 0; j < per_block; ++j)
+      lines.push_back({line_slots[static_cast<std::size_t>(b) * per_block + j] * 8, f[b].back()[j]});
+    sample.push_back({{"block", b}, {"sm", sm_of[b]}, {"offset_bytes_and_cycles", lines}});
+  }
+  for (Record* r : {&nr, &fr, &sr}) {
+    r->samples = r == &nr ? near_v : r == &fr ? far_v : second_v;
+    r->summary = measure::summarize(r->samples);
+    r->stop_reason = "single";
+    r->extra["ns_per_load"] = g.cycles_to_s(r->summary->median) * 1e9;
+    r->extra["sms_measured"] = sms;
+    r->extra["sms_split_in_two"] = separated;
+  }
+  fr.extra["per_sm"] = per_sm;
+  fr.extra["far_share_median"] = median(far_share);
+  fr.extra["raw_first_touches"] = sample;
+  const double near_med = nr.summary->median, far_med = fr.summary->median, again_med = sr.summary->median;
+  nr.extra["display"] = fmt::format("{:.0f} cycles (median of {} SMs)", near_med, sms);
+  fr.extra["display"] = fmt::format("{:.0f} cycles (median of {} SMs; far / near {:.2f}; {} SMs split)", far_med, sms,
+                                    near_med > 0 ? far_med / near_med : 0.0, separated);
+  sr.extra["display"] = fmt::format("{:.0f} cycles (median of {} SMs)", again_med, sms);
+  add_reference(nr, Published{"L2 hit latency, near partition", 264, "cycles", LUO_2024}, near_med,
+                "another part (H800 PCIe), and joseki's figure includes two clock reads and a shared store");
+  add_reference(fr, Published{"L2 hit latency, far partition", 502, "cycles", LUO_2024}, far_med,
+                "another part (H800 PCIe), and joseki's figure includes two clock reads and a shared store");
+  recs.push_back(nr);
+  recs.push_back(fr);
+  recs.push_back(sr);
+  const bool most = separated * 10 >= sms * 9;
+  const double ratio = near_med > 0 ? far_med / near_med : 0.0;
+  recs.push_back(verdict_record(
+      "caches_l2", "l2_first_touch_sides",
+      "a line's first load from an SM costs ~2x where its home is the other L2 partition (H800: 264 vs 502)",
+      most && ratio >= 1.5 ? Verdict::Holds : Verdict::Depends,
+      fmt::format("first touch near {:.0f} / far {:.0f} cycles (x {:.2f}) on {} of {} SMs split in two (median far "
+                  "share {:.0f} %); second touch {:.0f}",
+                  near_med, far_med, ratio, separated, sms, 100 * median(far_share), again_med),
+      ratio, "x (far / near, first touch)"));
+}
+
 // ---- pointer chases over big footprints ----
 // One ring walk: warm loads, then `steps` timed; each launch continues where the last stopped.
 // slot_of(k) = the slot of ring position k. Returns false (and fills r) when the ends do not match.
@@ -399,6 +562,7 @@ std::vector<Record> run_caches_l2(const ProbeOptions& o) {
   GpuContext g(o.device);
   std::vector<Record> recs;
   l2_sides(o, g, recs);
+  l2_first_touch(o, g, recs);
   hbm_and_tlb(o, g, recs);
   return recs;
 }

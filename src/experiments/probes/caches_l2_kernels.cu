@@ -42,6 +42,44 @@ __global__ void line_latency_kernel(const unsigned long long* buf, const std::ui
   check[blockIdx.x] = x;
 }
 
+// First touch (truth3): block b walks its own lines (line_slots[b * per_block ..], self loops just
+// rewritten by launch_l2_self_loops, so each line sits in its home L2 slice and no SM has read it),
+// loading each line ONCE per pass and timing each load alone: clock, the load, a shared-memory store
+// of its value (which waits for it), clock. Pass 0 is the first touch of every line from this SM
+// (a far-homed line is fetched from the other partition); pass 1 touches them again (by then a copy
+// may sit near). first/second[b * per_block + j] = cycles of line j's load in each pass; check[b] =
+// the sum of the slot indices loaded in both passes.
+__global__ void first_touch_kernel(const unsigned long long* buf, const std::uint64_t* __restrict__ line_slots,
+                                   int per_block, float* first, float* second, int* smid, unsigned long long* check) {
+  extern __shared__ unsigned long long ft_shared[];  // [0, 64): the sink; then this block's slots
+  unsigned long long* sink = ft_shared;
+  unsigned long long* mine = ft_shared + 64;
+  const std::uint64_t* src = line_slots + static_cast<std::size_t>(blockIdx.x) * per_block;
+  for (int j = threadIdx.x; j < per_block; j += blockDim.x) mine[j] = src[j];
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  smid[blockIdx.x] = sm_id();
+  const unsigned long long base = __cvta_generic_to_global(buf);
+  unsigned long long sum = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    float* out = (pass == 0 ? first : second) + static_cast<std::size_t>(blockIdx.x) * per_block;
+    unsigned long long a = base + mine[0] * 8u;
+    for (int j = 0; j < per_block; ++j) {
+      unsigned long long v;
+      long long t0, t1;
+      asm volatile("mov.u64 %0, %%clock64;" : "=l"(t0) : "l"(a) : "memory");
+      asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(a) : "memory");
+      sink[j & 63] = v;  // the store waits for the load
+      asm volatile("mov.u64 %0, %%clock64;" : "=l"(t1) : "l"(v) : "memory");
+      out[j] = static_cast<float>(t1 - t0);
+      sum += (v - base) / 8u;
+      const unsigned long long next = base + mine[j + 1 < per_block ? j + 1 : 0] * 8u;
+      a = v + (next - a);  // the next line's address, dependent on this load's value (its own address)
+    }
+  }
+  check[blockIdx.x] = sum;
+}
+
 __global__ void side_read_kernel(const uint4* buf, const std::uint32_t* __restrict__ lists, const int* __restrict__ counts,
                                  int rows, int max_lines, int reps, long long* cycles, std::uint32_t* sums, int* smid) {
   extern __shared__ std::uint32_t list[];  // this SM's lines (also what keeps one block per SM)
@@ -89,6 +127,8 @@ std::size_t l2_one_block_per_sm_smem(std::size_t smem_per_sm, std::size_t smem_p
                                          static_cast<int>(bytes)));
   JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(side_read_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(bytes)));
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(first_touch_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(bytes)));
   return bytes;
 }
 
@@ -101,6 +141,13 @@ void launch_l2_line_latency(const unsigned long long* d_buf, const std::uint64_t
                             float* d_cycles, int* d_smid, unsigned long long* d_check, int blocks, std::size_t smem,
                             cudaStream_t s) {
   line_latency_kernel<<<blocks, 32, smem, s>>>(d_buf, d_line_slots, lines, steps, d_cycles, d_smid, d_check);
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+void launch_l2_first_touch(const unsigned long long* d_buf, const std::uint64_t* d_line_slots, int per_block,
+                           float* d_first, float* d_second, int* d_smid, unsigned long long* d_check, int blocks,
+                           std::size_t smem, cudaStream_t s) {
+  first_touch_kernel<<<blocks, 32, smem, s>>>(d_buf, d_line_slots, per_block, d_first, d_second, d_smid, d_check);
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 

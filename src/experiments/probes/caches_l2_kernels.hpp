@@ -25,6 +25,16 @@ void launch_l2_line_latency(const unsigned long long* d_buf, const std::uint64_t
                             float* d_cycles, int* d_smid, unsigned long long* d_check, int blocks, std::size_t smem,
                             cudaStream_t s);
 
+// blocks blocks of 32 threads (one per SM with smem from l2_one_block_per_sm_smem): block b walks
+// its own per_block lines (d_line_slots[b * per_block + j], self loops), each loaded once per pass
+// and timed alone (clock, ld.global.cg, a shared store of the value, clock): pass 0 is every line's
+// first touch from that SM, pass 1 the second. d_first / d_second[b * per_block + j] = cycles,
+// d_smid[b] = its SM, d_check[b] = the sum of the slot indices loaded (both passes). The caller
+// keeps (64 + per_block) * 8 <= smem.
+void launch_l2_first_touch(const unsigned long long* d_buf, const std::uint64_t* d_line_slots, int per_block,
+                           float* d_first, float* d_second, int* d_smid, unsigned long long* d_check, int blocks,
+                           std::size_t smem, cudaStream_t s);
+
 // blocks blocks of `threads` threads: block b reads the lines of row smid of d_lists (rows rows of
 // max_lines line indices of 128 bytes each, counts[smid] of them; row = the SM the block runs on,
 // none beyond `rows`) `reps`

@@ -58,11 +58,13 @@ std::string CostModel::fixed_costs_text() const {
                      one(gpu_fixed_held_s, held_measured), module_load_s * 1e3);
 }
 
-nlohmann::json to_json(const CostModel& m) {
+nlohmann::json to_json(const CostModel& m, bool with_points) {
   nlohmann::json s = nlohmann::json::object();
-  for (const auto& [name, f] : m.solvers)
+  for (const auto& [name, f] : m.solvers) {
     s[name] = {{"c0_s", f.c0},         {"per_n_s", f.c_n},   {"per_nk_s", f.c_nk}, {"per_k2_s", f.c_k2},
-               {"threads", f.threads}, {"max_rel_err", f.max_rel_err}, {"points", f.points}};
+               {"threads", f.threads}, {"max_rel_err", f.max_rel_err}};
+    if (with_points) s[name]["points"] = f.points;
+  }
   return {{"schema", "joseki.abc471g.costs/2"},
           {"source", m.source},
           {"created", m.created},
@@ -154,7 +156,7 @@ void save_costs(const CostModel& m, const std::string& path) {
   {
     std::ofstream out(tmp);
     if (!out) throw RunError("cannot write the cost file " + tmp);
-    out << to_json(m).dump(2) << "\n";
+    out << to_json(m, /*with_points=*/false).dump(1) << "\n";
     if (!out) throw RunError("cannot write the cost file " + tmp);
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) throw RunError("cannot rename " + tmp + " to " + path);

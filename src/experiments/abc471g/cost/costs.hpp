@@ -66,10 +66,12 @@ struct CostModel {
 CostModel default_costs();
 
 std::string costs_path();
-nlohmann::json to_json(const CostModel& m);
+// with_points: each fit's calibration points (the records keep them; the cost file does not, since
+// every `solve --solver auto` reads that file and the points were three quarters of its parse).
+nlohmann::json to_json(const CostModel& m, bool with_points = true);
 CostModel costs_from_json(const nlohmann::json& j);  // throws InputError naming the bad field
 std::optional<CostModel> load_costs(const std::string& path);  // nullopt when absent; InputError if malformed
-void save_costs(const CostModel& m, const std::string& path);  // creates the folder; atomic rename
+void save_costs(const CostModel& m, const std::string& path);  // creates the folder; atomic rename; no points
 const CostModel& active_costs();  // the file if present (read once), else defaults
 
 // Least-squares fit of the four coefficients to (N, K, seconds) points, relative error weighted,

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <mutex>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -118,18 +120,67 @@ void find_device_state(MachineShape& m) {
   }
 }
 
-Choice choose_solver(const ProblemShape& shape, const MachineShape& machine) {
+namespace {
+
+bool solver_needs_gpu(const std::string& name) {
+  for (const Solver& s : solver_registry())
+    if (s.name == name) return s.needs_gpu;
+  return false;  // an estimator without a registry entry is treated as a CPU one (always estimated)
+}
+
+// The estimator's figure, replaced by the cost file's where `joseki device` (or `joseki abc471g
+// calibrate`) measured this machine's costs (costs.hpp).
+CostEstimate estimate(const CostEstimator& f, const ProblemShape& shape,
+                      const MachineShape& machine) {
+  CostEstimate e = f(shape, machine);
+  if (e.infeasible) return e;
+  if (const auto cal = calibrated_estimate(e.solver, static_cast<double>(shape.n), shape.k,
+                                           static_cast<int>(machine.threads), machine.device_state)) {
+    e.seconds = cal->first;
+    e.formula = cal->second;
+  }
+  return e;
+}
+
+std::string explanation(const Choice& c, const ProblemShape& shape, const MachineShape& machine) {
+  std::string x = fmt::format("auto: N = {}, K = {}, {} threads, SIMD {}: chose {}", shape.n, shape.k, machine.threads,
+                              joseki::cpu::to_string(machine.simd), c.solver);
+  x += fmt::format("\n  device state {} ({}); GPU fixed cost {}", to_string(machine.device_state),
+                   machine.device_state_source, active_costs().fixed_costs_text());
+  if (c.gpu_not_asked) x += fmt::format("\n  GPU not asked: {}", *c.gpu_not_asked);
+  for (const CostEstimate& e : c.candidates) {
+    if (e.not_asked)
+      x += fmt::format("\n  {:<12} not estimated (GPU not asked)", e.solver);
+    else if (e.infeasible)
+      x += fmt::format("\n  {:<12} not possible: {}", e.solver, *e.infeasible);
+    else
+      x += fmt::format("\n  {:<12} ~{:.3f} ms  ({})", e.solver, e.seconds * 1e3, e.formula);
+  }
+  return x;
+}
+
+// choose_solver without the explanation (auto_plan ranks up to three times, explains once).
+Choice rank(const ProblemShape& shape, const MachineShape& machine) {
   ensure_cpu_estimators();
   Choice c;
-  for (const auto& [name, f] : registered_estimators()) c.candidates.push_back(f(shape, machine));
-  // Where `joseki device` (or `joseki abc471g calibrate`) measured this machine's costs, they
-  // replace the built-in per-element constants above (costs.hpp).
-  for (CostEstimate& e : c.candidates) {
-    if (e.infeasible) continue;
-    if (const auto cal = calibrated_estimate(e.solver, static_cast<double>(shape.n), shape.k,
-                                             static_cast<int>(machine.threads), machine.device_state)) {
-      e.seconds = cal->first;
-      e.formula = cal->second;
+  std::vector<std::pair<std::string, const CostEstimator*>> gpu;
+  for (const auto& [name, f] : registered_estimators()) {
+    if (solver_needs_gpu(name))
+      gpu.emplace_back(name, &f);
+    else
+      c.candidates.push_back(estimate(f, shape, machine));
+  }
+  const CostModel& costs = active_costs();
+  c.gpu_not_asked =
+      gpu.empty() ? std::nullopt
+                  : gpu_cannot_win(c.candidates, costs.gpu_fixed_s(DeviceState::Idle), costs.gpu_fixed_s(DeviceState::Held));
+  for (const auto& [name, f] : gpu) {
+    if (c.gpu_not_asked) {
+      CostEstimate e{name, 0, "", "not estimated: no GPU solver can win here"};
+      e.not_asked = true;
+      c.candidates.push_back(std::move(e));
+    } else {
+      c.candidates.push_back(estimate(*f, shape, machine));
     }
   }
   std::stable_sort(c.candidates.begin(), c.candidates.end(), [](const CostEstimate& a, const CostEstimate& b) {
@@ -137,17 +188,70 @@ Choice choose_solver(const ProblemShape& shape, const MachineShape& machine) {
     return a.seconds < b.seconds;
   });
   c.solver = c.candidates.front().infeasible ? "cpu-direct" : c.candidates.front().solver;
-  c.explanation = fmt::format("auto: N = {}, K = {}, {} threads, SIMD {}: chose {}", shape.n, shape.k,
-                              machine.threads, joseki::cpu::to_string(machine.simd), c.solver);
-  c.explanation += fmt::format("\n  device state {} ({}); GPU fixed cost {}", to_string(machine.device_state),
-                               machine.device_state_source, active_costs().fixed_costs_text());
-  for (const CostEstimate& e : c.candidates) {
-    if (e.infeasible)
-      c.explanation += fmt::format("\n  {:<12} not possible: {}", e.solver, *e.infeasible);
-    else
-      c.explanation += fmt::format("\n  {:<12} ~{:.3f} ms  ({})", e.solver, e.seconds * 1e3, e.formula);
-  }
   return c;
+}
+
+}  // namespace
+
+std::optional<std::string> gpu_cannot_win(const std::vector<CostEstimate>& cpu_candidates, double gpu_fixed_idle_s,
+                                          double gpu_fixed_held_s) {
+  const CostEstimate* best = nullptr;
+  for (const CostEstimate& e : cpu_candidates)
+    if (!e.infeasible && (!best || e.seconds < best->seconds)) best = &e;
+  if (!best) return std::nullopt;  // no CPU solver can run: the GPU solvers must be asked
+  const bool held_smaller = gpu_fixed_held_s <= gpu_fixed_idle_s;
+  const double floor = held_smaller ? gpu_fixed_held_s : gpu_fixed_idle_s;
+  if (!(best->seconds < floor)) return std::nullopt;
+  return fmt::format(
+      "the best CPU estimate ({} ~{:.3f} ms) is below the GPU's smallest fixed cost of a process ({} state, "
+      "{:.1f} ms with the module load), so no GPU solver can win; neither the driver, NVML nor a GPU estimator "
+      "was consulted",
+      best->solver, best->seconds * 1e3, held_smaller ? "held" : "idle", floor * 1e3);
+}
+
+Choice choose_solver(const ProblemShape& shape, const MachineShape& machine) {
+  Choice c = rank(shape, machine);
+  c.explanation = explanation(c, shape, machine);
+  return c;
+}
+
+const Choice& auto_plan(const ProblemShape& shape, const SolveOptions& opt) {
+  struct Kept {
+    std::uint64_t n, m;
+    std::uint32_t k;
+    int threads, device;
+    bool explain;
+    Choice choice;
+  };
+  static std::mutex mu;
+  static std::optional<Kept> kept;
+  std::lock_guard<std::mutex> lock(mu);
+  if (kept && kept->n == shape.n && kept->k == shape.k && kept->m == shape.m && kept->threads == opt.threads &&
+      kept->device == opt.device && kept->explain == opt.explain)
+    return kept->choice;
+  const double t0 = measure::steady_seconds();
+  MachineShape m = machine_shape(opt, /*ask_device_state=*/false);
+  Choice c = rank(shape, m);
+  if (c.gpu_not_asked) {
+    m.device_state_source = "not asked: no GPU solver can win";
+  } else if (!gpu_presence_reason().empty()) {
+    find_device_state(m);  // without a GPU it says why and asks nothing
+  } else {
+    // NVML costs its initialisation (milliseconds): ask it only when the state changes the choice.
+    MachineShape held = m;
+    held.device_state = DeviceState::Held;
+    if (rank(shape, held).solver != c.solver) {
+      find_device_state(m);
+      c = rank(shape, m);
+    } else {
+      m.device_state_source = "not asked: idle and held choose " + c.solver;
+    }
+  }
+  // The table costs a dozen formatted lines: made only where --explain will print it.
+  c.explanation = opt.explain ? explanation(c, shape, m) : "auto: chose " + c.solver + " (--explain says why)";
+  c.choose_s = measure::steady_seconds() - t0;
+  kept = Kept{shape.n, shape.m, shape.k, opt.threads, opt.device, opt.explain, std::move(c)};
+  return kept->choice;
 }
 
 namespace {
@@ -156,32 +260,22 @@ namespace {
 // gpu-pairs above K = 4096 on a GPU without mma.sync m16n8k32, where its NTT fallback cannot take
 // K) says so with GpuUnavailable, and the next candidate runs; the explanation names the skip.
 SolveResult solve_auto(const Problem& p, const SolveOptions& opt) {
-  // NVML costs its initialisation (milliseconds): ask it only when the state changes the choice.
-  const ProblemShape shape{p.n, p.k, p.m()};
-  MachineShape m = machine_shape(opt, /*ask_device_state=*/false);
-  MachineShape held = m;
-  held.device_state = DeviceState::Held;
-  Choice c = choose_solver(shape, m);
-  if (!gpu_presence_reason().empty() || choose_solver(shape, held).solver != c.solver) {
-    find_device_state(m);  // without a GPU it says why and asks nothing
-  } else {
-    m.device_state_source = "not asked: idle and held choose " + c.solver;
-  }
-  c = choose_solver(shape, m);
+  const Choice& c = auto_plan(ProblemShape{p.n, p.k, p.m()}, opt);
   std::string skipped;
+  auto done = [&](SolveResult r) {
+    r.explanation = c.explanation + skipped + "\n" + r.explanation;
+    r.phases_s["auto"] = c.choose_s;
+    return r;
+  };
   for (const CostEstimate& e : c.candidates) {
     if (e.infeasible) break;  // infeasible ones sort last
     try {
-      SolveResult r = find_solver(e.solver).solve(p, opt);
-      r.explanation = c.explanation + skipped + "\n" + r.explanation;
-      return r;
+      return done(find_solver(e.solver).solve(p, opt));
     } catch (const GpuUnavailable& err) {
       skipped += fmt::format("\n  {} could not run here: {}; next candidate", e.solver, err.what());
     }
   }
-  SolveResult r = find_solver("cpu-direct").solve(p, opt);
-  r.explanation = c.explanation + skipped + "\n" + r.explanation;
-  return r;
+  return done(find_solver("cpu-direct").solve(p, opt));
 }
 
 const SolverRegistrar reg{Solver{"auto", "the fastest solver for this N and K on this machine (cost model; --explain "

@@ -41,6 +41,9 @@ struct CostEstimate {
   double seconds = 0;       // estimated time of the solve call (not process start-up)
   std::string formula;      // how the figure was made, one line
   std::optional<std::string> infeasible;  // set: cannot run here, and why
+  // Not estimated at all (a GPU solver where the best CPU estimate is below the GPU's smallest fixed
+  // cost: no GPU solver can win, so nothing GPU-related is consulted); infeasible says why.
+  bool not_asked = false;
 };
 
 using CostEstimator = std::function<CostEstimate(const ProblemShape&, const MachineShape&)>;
