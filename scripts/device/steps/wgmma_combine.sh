@@ -1,0 +1,60 @@
+# Device step `wgmma_combine` (issue 19, r09: ABC471G's combine on wgmma with the masked column sum in
+# its epilogue; sourced by scripts/device/session.sh on the GPU host; budget 3 minutes, expected ~1.5).
+# Uses $B $J $W $SAN and the functions step/run from session.sh.
+#   1. the GPU tests Abc471gWgmmaGpu.* (r09 exact against the CPU on random tables, K = 1 .. 2301,
+#      one to three planes, garbage padding, both operand variants, the max case's table)
+#   2. `abc471g scale wgmma` at the max case: r09 alone (rs and ss; with its first terms, and the kernel
+#      alone) on the max case's pair table and on a random three-plane table, each validated first
+#   3. `abc471g scale hopper` at the max case once: "r04's combine alone" measured in the same session
+#   4. compute-sanitizer memcheck and racecheck of Abc471gWgmmaGpu.SanitizerShapes
+#   5. a summary: variant | table | planes | median | int8 TOPS | validation, and r04's combine alone
+WC=$W/wgmma_combine
+mkdir -p "$WC"
+WC_T0=$(date +%s)
+step "wgmma_combine: GPU tests (Abc471gWgmmaGpu.*)"
+run timeout 100 "$B/joseki_gpu_tests" --gtest_filter='Abc471gWgmmaGpu.*' --gtest_brief=1 2>&1 | tee "$WC/gpu_tests.log" | tail -12
+
+step "wgmma_combine: scale wgmma (max case)"
+run timeout 60 "$J" --json "$WC/wgmma_max.json" abc471g scale wgmma 2>&1 | tee "$WC/wgmma_max.log" | tail -12
+
+step "wgmma_combine: scale hopper (max case; r04's combine alone, same session)"
+run timeout 45 "$J" --json "$WC/hopper_max.json" abc471g scale hopper 2>&1 | tee "$WC/hopper_max.log" | tail -10
+
+step "wgmma_combine: compute-sanitizer on the small shapes"
+left=$(( 170 - ($(date +%s) - WC_T0) ))
+if (( left > 20 )); then
+  run timeout $(( left / 2 )) $SAN --tool memcheck --error-exitcode 9 "$B/joseki_gpu_tests" \
+    --gtest_filter='Abc471gWgmmaGpu.SanitizerShapes' --gtest_brief=1 2>&1 | tee "$WC/memcheck.log" | grep -E 'ERROR SUMMARY|Invalid|PASSED|FAILED|SKIPPED' | head -5
+  left=$(( 170 - ($(date +%s) - WC_T0) ))
+  run timeout $(( left > 10 ? left : 10 )) $SAN --tool racecheck --error-exitcode 9 "$B/joseki_gpu_tests" \
+    --gtest_filter='Abc471gWgmmaGpu.SanitizerShapes' --gtest_brief=1 2>&1 | tee "$WC/racecheck.log" | grep -E 'RACECHECK SUMMARY|ERROR SUMMARY|hazard|PASSED|FAILED|SKIPPED' | head -5
+else
+  echo "sanitizers skipped: only $left s of the step's budget left"
+fi
+
+step "wgmma_combine: summary"
+python3 - "$WC" <<'PY' || echo "summary failed (the records are in $WC/*.json)"
+import json, os, sys
+d = sys.argv[1]
+print("| variant | table | planes | GPU_COMPUTE median | int8 TOPS | validation |")
+print("|---|---|---|---|---|---|")
+for f, keep in (("wgmma_max.json", lambda r: True),
+                ("hopper_max.json", lambda r: "alone" in r.get("technique", "") or r.get("variant", "").startswith("pairs.floor"))):
+    try:
+        recs = json.load(open(os.path.join(d, f)))["records"]
+    except Exception as e:
+        print(f"| {f}: no records ({e}) | | | | | |")
+        continue
+    for r in recs:
+        if not keep(r):
+            continue
+        s = r.get("summary") or {}
+        x = r.get("extra", {})
+        ax = r.get("axes") or {}
+        med = f"{s['median']*1e6:.2f} us" if s.get("median") is not None else "-"
+        tops = f"{x['int8_tops']:.0f}" if "int8_tops" in x else "-"
+        val = ("skipped: " + r["skipped"])[:90] if r.get("skipped") else r.get("validation", "?")[:90]
+        name = r.get("variant", "?") if f.startswith("wgmma") else r.get("technique", "?")[:60]
+        table = ax.get("table", "-") if isinstance(ax, dict) else "-"
+        print(f"| {name} | {table} | {x.get('planes', '-')} | {med} | {tops} | {val} |")
+PY

@@ -1,0 +1,356 @@
+// Rung 9 of the gpu-pairs ladder (issue 19): the combine on wgmma (sm_90a) with the masked column sum
+// in the GEMM's epilogue: G never goes to memory, and circ(V) never exists outside shared memory.
+//
+// What changed from r04: r04's combine is prep (circ(V), 5.3 MB, and 1 - V), cuBLASLt's int8 GEMM
+// G = C_0 circ(V) (kp x kp int32, 21 MB written, ncu ~24.9 us at the max case, ~960 TOPS) and a
+// masked column sum that reads G back (~10 us: G returns from HBM), plus r02's mma.sync kernel for
+// the planes above bit 7: 39.9 us "combine alone" at the max case (N = 7e6, K = 2300).
+// Here one kernel computes, per tile, the transposed product D[k][a] = sum_b W[k][b] P_j[a][b] with
+// W[k][b] = V[(k+b) mod K] (b < K; 0 beyond) and P_j a byte plane of C, on wgmma m64n128k32
+// .s32.u8.u8 (u8: plane 0's 0..127 and the upper planes' 0..255 alike, so every plane runs here:
+// no mma.sync kernel beside it), and its epilogue adds sum_a (1 - V[(a+k) mod K]) D[k][a] << shift(j)
+// to answer[k] (32-bit partial sums per row of the tile, exact below 2^32 for K <= 16384; one 64-bit
+// atomic per row and segment). Exact by construction: integer products and sums, no rounding anywhere.
+//   * Tile 128 (k) x 128 (a) per block of two warpgroups (64 rows of k each), 64 bytes of b per stage,
+//     4 stages of cp.async (the plane's rows a, b contiguous: K-major, as integer wgmma needs, in the
+//     no-swizzle core-matrix layout the mma probe validated: 8 rows x 16 bytes per core matrix,
+//     LBO 128, SBO 256).
+//   * The circulant operand W: variant rs assembles each thread's A fragment (4 registers, 16 bytes
+//     of V per k32 step) from V twice over in shared memory by funnel shifts (it never exists as a
+//     tile); variant ss writes W's tile into shared memory per stage (the probe's path for both
+//     operands) -- both are built so that the device step can keep the one that is exact and faster.
+//   * Stream-K: the (plane, tile, stage) units are split evenly over one wave of blocks (2 per SM:
+//     264 on the H200), each block's range cut at tile boundaries into segments, each segment ending in
+//     its epilogue (split-K is free: the column sum is linear in D). The planes the table's maximum
+//     does not need are not units at all (the maximum is read on the device: r04's fused count
+//     writes it).
+// Prediction (max case, one plane): 2300 x 2304 x 2304 MACs = 24.4 G int8 ops at ~70 % of the
+// 1979 TOPS peak (a plain cp.async pipeline, one barrier and one wgmma wait per stage, no warp
+// specialization; the probe's 92.8 % is the instruction's ceiling) -> ~17-18 us, plus ~1-2 us of
+// prologue/epilogue/atomics: ~19-20 us against r04's combine alone 39.9 us (GEMM 24.9 + column sum
+// ~10 + prep and planes beside them), i.e. ~2x; the max case would drop from ~78 us to ~58 us.
+// Measured: not yet measured on the H200.
+//
+// Built for sm_90a only (CMake: gpu_pairs/sm90a is this file's own object library with
+// -gencode=arch=compute_90a,code=sm_90a and JOSEKI_WGMMA_SM90A when 90 is among the build's
+// architectures); in any other pass the kernel body is left out (__CUDA_ARCH_FEAT_SM90_ALL) and
+// wgmma_combine_built() says false: callers check measure::Needs{Feature::Wgmma} and it first.
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <string>
+
+#include "backend/cuda/check.hpp"
+#include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
+#include "experiments/abc471g/gpu_pairs/r09_wgmma_combine.hpp"
+
+namespace joseki::abc471g::pairs {
+
+namespace {
+
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+
+constexpr u32 BM = 128;          // rows k per block (two warpgroups of m64)
+constexpr u32 BN = 128;          // columns a per block (wgmma n128)
+constexpr u32 BK = 64;           // bytes of b per stage (two k32 wgmmas)
+constexpr u32 STAGES = 4;
+constexpr u32 THREADS = 256;
+constexpr u32 HALF_BYTES = 128 * 32;             // one k32 half of a 128-row tile: 4096 bytes
+constexpr u32 TILE_BYTES = 2 * HALF_BYTES;       // P's tile of one stage (BN x BK)
+constexpr u32 W_TILE_BYTES = 2 * HALF_BYTES;     // W's tile of one stage (BM x BK), ss only
+
+// V[i mod K] for i < 2 kp + 128: every window the fragments, the W tiles and the masks read.
+__host__ __device__ constexpr u32 v_bytes(u32 kp) { return 2 * kp + 128; }
+__host__ __device__ constexpr std::size_t smem_bytes(u32 kp, bool ss) {
+  return STAGES * TILE_BYTES + (ss ? STAGES * W_TILE_BYTES : 0) + v_bytes(kp);
+}
+
+// Byte offset of (row r, 16-byte chunk c of the stage's 64 bytes) in a 128-row stage tile: half c / 2,
+// core matrix (r / 8, c % 2) at (2 (r / 8) + c % 2) x 128, row r % 8 at 16 (r % 8).
+__device__ __forceinline__ u32 tile_offset(u32 r, u32 c) {
+  return (c >> 1) * HALF_BYTES + (((r >> 3) * 2 + (c & 1)) << 7) + ((r & 7) << 4);
+}
+
+// Keep the first `keep` bytes of x (keep may be <= 0 or >= 4).
+__device__ __forceinline__ u32 keep_bytes(u32 x, int keep) {
+  return keep >= 4 ? x : keep <= 0 ? 0u : x & ((1u << (8 * keep)) - 1);
+}
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+// Matrix descriptor, no swizzle: start >> 4 (bits 0-13), LBO 128 >> 4 (16-29), SBO 256 >> 4 (32-45).
+// `swap` (a diagnostic, WgmmaCombineArgs::desc_swap): LBO 256 and SBO 128 instead.
+__device__ __forceinline__ u64 desc(u32 saddr, bool swap) {
+  const u64 lbo = swap ? 256 : 128, sbo = swap ? 128 : 256;
+  return static_cast<u64>((saddr & 0x3FFFFu) >> 4) | ((lbo >> 4) << 16) | ((sbo >> 4) << 32);
+}
+
+__device__ __forceinline__ void cp_async16(u32 saddr, const void* g) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(saddr), "l"(g) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+// Generic-proxy writes (cp.async, st.shared) made visible to the tensor cores' async proxy.
+__device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory"); }
+
+// D (64 x 128, s32) += A (64 x 32 u8, registers) * B (32 x 128 u8, descriptor; K-major).
+__device__ __forceinline__ void wgmma_rs(u32 (&d)[64], u32 a0, u32 a1, u32 a2, u32 a3, u64 db) {
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "setp.ne.b32 p, 1, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k32.s32.u8.u8 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, {%64, %65, %66, %67}, %68, p;\n"
+      "}\n"
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]), "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]), "+r"(d[30]), "+r"(d[31]), "+r"(d[32]), "+r"(d[33]), "+r"(d[34]), "+r"(d[35]), "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]), "+r"(d[40]), "+r"(d[41]), "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47]), "+r"(d[48]), "+r"(d[49]), "+r"(d[50]), "+r"(d[51]), "+r"(d[52]), "+r"(d[53]), "+r"(d[54]), "+r"(d[55]), "+r"(d[56]), "+r"(d[57]), "+r"(d[58]), "+r"(d[59]), "+r"(d[60]), "+r"(d[61]), "+r"(d[62]), "+r"(d[63])
+      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(db));
+}
+
+// D (64 x 128, s32) += A (64 x 32 u8, descriptor) * B (32 x 128 u8, descriptor); both K-major.
+__device__ __forceinline__ void wgmma_ss(u32 (&d)[64], u64 da, u64 db) {
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "setp.ne.b32 p, 1, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k32.s32.u8.u8 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p;\n"
+      "}\n"
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]), "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]), "+r"(d[30]), "+r"(d[31]), "+r"(d[32]), "+r"(d[33]), "+r"(d[34]), "+r"(d[35]), "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]), "+r"(d[40]), "+r"(d[41]), "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47]), "+r"(d[48]), "+r"(d[49]), "+r"(d[50]), "+r"(d[51]), "+r"(d[52]), "+r"(d[53]), "+r"(d[54]), "+r"(d[55]), "+r"(d[56]), "+r"(d[57]), "+r"(d[58]), "+r"(d[59]), "+r"(d[60]), "+r"(d[61]), "+r"(d[62]), "+r"(d[63])
+      : "l"(da), "l"(db));
+}
+#endif
+
+template <bool SS>
+__global__ void __launch_bounds__(THREADS, 2) wgmma_combine_kernel(WgmmaCombineArgs a) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  extern __shared__ __align__(128) unsigned char smem[];
+  unsigned char* s_w = smem + STAGES * TILE_BYTES;                             // ss only
+  unsigned char* s_v = smem + STAGES * TILE_BYTES + (SS ? STAGES * W_TILE_BYTES : 0);
+  const u32* s_v32 = reinterpret_cast<const u32*>(s_v);
+  const u32 K = a.k, kp = a.kp;
+  const bool swap = a.desc_swap != 0;
+
+  // Planes to run: those the table's maximum needs (all when no maximum is given).
+  int planes = a.planes;
+  if (a.d_max) {
+    const u64 m = *a.d_max;
+    const int need = m == 0 ? 0 : planes_for(m, a.low_bits);
+    planes = need < planes ? need : planes;
+  }
+  const u32 tm = (K + BM - 1) / BM, tn = (K + BN - 1) / BN, steps = (K + BK - 1) / BK;
+  const u64 per_plane = static_cast<u64>(tm) * tn * steps, total = per_plane * static_cast<u64>(planes);
+  const u64 u_begin = total * blockIdx.x / gridDim.x, u_end = total * (blockIdx.x + 1) / gridDim.x;
+  if (u_begin >= u_end) return;  // the whole block
+
+  for (u32 i = threadIdx.x; i < v_bytes(kp); i += THREADS) s_v[i] = a.d_v[i % K];
+  __syncthreads();
+
+  const u32 tid = threadIdx.x, wg = tid >> 7, warp = (tid >> 5) & 3, lane = tid & 31, g = lane >> 2, q = lane & 3;
+  const u32 s_p_addr = static_cast<u32>(__cvta_generic_to_shared(smem));
+  const u32 s_w_addr = static_cast<u32>(__cvta_generic_to_shared(s_w));
+
+  for (u64 u = u_begin; u < u_end;) {
+    const u32 plane = static_cast<u32>(u / per_plane);
+    const u64 rem = u - static_cast<u64>(plane) * per_plane;
+    const u32 tile = static_cast<u32>(rem / steps), s0 = static_cast<u32>(rem - static_cast<u64>(tile) * steps);
+    const u32 nsteps = static_cast<u32>(min(static_cast<u64>(steps - s0), u_end - u));
+    u += nsteps;
+    const u32 k0 = (tile / tn) * BM, a0 = (tile % tn) * BN;
+    const unsigned char* P = a.d_planes + static_cast<std::size_t>(plane) * kp * kp;
+
+    __syncthreads();  // both warpgroups are done with the previous segment's stage slots
+
+    // Stage st of the segment into slot `slot`: P's rows a0.. (128 x 64 bytes, cp.async), and for ss
+    // W's rows k0.. (128 x 64 bytes from V, st.shared).
+    auto load_stage = [&](u32 st, u32 slot) {
+      const u32 b0 = (s0 + st) * BK;
+#pragma unroll
+      for (u32 i = 0; i < 2; ++i) {
+        const u32 c = tid + i * THREADS, r = c >> 2, cc = c & 3;
+        cp_async16(s_p_addr + slot * TILE_BYTES + tile_offset(r, cc),
+                   P + static_cast<std::size_t>(a0 + r) * kp + b0 + 16 * cc);
+      }
+      if constexpr (SS) {
+#pragma unroll
+        for (u32 i = 0; i < 2; ++i) {
+          const u32 c = tid + i * THREADS, r = c >> 2, cc = c & 3;
+          const u32 o = k0 + r + b0 + 16 * cc, w = o >> 2, sh = 8 * (o & 3);
+          const u32 x0 = s_v32[w], x1 = s_v32[w + 1], x2 = s_v32[w + 2], x3 = s_v32[w + 3], x4 = s_v32[w + 4];
+          const int keep = static_cast<int>(K) - static_cast<int>(b0 + 16 * cc);  // columns b < K
+          uint4 v;
+          v.x = keep_bytes(__funnelshift_r(x0, x1, sh), keep);
+          v.y = keep_bytes(__funnelshift_r(x1, x2, sh), keep - 4);
+          v.z = keep_bytes(__funnelshift_r(x2, x3, sh), keep - 8);
+          v.w = keep_bytes(__funnelshift_r(x3, x4, sh), keep - 12);
+          *reinterpret_cast<uint4*>(s_w + slot * W_TILE_BYTES + tile_offset(r, cc)) = v;
+        }
+      }
+    };
+
+#pragma unroll
+    for (u32 st = 0; st < STAGES - 1; ++st) {
+      if (st < nsteps) load_stage(st, st);
+      cp_async_commit();
+    }
+
+    u32 d[64];
+#pragma unroll
+    for (int j = 0; j < 64; ++j) d[j] = 0;
+
+    // This thread's rows of k (its fragment rows): 16 warp + g and + 8 within its warpgroup's 64.
+    const u32 row_lo = k0 + 64 * wg + 16 * warp + g;
+    for (u32 it = 0; it < nsteps; ++it) {
+      const u32 slot = it % STAGES;
+      cp_async_wait<STAGES - 2>();  // this thread's copies of stage it have landed
+      fence_proxy_async();
+      __syncthreads();              // everyone's have; slot (it - 1) % STAGES is free again
+      {
+        const u32 nx = it + STAGES - 1;
+        if (nx < nsteps) load_stage(nx, nx % STAGES);
+        cp_async_commit();
+      }
+      const u32 b0 = (s0 + it) * BK;
+      if constexpr (SS) {
+        wgmma_fence();
+#pragma unroll
+        for (u32 h = 0; h < 2; ++h)
+          wgmma_ss(d, desc(s_w_addr + slot * W_TILE_BYTES + h * HALF_BYTES + wg * (HALF_BYTES / 2), swap),
+                   desc(s_p_addr + slot * TILE_BYTES + h * HALF_BYTES, swap));
+      } else {
+        // A fragment of k32 half h (the mma.sync m16n8k32 layout per warp): a0 = row g, columns
+        // 4q..4q+3; a1 = row g + 8, same columns; a2, a3 = the same rows, columns 16 + 4q...
+        // W[row][b + col] = V2[row + b + col]: the bytes at o, o + 8, o + 16, o + 24 for o = row_lo + b + 4q.
+        u32 fr[2][4];
+#pragma unroll
+        for (u32 h = 0; h < 2; ++h) {
+          const u32 b = b0 + 32 * h, o = row_lo + b + 4 * q, w = o >> 2, sh = 8 * (o & 3);
+          u32 x[8];
+#pragma unroll
+          for (int e = 0; e < 8; ++e) x[e] = s_v32[w + e];
+          fr[h][0] = __funnelshift_r(x[0], x[1], sh);
+          fr[h][1] = __funnelshift_r(x[2], x[3], sh);
+          fr[h][2] = __funnelshift_r(x[4], x[5], sh);
+          fr[h][3] = __funnelshift_r(x[6], x[7], sh);
+          if (b + 32 > K) {  // the last columns: W is zero at b >= K
+            const int keep = static_cast<int>(K) - static_cast<int>(b + 4 * q);
+            fr[h][0] = keep_bytes(fr[h][0], keep);
+            fr[h][1] = keep_bytes(fr[h][1], keep);
+            fr[h][2] = keep_bytes(fr[h][2], keep - 16);
+            fr[h][3] = keep_bytes(fr[h][3], keep - 16);
+          }
+        }
+        wgmma_fence();
+#pragma unroll
+        for (u32 h = 0; h < 2; ++h)
+          wgmma_rs(d, fr[h][0], fr[h][1], fr[h][2], fr[h][3],
+                   desc(s_p_addr + slot * TILE_BYTES + h * HALF_BYTES, swap));
+      }
+      wgmma_commit();
+      wgmma_wait0();
+    }
+    cp_async_wait<0>();  // the segment's trailing (empty) groups
+
+    // Epilogue: element 4 j + i of D is row 16 warp + g + 8 (i >> 1), column 8 j + 2 q + (i & 1).
+    // answer[k] += sum_{a < K} (1 - V[(a + k) mod K]) D[k][a] << shift.
+    u32 s_lo = 0, s_hi = 0;
+#pragma unroll
+    for (u32 j = 0; j < 16; ++j) {
+#pragma unroll
+      for (u32 i = 0; i < 4; ++i) {
+        const u32 col = a0 + 8 * j + 2 * q + (i & 1), row = row_lo + 8 * (i >> 1);
+        const bool keep = col < K && s_v[row + col] == 0;  // row + col < 2 kp
+        const u32 add = keep ? d[4 * j + i] : 0u;
+        if (i >> 1)
+          s_hi += add;
+        else
+          s_lo += add;
+      }
+    }
+    s_lo += __shfl_xor_sync(0xFFFFFFFFu, s_lo, 1);
+    s_lo += __shfl_xor_sync(0xFFFFFFFFu, s_lo, 2);
+    s_hi += __shfl_xor_sync(0xFFFFFFFFu, s_hi, 1);
+    s_hi += __shfl_xor_sync(0xFFFFFFFFu, s_hi, 2);
+    if (q == 0) {
+      const int shift = plane_shift(static_cast<int>(plane), a.low_bits);
+      auto* ans = reinterpret_cast<unsigned long long*>(a.d_answer);
+      if (row_lo < K && s_lo) atomicAdd(ans + row_lo, static_cast<unsigned long long>(s_lo) << shift);
+      if (row_lo + 8 < K && s_hi) atomicAdd(ans + row_lo + 8, static_cast<unsigned long long>(s_hi) << shift);
+    }
+  }
+#elif defined(__CUDA_ARCH__)
+  (void)a;
+  __trap();  // no sm_90a code in this pass: the host never launches it (wgmma_combine_built / Needs)
+#else
+  (void)a;
+#endif
+}
+
+// Blocks of one wave for this kernel, cached per device and variant (the occupancy query is not free).
+template <bool SS>
+u32 wave_blocks(u32 kp) {
+  static std::atomic<u32> cached[64][2] = {};
+  int dev = 0;
+  JOSEKI_CUDA_CHECK(cudaGetDevice(&dev));
+  if (dev < 0 || dev >= 64) dev = 0;
+  const int slot = kp <= 2304 ? 0 : 1;  // the shared-memory size changes residency only for large kp
+  u32 v = cached[dev][slot].load(std::memory_order_relaxed);
+  if (v == 0) {
+    int per_sm = 0, sms = 0;
+    JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, wgmma_combine_kernel<SS>, THREADS,
+                                                                    smem_bytes(kp, SS)));
+    JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    v = static_cast<u32>((per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1));
+    cached[dev][slot].store(v, std::memory_order_relaxed);
+  }
+  return v;
+}
+
+}  // namespace
+
+const char* wgmma_operand_name(WgmmaOperand o) { return o == WgmmaOperand::Ss ? "ss" : "rs"; }
+
+bool wgmma_combine_built() {
+#if defined(JOSEKI_WGMMA_SM90A)
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, WgmmaOperand op) { return smem_bytes(kp, op == WgmmaOperand::Ss); }
+
+void prepare_wgmma_combine(std::uint32_t kp, WgmmaOperand op) {
+  const int bytes = static_cast<int>(smem_bytes(kp, op == WgmmaOperand::Ss));
+  if (op == WgmmaOperand::Ss)
+    JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(wgmma_combine_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  else
+    JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(wgmma_combine_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+}
+
+void launch_wgmma_combine(const WgmmaCombineArgs& a, WgmmaOperand op, cudaStream_t s) {
+  if (!wgmma_combine_built())
+    throw std::runtime_error("r09 wgmma combine: this build has no sm_90a code (90 not among its CUDA architectures)");
+  if (a.k < 1 || a.kp % 128 != 0 || a.kp < a.k || a.planes < 1 || !a.d_planes || !a.d_v || !a.d_answer)
+    throw std::invalid_argument("r09 wgmma combine: bad arguments (k = " + std::to_string(a.k) + ", kp = " +
+                                std::to_string(a.kp) + ", planes = " + std::to_string(a.planes) +
+                                "; kp must be a multiple of 128 >= k, planes >= 1, pointers set)");
+  const bool ss = op == WgmmaOperand::Ss;
+  const u64 tiles = static_cast<u64>((a.k + BM - 1) / BM) * ((a.k + BN - 1) / BN);
+  const u64 units = tiles * ((a.k + BK - 1) / BK) * static_cast<u64>(a.planes);
+  const u32 wave = ss ? wave_blocks<true>(a.kp) : wave_blocks<false>(a.kp);
+  const u32 blocks = static_cast<u32>(units < wave ? units : wave);
+  if (ss)
+    wgmma_combine_kernel<true><<<blocks, THREADS, smem_bytes(a.kp, true), s>>>(a);
+  else
+    wgmma_combine_kernel<false><<<blocks, THREADS, smem_bytes(a.kp, false), s>>>(a);
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace joseki::abc471g::pairs
