@@ -44,6 +44,7 @@
 #include "backend/cuda/check.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/r09_wgmma_combine.hpp"
+#include "experiments/abc471g/gpu_pairs/r09_wgmma_math.hpp"
 
 namespace joseki::abc471g::pairs {
 
@@ -52,37 +53,13 @@ namespace {
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
-constexpr u32 BM = 128;          // rows k per block (two warpgroups of m64)
-constexpr u32 BN = 128;          // columns a per block (wgmma n128)
-constexpr u32 BK = 64;           // bytes of b per stage (two k32 wgmmas)
-constexpr u32 STAGES = 4;
-constexpr u32 THREADS = 256;
-constexpr u32 HALF_BYTES = 128 * 32;             // one k32 half of a 128-row tile: 4096 bytes
-constexpr u32 TILE_BYTES = 2 * HALF_BYTES;       // P's tile of one stage (BN x BK)
-constexpr u32 W_TILE_BYTES = 2 * HALF_BYTES;     // W's tile of one stage (BM x BK), ss only
-
-// V[i mod K] for i < 2 kp + 128: every window the fragments, the W tiles and the masks read.
-__host__ __device__ constexpr u32 v_bytes(u32 kp) { return 2 * kp + 128; }
-__host__ __device__ constexpr std::size_t smem_bytes(u32 kp, bool ss) {
-  return STAGES * TILE_BYTES + (ss ? STAGES * W_TILE_BYTES : 0) + v_bytes(kp);
-}
-
-// Byte offset of (row r, 16-byte chunk c of the stage's 64 bytes) in a 128-row stage tile: half c / 2,
-// core matrix (r / 8, c % 2) at (2 (r / 8) + c % 2) x 128, row r % 8 at 16 (r % 8).
-__device__ __forceinline__ u32 tile_offset(u32 r, u32 c) {
-  return (c >> 1) * HALF_BYTES + (((r >> 3) * 2 + (c & 1)) << 7) + ((r & 7) << 4);
-}
-
-// Keep the first `keep` bytes of x (keep may be <= 0 or >= 4).
-__device__ __forceinline__ u32 keep_bytes(u32 x, int keep) {
-  return keep >= 4 ? x : keep <= 0 ? 0u : x & ((1u << (8 * keep)) - 1);
-}
+using namespace r09;  // BM, BN, BK, STAGES, THREADS, tile layout, fragments, segments (r09_wgmma_math.hpp)
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 // Matrix descriptor, no swizzle: start >> 4 (bits 0-13), LBO 128 >> 4 (16-29), SBO 256 >> 4 (32-45).
-// `swap` (a diagnostic, WgmmaCombineArgs::desc_swap): LBO 256 and SBO 128 instead.
+// `swap` (a diagnostic, WgmmaCombineArgs::desc_swap): LBO and SBO exchanged.
 __device__ __forceinline__ u64 desc(u32 saddr, bool swap) {
-  const u64 lbo = swap ? 256 : 128, sbo = swap ? 128 : 256;
+  const u64 lbo = swap ? SBO : LBO, sbo = swap ? LBO : SBO;
   return static_cast<u64>((saddr & 0x3FFFFu) >> 4) | ((lbo >> 4) << 16) | ((sbo >> 4) << 32);
 }
 
@@ -137,16 +114,9 @@ __global__ void __launch_bounds__(THREADS, 2) wgmma_combine_kernel(WgmmaCombineA
   const u32 K = a.k, kp = a.kp;
   const bool swap = a.desc_swap != 0;
 
-  // Planes to run: those the table's maximum needs (all when no maximum is given).
-  int planes = a.planes;
-  if (a.d_max) {
-    const u64 m = *a.d_max;
-    const int need = m == 0 ? 0 : planes_for(m, a.low_bits);
-    planes = need < planes ? need : planes;
-  }
-  const u32 tm = (K + BM - 1) / BM, tn = (K + BN - 1) / BN, steps = (K + BK - 1) / BK;
-  const u64 per_plane = static_cast<u64>(tm) * tn * steps, total = per_plane * static_cast<u64>(planes);
-  const u64 u_begin = total * blockIdx.x / gridDim.x, u_end = total * (blockIdx.x + 1) / gridDim.x;
+  const int planes = planes_to_run(a.planes, a.d_max != nullptr, a.d_max ? *a.d_max : 0, a.low_bits);
+  const Units un = units(K, planes);
+  const u64 u_begin = block_begin(un, blockIdx.x, gridDim.x), u_end = block_begin(un, blockIdx.x + 1, gridDim.x);
   if (u_begin >= u_end) return;  // the whole block
 
   for (u32 i = threadIdx.x; i < v_bytes(kp); i += THREADS) s_v[i] = a.d_v[i % K];
@@ -157,12 +127,9 @@ __global__ void __launch_bounds__(THREADS, 2) wgmma_combine_kernel(WgmmaCombineA
   const u32 s_w_addr = static_cast<u32>(__cvta_generic_to_shared(s_w));
 
   for (u64 u = u_begin; u < u_end;) {
-    const u32 plane = static_cast<u32>(u / per_plane);
-    const u64 rem = u - static_cast<u64>(plane) * per_plane;
-    const u32 tile = static_cast<u32>(rem / steps), s0 = static_cast<u32>(rem - static_cast<u64>(tile) * steps);
-    const u32 nsteps = static_cast<u32>(min(static_cast<u64>(steps - s0), u_end - u));
-    u += nsteps;
-    const u32 k0 = (tile / tn) * BM, a0 = (tile % tn) * BN;
+    const Segment sg = segment_at(un, u, u_end);
+    u += sg.nsteps;
+    const u32 plane = sg.plane, s0 = sg.s0, nsteps = sg.nsteps, k0 = sg.k0, a0 = sg.a0;
     const unsigned char* P = a.d_planes + static_cast<std::size_t>(plane) * kp * kp;
 
     __syncthreads();  // both warpgroups are done with the previous segment's stage slots
@@ -181,14 +148,9 @@ __global__ void __launch_bounds__(THREADS, 2) wgmma_combine_kernel(WgmmaCombineA
 #pragma unroll
         for (u32 i = 0; i < 2; ++i) {
           const u32 c = tid + i * THREADS, r = c >> 2, cc = c & 3;
-          const u32 o = k0 + r + b0 + 16 * cc, w = o >> 2, sh = 8 * (o & 3);
-          const u32 x0 = s_v32[w], x1 = s_v32[w + 1], x2 = s_v32[w + 2], x3 = s_v32[w + 3], x4 = s_v32[w + 4];
-          const int keep = static_cast<int>(K) - static_cast<int>(b0 + 16 * cc);  // columns b < K
-          uint4 v;
-          v.x = keep_bytes(__funnelshift_r(x0, x1, sh), keep);
-          v.y = keep_bytes(__funnelshift_r(x1, x2, sh), keep - 4);
-          v.z = keep_bytes(__funnelshift_r(x2, x3, sh), keep - 8);
-          v.w = keep_bytes(__funnelshift_r(x3, x4, sh), keep - 12);
+          u32 x[4];
+          w_chunk(s_v32, k0 + r, b0 + 16 * cc, K, x);
+          const uint4 v = make_uint4(x[0], x[1], x[2], x[3]);
           *reinterpret_cast<uint4*>(s_w + slot * W_TILE_BYTES + tile_offset(r, cc)) = v;
         }
       }
@@ -229,23 +191,7 @@ __global__ void __launch_bounds__(THREADS, 2) wgmma_combine_kernel(WgmmaCombineA
         // W[row][b + col] = V2[row + b + col]: the bytes at o, o + 8, o + 16, o + 24 for o = row_lo + b + 4q.
         u32 fr[2][4];
 #pragma unroll
-        for (u32 h = 0; h < 2; ++h) {
-          const u32 b = b0 + 32 * h, o = row_lo + b + 4 * q, w = o >> 2, sh = 8 * (o & 3);
-          u32 x[8];
-#pragma unroll
-          for (int e = 0; e < 8; ++e) x[e] = s_v32[w + e];
-          fr[h][0] = __funnelshift_r(x[0], x[1], sh);
-          fr[h][1] = __funnelshift_r(x[2], x[3], sh);
-          fr[h][2] = __funnelshift_r(x[4], x[5], sh);
-          fr[h][3] = __funnelshift_r(x[6], x[7], sh);
-          if (b + 32 > K) {  // the last columns: W is zero at b >= K
-            const int keep = static_cast<int>(K) - static_cast<int>(b + 4 * q);
-            fr[h][0] = keep_bytes(fr[h][0], keep);
-            fr[h][1] = keep_bytes(fr[h][1], keep);
-            fr[h][2] = keep_bytes(fr[h][2], keep - 16);
-            fr[h][3] = keep_bytes(fr[h][3], keep - 16);
-          }
-        }
+        for (u32 h = 0; h < 2; ++h) a_fragment(s_v32, row_lo, b0 + 32 * h, q, K, fr[h]);
         wgmma_fence();
 #pragma unroll
         for (u32 h = 0; h < 2; ++h)
@@ -257,21 +203,18 @@ __global__ void __launch_bounds__(THREADS, 2) wgmma_combine_kernel(WgmmaCombineA
     }
     cp_async_wait<0>();  // the segment's trailing (empty) groups
 
-    // Epilogue: element 4 j + i of D is row 16 warp + g + 8 (i >> 1), column 8 j + 2 q + (i & 1).
+    // Epilogue (acc_row / acc_col: the accumulator's layout): this thread's two rows' masked sums.
     // answer[k] += sum_{a < K} (1 - V[(a + k) mod K]) D[k][a] << shift.
     u32 s_lo = 0, s_hi = 0;
 #pragma unroll
-    for (u32 j = 0; j < 16; ++j) {
-#pragma unroll
-      for (u32 i = 0; i < 4; ++i) {
-        const u32 col = a0 + 8 * j + 2 * q + (i & 1), row = row_lo + 8 * (i >> 1);
-        const bool keep = col < K && s_v[row + col] == 0;  // row + col < 2 kp
-        const u32 add = keep ? d[4 * j + i] : 0u;
-        if (i >> 1)
-          s_hi += add;
-        else
-          s_lo += add;
-      }
+    for (u32 e = 0; e < 64; ++e) {
+      const u32 col = a0 + acc_col(q, e), row = k0 + 64 * wg + acc_row(warp, g, e);
+      const bool keep = col < K && s_v[row + col] == 0;  // row + col < 2 kp
+      const u32 add = keep ? d[e] : 0u;
+      if ((e & 3) >> 1)
+        s_hi += add;
+      else
+        s_lo += add;
     }
     s_lo += __shfl_xor_sync(0xFFFFFFFFu, s_lo, 1);
     s_lo += __shfl_xor_sync(0xFFFFFFFFu, s_lo, 2);
@@ -342,10 +285,9 @@ void launch_wgmma_combine(const WgmmaCombineArgs& a, WgmmaOperand op, cudaStream
                                 std::to_string(a.kp) + ", planes = " + std::to_string(a.planes) +
                                 "; kp must be a multiple of 128 >= k, planes >= 1, pointers set)");
   const bool ss = op == WgmmaOperand::Ss;
-  const u64 tiles = static_cast<u64>((a.k + BM - 1) / BM) * ((a.k + BN - 1) / BN);
-  const u64 units = tiles * ((a.k + BK - 1) / BK) * static_cast<u64>(a.planes);
+  const u64 total = units(a.k, a.planes).total;  // the planes the maximum needs may be fewer: same grid
   const u32 wave = ss ? wave_blocks<true>(a.kp) : wave_blocks<false>(a.kp);
-  const u32 blocks = static_cast<u32>(units < wave ? units : wave);
+  const u32 blocks = static_cast<u32>(total < wave ? total : wave);
   if (ss)
     wgmma_combine_kernel<true><<<blocks, THREADS, smem_bytes(a.kp, true), s>>>(a);
   else

@@ -1,0 +1,117 @@
+// The index math of r09's wgmma combine (sm90a/r09_wgmma_combine.cu), shared with its host emulation
+// (tests/unit/test_abc471g_wgmma_emu.cpp): tile layout in shared memory, the circulant's bytes from V,
+// the A fragments, the stream-K segments and the accumulator's layout. __host__ __device__, std only.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "backend/hd.hpp"
+#include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
+
+namespace joseki::abc471g::pairs::r09 {
+
+inline constexpr std::uint32_t BM = 128;       // rows k per block (two warpgroups of m64)
+inline constexpr std::uint32_t BN = 128;       // columns a per block (wgmma n128)
+inline constexpr std::uint32_t BK = 64;        // bytes of b per stage (two k32 wgmmas)
+inline constexpr std::uint32_t STAGES = 4;
+inline constexpr std::uint32_t THREADS = 256;
+inline constexpr std::uint32_t HALF_BYTES = 128 * 32;          // one k32 half of a 128-row stage tile
+inline constexpr std::uint32_t TILE_BYTES = 2 * HALF_BYTES;    // P's tile of one stage (BN x BK)
+inline constexpr std::uint32_t W_TILE_BYTES = 2 * HALF_BYTES;  // W's tile of one stage (BM x BK), ss only
+// The matrix descriptors' byte offsets (no swizzle, K-major): LBO = the next core matrix along K,
+// SBO = the next 8 rows.
+inline constexpr std::uint32_t LBO = 128, SBO = 256;
+
+// V[i mod K] for i < 2 kp + 128: every window the fragments, the W tiles and the masks read.
+JOSEKI_HD constexpr std::uint32_t v_bytes(std::uint32_t kp) { return 2 * kp + 128; }
+JOSEKI_HD constexpr std::size_t smem_bytes(std::uint32_t kp, bool ss) {
+  return STAGES * TILE_BYTES + (ss ? STAGES * W_TILE_BYTES : 0) + v_bytes(kp);
+}
+
+// Byte offset of (row r, 16-byte chunk c of the stage's 64 bytes) in a 128-row stage tile: half c / 2,
+// core matrix (r / 8, c % 2) at (r / 8) SBO + (c % 2) LBO, row r % 8 at 16 (r % 8).
+JOSEKI_HD std::uint32_t tile_offset(std::uint32_t r, std::uint32_t c) {
+  return (c >> 1) * HALF_BYTES + (r >> 3) * SBO + (c & 1) * LBO + ((r & 7) << 4);
+}
+
+// The first `keep` bytes of x (keep may be <= 0 or >= 4).
+JOSEKI_HD std::uint32_t keep_bytes(std::uint32_t x, int keep) {
+  return keep >= 4 ? x : keep <= 0 ? 0u : x & ((1u << (8 * keep)) - 1);
+}
+
+// The 4 bytes at byte offset o of a little-endian word array (o may be unaligned).
+JOSEKI_HD std::uint32_t window4(const std::uint32_t* v32, std::uint32_t o) {
+  const std::uint32_t w = o >> 2, sh = 8 * (o & 3);
+  return sh ? (v32[w] >> sh) | (v32[w + 1] << (32 - sh)) : v32[w];
+}
+
+// W[k][b] = V[(k + b) mod K] for b < K, else 0 (V2 = V twice over: W[k][b] = V2[k + b]).
+// 16 bytes of W's row k from column b (ss: one chunk of the stage tile).
+JOSEKI_HD void w_chunk(const std::uint32_t* v32, std::uint32_t k, std::uint32_t b, std::uint32_t kk,
+                       std::uint32_t (&out)[4]) {
+  const int keep = static_cast<int>(kk) - static_cast<int>(b);
+  for (int e = 0; e < 4; ++e) out[e] = keep_bytes(window4(v32, k + b + 4 * e), keep - 4 * e);
+}
+
+// The A fragment (wgmma k32 8-bit, per warp the mma.sync m16n8k32 layout) of the lane with quad
+// index q whose rows are row and row + 8, for the k32 step at column b: a0 = row, columns 4q..4q+3;
+// a1 = row + 8, the same columns; a2, a3 = the same rows, columns 16 + 4q ...
+JOSEKI_HD void a_fragment(const std::uint32_t* v32, std::uint32_t row, std::uint32_t b, std::uint32_t q,
+                          std::uint32_t kk, std::uint32_t (&fr)[4]) {
+  const std::uint32_t o = row + b + 4 * q;
+  const int keep = static_cast<int>(kk) - static_cast<int>(b + 4 * q);
+  fr[0] = keep_bytes(window4(v32, o), keep);
+  fr[1] = keep_bytes(window4(v32, o + 8), keep);
+  fr[2] = keep_bytes(window4(v32, o + 16), keep - 16);
+  fr[3] = keep_bytes(window4(v32, o + 24), keep - 16);
+}
+
+// Planes to run: those the table's maximum needs (all `planes` when there is no maximum).
+JOSEKI_HD int planes_to_run(int planes, bool has_max, std::uint64_t max, int low_bits) {
+  if (!has_max) return planes;
+  const int need = max == 0 ? 0 : planes_for(max, low_bits);
+  return need < planes ? need : planes;
+}
+
+// Stream-K: the units are (plane, tile, stage); block i of `grid` takes [total i / grid, total (i+1) / grid).
+struct Units {
+  std::uint32_t tn = 1, steps = 1;  // column tiles, stages per tile
+  std::uint64_t per_plane = 0, total = 0;
+};
+JOSEKI_HD Units units(std::uint32_t k, int planes) {
+  Units u;
+  const std::uint32_t tm = (k + BM - 1) / BM;
+  u.tn = (k + BN - 1) / BN;
+  u.steps = (k + BK - 1) / BK;
+  u.per_plane = static_cast<std::uint64_t>(tm) * u.tn * u.steps;
+  u.total = u.per_plane * static_cast<std::uint64_t>(planes > 0 ? planes : 0);
+  return u;
+}
+JOSEKI_HD std::uint64_t block_begin(const Units& u, std::uint32_t block, std::uint32_t grid) {
+  return u.total * block / grid;
+}
+
+// One segment: stages s0 .. s0 + nsteps - 1 of one tile of one plane (ends at the tile's end or the block's).
+struct Segment {
+  std::uint32_t plane = 0, k0 = 0, a0 = 0, s0 = 0, nsteps = 0;
+};
+JOSEKI_HD Segment segment_at(const Units& u, std::uint64_t at, std::uint64_t end) {
+  Segment s;
+  s.plane = static_cast<std::uint32_t>(at / u.per_plane);
+  const std::uint64_t rem = at - static_cast<std::uint64_t>(s.plane) * u.per_plane;
+  const std::uint32_t tile = static_cast<std::uint32_t>(rem / u.steps);
+  s.s0 = static_cast<std::uint32_t>(rem - static_cast<std::uint64_t>(tile) * u.steps);
+  const std::uint64_t left = end - at, in_tile = u.steps - s.s0;
+  s.nsteps = static_cast<std::uint32_t>(left < in_tile ? left : in_tile);
+  s.k0 = (tile / u.tn) * BM;
+  s.a0 = (tile % u.tn) * BN;
+  return s;
+}
+
+// The accumulator (m64n128, s32) of lane (g, q) in warp w of its warpgroup: element e is
+// row 16 w + g + 8 ((e % 4) >> 1), column 8 (e / 4) + 2 q + (e & 1).
+JOSEKI_HD std::uint32_t acc_row(std::uint32_t w, std::uint32_t g, std::uint32_t e) { return 16 * w + g + 8 * ((e & 3) >> 1); }
+JOSEKI_HD std::uint32_t acc_col(std::uint32_t q, std::uint32_t e) { return 8 * (e >> 2) + 2 * q + (e & 1); }
+
+}  // namespace joseki::abc471g::pairs::r09
