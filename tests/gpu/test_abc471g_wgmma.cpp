@@ -61,18 +61,19 @@ void expect_exact(const std::vector<std::uint64_t>& table, std::uint32_t kp, con
   }
   gp::WgmmaCombineFixture fx(table, kp, p);
   joseki::cuda::Stream s;
-  for (gp::WgmmaOperand op : {gp::WgmmaOperand::Rs, gp::WgmmaOperand::Ss}) {
+  for (gp::WgmmaOperand op : {gp::WgmmaOperand::Rs, gp::WgmmaOperand::Ss})
+    for (int wgs : {2, 4})
     for (int rep = 0; rep < 2; ++rep) {
-      const ab::Answer got = fx.run(op, s);
+      const ab::Answer got = fx.run(op, wgs, s);
       ASSERT_EQ(got.size(), want.size());
       std::size_t bad = 0, first = 0;
       for (std::size_t i = 0; i < got.size(); ++i)
         if (got[i] != want[i] && bad++ == 0) first = i;
       EXPECT_EQ(bad, 0u) << what << ": K = " << p.k << ", planes " << fx.planes() << ", operand "
-                         << gp::wgmma_operand_name(op) << ", run " << rep << ": first wrong answer at k = " << first
-                         << ": got " << got[first] << ", expected " << want[first];
+                         << gp::wgmma_operand_name(op) << ", " << wgs << " warpgroups, run " << rep
+                         << ": first wrong answer at k = " << first << ": got " << got[first] << ", expected "
+                         << want[first];
     }
-  }
 }
 #endif
 
@@ -139,6 +140,9 @@ TEST(Abc471gWgmmaGpu, BadArgumentsAreRefused) {
   a.kp = 128;
   a.k = 129;  // above kp
   EXPECT_THROW(gp::launch_wgmma_combine(a, gp::WgmmaOperand::Ss, nullptr), std::invalid_argument);
+  a.k = 100;
+  a.warpgroups = 3;
+  EXPECT_THROW(gp::launch_wgmma_combine(a, gp::WgmmaOperand::Rs, nullptr), std::invalid_argument);
 #endif
 }
 

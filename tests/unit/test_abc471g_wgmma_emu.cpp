@@ -46,7 +46,9 @@ std::uint8_t desc_byte(const std::vector<std::uint8_t>& smem, u32 base, u32 row,
   return smem.at(base + (row / 8) * r9::SBO + (kk / 16) * r9::LBO + 16 * (row % 8) + kk % 16);
 }
 
-ab::Answer emulate(const std::vector<u64>& table, u32 kp, const ab::Problem& p, bool ss, u32 grid, bool with_max) {
+ab::Answer emulate(const std::vector<u64>& table, u32 kp, const ab::Problem& p, bool ss, u32 wgs, u32 grid,
+                   bool with_max) {
+  const u32 rows = r9::block_rows(wgs), hw = r9::half_bytes(rows);
   const u32 K = p.k;
   int np = 0;
   const std::vector<std::uint8_t> planes = gp::gemm_planes(table, kp, &np);
@@ -63,8 +65,8 @@ ab::Answer emulate(const std::vector<u64>& table, u32 kp, const ab::Problem& p, 
   for (u32 k = 0; k < K; ++k) ans[k] = p.v[(a0v + k) % K];
 
   const int run = r9::planes_to_run(np, with_max, mx, LOW_BITS);
-  const r9::Units un = r9::units(K, run);
-  std::vector<std::uint8_t> ptile(r9::TILE_BYTES), wtile(r9::W_TILE_BYTES);
+  const r9::Units un = r9::units(K, run, wgs);
+  std::vector<std::uint8_t> ptile(r9::TILE_BYTES), wtile(r9::w_tile_bytes(wgs));
   for (u32 blk = 0; blk < grid; ++blk) {
     const u64 ub = r9::block_begin(un, blk, grid), ue = r9::block_begin(un, blk + 1, grid);
     for (u64 u = ub; u < ue;) {
@@ -73,7 +75,7 @@ ab::Answer emulate(const std::vector<u64>& table, u32 kp, const ab::Problem& p, 
       if (sg.nsteps == 0) return ans;
       u += sg.nsteps;
       const std::uint8_t* P = planes.data() + static_cast<std::size_t>(sg.plane) * kp * kp;
-      std::vector<u32> D(2 * 64 * 128, 0);  // [wg][m][n]
+      std::vector<u32> D(wgs * 64 * 128, 0);  // [wg][m][n]
       for (u32 it = 0; it < sg.nsteps; ++it) {
         const u32 b0 = (sg.s0 + it) * r9::BK;
         EXPECT_LE(b0 + r9::BK, kp);
@@ -81,20 +83,23 @@ ab::Answer emulate(const std::vector<u64>& table, u32 kp, const ab::Problem& p, 
           const u32 r = c >> 2, cc = c & 3;
           EXPECT_LT(sg.a0 + r, kp);
           for (u32 e = 0; e < 16; ++e)
-            ptile.at(r9::tile_offset(r, cc) + e) = P[static_cast<std::size_t>(sg.a0 + r) * kp + b0 + 16 * cc + e];
-          if (ss) {
+            ptile.at(r9::tile_offset(r, cc, r9::BN) + e) = P[static_cast<std::size_t>(sg.a0 + r) * kp + b0 + 16 * cc + e];
+        }
+        for (u32 c = 0; ss && c < rows * 4; ++c) {
+          const u32 r = c >> 2, cc = c & 3;
+          {
             u32 x[4];
             check_words((sg.k0 + r + b0 + 16 * cc + 12) / 4 + 1, v32.size());
             r9::w_chunk(v32.data(), sg.k0 + r, b0 + 16 * cc, K, x);
-            for (u32 e = 0; e < 16; ++e) wtile.at(r9::tile_offset(r, cc) + e) = static_cast<std::uint8_t>(x[e / 4] >> (8 * (e % 4)));
+            for (u32 e = 0; e < 16; ++e) wtile.at(r9::tile_offset(r, cc, rows) + e) = static_cast<std::uint8_t>(x[e / 4] >> (8 * (e % 4)));
           }
         }
         for (u32 h = 0; h < 2; ++h) {
-          for (u32 wg = 0; wg < 2; ++wg) {
+          for (u32 wg = 0; wg < wgs; ++wg) {
             std::vector<std::uint8_t> A(64 * 32);
             if (ss) {
               for (u32 m = 0; m < 64; ++m)
-                for (u32 kk = 0; kk < 32; ++kk) A[m * 32 + kk] = desc_byte(wtile, h * r9::HALF_BYTES + wg * (r9::HALF_BYTES / 2), m, kk);
+                for (u32 kk = 0; kk < 32; ++kk) A[m * 32 + kk] = desc_byte(wtile, h * hw + wg * r9::half_bytes(64), m, kk);
             } else {
               for (u32 t = 0; t < 128; ++t) {
                 const u32 w = t / 32, g = (t % 32) / 4, q = t % 4, row = sg.k0 + 64 * wg + 16 * w + g;
@@ -111,7 +116,7 @@ ab::Answer emulate(const std::vector<u64>& table, u32 kp, const ab::Problem& p, 
             }
             for (u32 n = 0; n < 128; ++n) {
               std::uint8_t B[32];
-              for (u32 kk = 0; kk < 32; ++kk) B[kk] = desc_byte(ptile, h * r9::HALF_BYTES, n, kk);
+              for (u32 kk = 0; kk < 32; ++kk) B[kk] = desc_byte(ptile, h * r9::half_bytes(r9::BN), n, kk);
               for (u32 m = 0; m < 64; ++m) {
                 u32 s = 0;
                 for (u32 kk = 0; kk < 32; ++kk) s += static_cast<u32>(A[m * 32 + kk]) * B[kk];
@@ -123,7 +128,7 @@ ab::Answer emulate(const std::vector<u64>& table, u32 kp, const ab::Problem& p, 
       }
       // Epilogue, lane by lane, then the quad's sum and the atomics.
       const int shift = gp::plane_shift(static_cast<int>(sg.plane), LOW_BITS);
-      for (u32 wg = 0; wg < 2; ++wg)
+      for (u32 wg = 0; wg < wgs; ++wg)
         for (u32 w = 0; w < 4; ++w)
           for (u32 g = 0; g < 8; ++g) {
             u32 lo = 0, hi = 0;
@@ -147,7 +152,8 @@ TEST(Abc471gWgmmaEmu, SegmentsCoverEveryUnitOnce) {
   for (const u32 k : {1u, 64u, 65u, 300u, 2300u})
     for (const int planes : {1, 3})
       for (const u32 grid : {1u, 7u, 264u, 100000u}) {
-        const r9::Units un = r9::units(k, planes);
+        for (const u32 wgs : {2u, 4u}) {
+        const r9::Units un = r9::units(k, planes, wgs);
         u64 covered = 0;
         for (u32 b = 0; b < grid; ++b) {
           const u64 ub = r9::block_begin(un, b, grid), ue = r9::block_begin(un, b + 1, grid);
@@ -155,7 +161,7 @@ TEST(Abc471gWgmmaEmu, SegmentsCoverEveryUnitOnce) {
             const r9::Segment s = r9::segment_at(un, u, ue);
             ASSERT_GT(s.nsteps, 0u);
             ASSERT_LE(s.s0 + s.nsteps, un.steps);
-            ASSERT_LT(s.k0, r9::BM * ((k + r9::BM - 1) / r9::BM));
+            ASSERT_LT(s.k0, un.bm * ((k + un.bm - 1) / un.bm));
             ASSERT_LT(s.a0, r9::BN * un.tn);
             ASSERT_LT(s.plane, static_cast<u32>(planes));
             covered += s.nsteps;
@@ -163,23 +169,26 @@ TEST(Abc471gWgmmaEmu, SegmentsCoverEveryUnitOnce) {
           }
         }
         EXPECT_EQ(covered, un.total) << "K = " << k << ", planes " << planes << ", grid " << grid;
+        }
       }
 }
 
 TEST(Abc471gWgmmaEmu, EmulatedKernelMatchesTheDirectCombine) {
   u64 seed = 5;
-  for (const u32 k : {1u, 63u, 129u, 200u})
+  for (const u32 k : {1u, 63u, 129u, 200u, 300u})
     for (const u64 limit : {u64{4}, u64{300}, u64{1} << 20}) {
       const u32 kp = gp::padded_k(k);
       const ab::Problem p = gp::testing::random_problem(5, k, 1, 3 + k, 11 + k);
       const std::vector<u64> t = random_table(k, kp, limit, ++seed);
       const ab::Answer want = gp::combine_direct(t, kp, p);
       for (const bool ss : {false, true})
-        for (const u32 grid : {1u, 7u, 264u}) {
-          EXPECT_EQ(emulate(t, kp, p, ss, grid, true), want)
-              << "K = " << k << ", counts < " << limit << ", " << (ss ? "ss" : "rs") << ", grid " << grid;
-        }
-      EXPECT_EQ(emulate(t, kp, p, false, 5, false), want) << "K = " << k << ", every plane (no maximum)";
+        for (const u32 wgs : {2u, 4u})
+          for (const u32 grid : {1u, 7u, 264u}) {
+            EXPECT_EQ(emulate(t, kp, p, ss, wgs, grid, true), want) << "K = " << k << ", counts < " << limit << ", "
+                                                                    << (ss ? "ss" : "rs") << ", " << wgs
+                                                                    << " warpgroups, grid " << grid;
+          }
+      EXPECT_EQ(emulate(t, kp, p, false, 2, 5, false), want) << "K = " << k << ", every plane (no maximum)";
     }
 }
 

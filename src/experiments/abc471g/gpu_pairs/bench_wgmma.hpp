@@ -36,11 +36,11 @@ class WgmmaCombineFixture {
  public:
   WgmmaCombineFixture(const std::vector<std::uint64_t>& table, std::uint32_t kp, const Problem& p);
   // answer = the first terms V[(A_0 + k) mod K] (r04's prep kernel, no circulant), then the combine.
-  void enqueue(WgmmaOperand op, cudaStream_t s);
+  void enqueue(WgmmaOperand op, int warpgroups, cudaStream_t s);
   // Poisons the answer, enqueues, returns the answer (synchronizes s).
-  Answer run(WgmmaOperand op, cudaStream_t s);
+  Answer run(WgmmaOperand op, int warpgroups, cudaStream_t s);
   // The combine alone (the answer keeps accumulating: for timing only).
-  void enqueue_combine_only(WgmmaOperand op, cudaStream_t s);
+  void enqueue_combine_only(WgmmaOperand op, int warpgroups, cudaStream_t s);
   // Diagnostic: run with the descriptors' LBO and SBO exchanged (WgmmaCombineArgs::desc_swap).
   void set_desc_swap(bool on) { m_desc_swap = on; }
   int planes() const { return m_planes; }

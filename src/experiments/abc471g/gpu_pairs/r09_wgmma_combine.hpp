@@ -32,15 +32,18 @@ struct WgmmaCombineArgs {
   // Diagnostic only (the bench tries it when a variant is not exact): the shared-memory descriptors'
   // leading and stride byte offsets exchanged (256 / 128 instead of 128 / 256).
   int desc_swap = 0;
+  // Consumer warpgroups per block: 2 (128 rows of k per block, two blocks per SM) or 4 (256 rows, one
+  // block per SM: half the L2 traffic of the planes, which every row tile reads again).
+  int warpgroups = 2;
 };
 
 // True when this build holds the sm_90a kernels (90 among the build's architectures).
 bool wgmma_combine_built();
 // Dynamic shared memory per block at this kp (bytes). Host code states the needs as
 // measure::Needs{0, {Feature::Wgmma}, wgmma_combine_smem_bytes(kp, op)} (cc 9.x, sm_90a code).
-std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, WgmmaOperand op);
-// Sets the kernels' shared-memory limit (call once per device before launching at this kp).
-void prepare_wgmma_combine(std::uint32_t kp, WgmmaOperand op);
+std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, WgmmaOperand op, int warpgroups = 2);
+// Sets the kernels' shared-memory limit, every variant (call once per device before launching at this kp).
+void prepare_wgmma_combine(std::uint32_t kp);
 // Enqueues the combine on s (one kernel; planes the maximum does not need cost nothing). Launch checked.
 void launch_wgmma_combine(const WgmmaCombineArgs& a, WgmmaOperand op, cudaStream_t s);
 

@@ -11,16 +11,19 @@
 // no mma.sync kernel beside it), and its epilogue adds sum_a (1 - V[(a+k) mod K]) D[k][a] << shift(j)
 // to answer[k] (32-bit partial sums per row of the tile, exact below 2^32 for K <= 16384; one 64-bit
 // atomic per row and segment). Exact by construction: integer products and sums, no rounding anywhere.
-//   * Tile 128 (k) x 128 (a) per block of two warpgroups (64 rows of k each), 64 bytes of b per stage,
+//   * Tile 128 (k) x 128 (a) per block of two warpgroups (64 rows of k each; or 256 x 128 with four
+//     warpgroups, one block per SM: the planes are read from L2 once per row tile, 18 x 5.3 MB = 95 MB
+//     with 128 rows at the max case, ~7 TB/s at the tensor cores' pace -- as much an L2 limit as a
+//     tensor one -- and half that with 256 rows), 64 bytes of b per stage,
 //     4 stages of cp.async (the plane's rows a, b contiguous: K-major, as integer wgmma needs, in the
 //     no-swizzle core-matrix layout the mma probe validated: 8 rows x 16 bytes per core matrix,
 //     LBO 128, SBO 256).
 //   * The circulant operand W: variant rs assembles each thread's A fragment (4 registers, 16 bytes
 //     of V per k32 step) from V twice over in shared memory by funnel shifts (it never exists as a
 //     tile); variant ss writes W's tile into shared memory per stage (the probe's path for both
-//     operands) -- both are built so that the device step can keep the one that is exact and faster.
-//   * Stream-K: the (plane, tile, stage) units are split evenly over one wave of blocks (2 per SM:
-//     264 on the H200), each block's range cut at tile boundaries into segments, each segment ending in
+//     operands) -- rs/ss x 2/4 warpgroups are all built so that the device step keeps the exact, fastest one.
+//   * Stream-K: the (plane, tile, stage) units are split evenly over one wave of blocks (2 per SM
+//     with two warpgroups: 264 on the H200), each block's range cut at tile boundaries into segments, each segment ending in
 //     its epilogue (split-K is free: the column sum is linear in D). The planes the table's maximum
 //     does not need are not units at all (the maximum is read on the device: r04's fused count
 //     writes it).
@@ -104,9 +107,13 @@ __device__ __forceinline__ void wgmma_ss(u32 (&d)[64], u64 da, u64 db) {
 }
 #endif
 
-template <bool SS>
-__global__ void __launch_bounds__(THREADS, 2) wgmma_combine_kernel(WgmmaCombineArgs a) {
+// WGS consumer warpgroups (2: 128 rows of k, two blocks per SM; 4: 256 rows, one block per SM and
+// half the L2 reads of the planes).
+template <bool SS, u32 WGS>
+__global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_kernel(WgmmaCombineArgs a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  constexpr u32 THREADS = block_threads(WGS), ROWS = block_rows(WGS), W_TILE_BYTES = w_tile_bytes(WGS);
+  constexpr u32 HALF_P = half_bytes(BN), HALF_W = half_bytes(ROWS);
   extern __shared__ __align__(128) unsigned char smem[];
   unsigned char* s_w = smem + STAGES * TILE_BYTES;                             // ss only
   unsigned char* s_v = smem + STAGES * TILE_BYTES + (SS ? STAGES * W_TILE_BYTES : 0);
@@ -115,7 +122,7 @@ __global__ void __launch_bounds__(THREADS, 2) wgmma_combine_kernel(WgmmaCombineA
   const bool swap = a.desc_swap != 0;
 
   const int planes = planes_to_run(a.planes, a.d_max != nullptr, a.d_max ? *a.d_max : 0, a.low_bits);
-  const Units un = units(K, planes);
+  const Units un = units(K, planes, WGS);
   const u64 u_begin = block_begin(un, blockIdx.x, gridDim.x), u_end = block_begin(un, blockIdx.x + 1, gridDim.x);
   if (u_begin >= u_end) return;  // the whole block
 
@@ -139,19 +146,19 @@ __global__ void __launch_bounds__(THREADS, 2) wgmma_combine_kernel(WgmmaCombineA
     auto load_stage = [&](u32 st, u32 slot) {
       const u32 b0 = (s0 + st) * BK;
 #pragma unroll
-      for (u32 i = 0; i < 2; ++i) {
+      for (u32 i = 0; i < BN * 4 / THREADS; ++i) {
         const u32 c = tid + i * THREADS, r = c >> 2, cc = c & 3;
-        cp_async16(s_p_addr + slot * TILE_BYTES + tile_offset(r, cc),
+        cp_async16(s_p_addr + slot * TILE_BYTES + tile_offset(r, cc, BN),
                    P + static_cast<std::size_t>(a0 + r) * kp + b0 + 16 * cc);
       }
       if constexpr (SS) {
 #pragma unroll
-        for (u32 i = 0; i < 2; ++i) {
+        for (u32 i = 0; i < ROWS * 4 / THREADS; ++i) {
           const u32 c = tid + i * THREADS, r = c >> 2, cc = c & 3;
           u32 x[4];
           w_chunk(s_v32, k0 + r, b0 + 16 * cc, K, x);
           const uint4 v = make_uint4(x[0], x[1], x[2], x[3]);
-          *reinterpret_cast<uint4*>(s_w + slot * W_TILE_BYTES + tile_offset(r, cc)) = v;
+          *reinterpret_cast<uint4*>(s_w + slot * W_TILE_BYTES + tile_offset(r, cc, ROWS)) = v;
         }
       }
     };
@@ -183,8 +190,8 @@ __global__ void __launch_bounds__(THREADS, 2) wgmma_combine_kernel(WgmmaCombineA
         wgmma_fence();
 #pragma unroll
         for (u32 h = 0; h < 2; ++h)
-          wgmma_ss(d, desc(s_w_addr + slot * W_TILE_BYTES + h * HALF_BYTES + wg * (HALF_BYTES / 2), swap),
-                   desc(s_p_addr + slot * TILE_BYTES + h * HALF_BYTES, swap));
+          wgmma_ss(d, desc(s_w_addr + slot * W_TILE_BYTES + h * HALF_W + wg * half_bytes(64), swap),
+                   desc(s_p_addr + slot * TILE_BYTES + h * HALF_P, swap));
       } else {
         // A fragment of k32 half h (the mma.sync m16n8k32 layout per warp): a0 = row g, columns
         // 4q..4q+3; a1 = row g + 8, same columns; a2, a3 = the same rows, columns 16 + 4q...
@@ -196,7 +203,7 @@ __global__ void __launch_bounds__(THREADS, 2) wgmma_combine_kernel(WgmmaCombineA
 #pragma unroll
         for (u32 h = 0; h < 2; ++h)
           wgmma_rs(d, fr[h][0], fr[h][1], fr[h][2], fr[h][3],
-                   desc(s_p_addr + slot * TILE_BYTES + h * HALF_BYTES, swap));
+                   desc(s_p_addr + slot * TILE_BYTES + h * HALF_P, swap));
       }
       wgmma_commit();
       wgmma_wait0();
@@ -209,7 +216,7 @@ __global__ void __launch_bounds__(THREADS, 2) wgmma_combine_kernel(WgmmaCombineA
 #pragma unroll
     for (u32 e = 0; e < 64; ++e) {
       const u32 col = a0 + acc_col(q, e), row = k0 + 64 * wg + acc_row(warp, g, e);
-      const bool keep = col < K && s_v[row + col] == 0;  // row + col < 2 kp
+      const bool keep = col < K && s_v[row + col] == 0;  // row + col < 2 kp + 128 < v_bytes
       const u32 add = keep ? d[e] : 0u;
       if ((e & 3) >> 1)
         s_hi += add;
@@ -235,8 +242,8 @@ __global__ void __launch_bounds__(THREADS, 2) wgmma_combine_kernel(WgmmaCombineA
 #endif
 }
 
-// Blocks of one wave for this kernel, cached per device and variant (the occupancy query is not free).
-template <bool SS>
+// Blocks of one wave for this kernel, cached per device and shape (the occupancy query is not free).
+template <bool SS, u32 WGS>
 u32 wave_blocks(u32 kp) {
   static std::atomic<u32> cached[64][2] = {};
   int dev = 0;
@@ -246,13 +253,28 @@ u32 wave_blocks(u32 kp) {
   u32 v = cached[dev][slot].load(std::memory_order_relaxed);
   if (v == 0) {
     int per_sm = 0, sms = 0;
-    JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, wgmma_combine_kernel<SS>, THREADS,
-                                                                    smem_bytes(kp, SS)));
+    JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, wgmma_combine_kernel<SS, WGS>,
+                                                                    block_threads(WGS), smem_bytes(kp, SS, WGS)));
     JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     v = static_cast<u32>((per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1));
     cached[dev][slot].store(v, std::memory_order_relaxed);
   }
   return v;
+}
+
+template <bool SS, u32 WGS>
+void launch_shape(const WgmmaCombineArgs& a, cudaStream_t s) {
+  const u64 total = units(a.k, a.planes, WGS).total;  // the planes the maximum needs may be fewer: same grid
+  const u32 wave = wave_blocks<SS, WGS>(a.kp);
+  const u32 blocks = static_cast<u32>(total < wave ? total : wave);
+  wgmma_combine_kernel<SS, WGS><<<blocks, block_threads(WGS), smem_bytes(a.kp, SS, WGS), s>>>(a);
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+template <bool SS, u32 WGS>
+void set_smem_limit(u32 kp) {
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(wgmma_combine_kernel<SS, WGS>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(smem_bytes(kp, SS, WGS))));
 }
 
 }  // namespace
@@ -267,32 +289,31 @@ bool wgmma_combine_built() {
 #endif
 }
 
-std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, WgmmaOperand op) { return smem_bytes(kp, op == WgmmaOperand::Ss); }
+std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, WgmmaOperand op, int warpgroups) {
+  return smem_bytes(kp, op == WgmmaOperand::Ss, warpgroups == 4 ? 4 : 2);
+}
 
-void prepare_wgmma_combine(std::uint32_t kp, WgmmaOperand op) {
-  const int bytes = static_cast<int>(smem_bytes(kp, op == WgmmaOperand::Ss));
-  if (op == WgmmaOperand::Ss)
-    JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(wgmma_combine_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-  else
-    JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(wgmma_combine_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+void prepare_wgmma_combine(std::uint32_t kp) {
+  set_smem_limit<false, 2>(kp);
+  set_smem_limit<true, 2>(kp);
+  set_smem_limit<false, 4>(kp);
+  set_smem_limit<true, 4>(kp);
 }
 
 void launch_wgmma_combine(const WgmmaCombineArgs& a, WgmmaOperand op, cudaStream_t s) {
   if (!wgmma_combine_built())
     throw std::runtime_error("r09 wgmma combine: this build has no sm_90a code (90 not among its CUDA architectures)");
-  if (a.k < 1 || a.kp % 128 != 0 || a.kp < a.k || a.planes < 1 || !a.d_planes || !a.d_v || !a.d_answer)
+  if (a.k < 1 || a.kp % 128 != 0 || a.kp < a.k || a.planes < 1 || !a.d_planes || !a.d_v || !a.d_answer ||
+      (a.warpgroups != 2 && a.warpgroups != 4))
     throw std::invalid_argument("r09 wgmma combine: bad arguments (k = " + std::to_string(a.k) + ", kp = " +
-                                std::to_string(a.kp) + ", planes = " + std::to_string(a.planes) +
-                                "; kp must be a multiple of 128 >= k, planes >= 1, pointers set)");
+                                std::to_string(a.kp) + ", planes = " + std::to_string(a.planes) + ", warpgroups = " +
+                                std::to_string(a.warpgroups) +
+                                "; kp must be a multiple of 128 >= k, planes >= 1, warpgroups 2 or 4, pointers set)");
   const bool ss = op == WgmmaOperand::Ss;
-  const u64 total = units(a.k, a.planes).total;  // the planes the maximum needs may be fewer: same grid
-  const u32 wave = ss ? wave_blocks<true>(a.kp) : wave_blocks<false>(a.kp);
-  const u32 blocks = static_cast<u32>(total < wave ? total : wave);
-  if (ss)
-    wgmma_combine_kernel<true><<<blocks, THREADS, smem_bytes(a.kp, true), s>>>(a);
+  if (a.warpgroups == 4)
+    ss ? launch_shape<true, 4>(a, s) : launch_shape<false, 4>(a, s);
   else
-    wgmma_combine_kernel<false><<<blocks, THREADS, smem_bytes(a.kp, false), s>>>(a);
-  JOSEKI_CUDA_CHECK_LAUNCH();
+    ss ? launch_shape<true, 2>(a, s) : launch_shape<false, 2>(a, s);
 }
 
 }  // namespace joseki::abc471g::pairs
