@@ -137,21 +137,21 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
   const char* technique =
       "r09: the combine on wgmma m64n128k32 u8 (sm_90a), circ(V) made from V in shared memory, the masked column "
       "sum in the epilogue (no G, no circ(V) in memory), stream-K over one wave";
-  auto make = [&](const std::string& table_name, WgmmaOperand op, int wgs, const std::string& what) {
-    Record r = base_record(fmt::format("pairs.r09.wgmma_combine.{}.wg{}{}", wgmma_operand_name(op), wgs, what), technique,
-                           "cuda", Scope::GpuCompute, "cold");
+  auto make = [&](const std::string& table_name, const std::string& operand, int wgs, const std::string& what) {
+    Record r = base_record(fmt::format("pairs.r09.wgmma_combine.{}.wg{}{}", operand, wgs, what), technique, "cuda",
+                           Scope::GpuCompute, "cold");
     bench::set_problem_axes(r, p);
     r.axes.set("case", case_name);
     r.axes.set("table", table_name);
-    r.axes.set("operand", std::string(wgmma_operand_name(op)));
+    r.axes.set("operand", operand);
     r.axes.set("warpgroups", static_cast<std::int64_t>(wgs));
     r.ladder.scope_set = set_id;
     return r;
   };
   const std::string why = wgmma_combine_unavailable(kp, o.device);
   if (!why.empty()) {
-    for (WgmmaOperand op : {WgmmaOperand::Rs, WgmmaOperand::Ss})
-      for (int wgs : {2, 4}) out.push_back(bench::skipped_record(make("problem", op, wgs, ""), why));
+    for (const char* operand : {"rs", "ss"})
+      for (int wgs : {2, 4}) out.push_back(bench::skipped_record(make("problem", operand, wgs, ""), why));
     return out;
   }
 #ifdef JOSEKI_HAVE_CUDA
@@ -177,7 +177,7 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
     WgmmaCombineFixture fx(t.cells, kp, p);
     for (WgmmaOperand op : {WgmmaOperand::Rs, WgmmaOperand::Ss})
       for (int wgs : {2, 4}) {
-        Record r = make(t.name, op, wgs, "");
+        Record r = make(t.name, wgmma_operand_name(op), wgs, "");
         r.extra["planes"] = fx.planes();
         r.extra["max_count"] = fx.max_count();
         std::string bad = compare(fx.run(op, wgs, s), want);
@@ -200,7 +200,7 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
         o.say(fmt::format("    {}: {:.2f} us", r.variant, r.summary->median * 1e6));
         out.push_back(r);
         if (t.name != "problem") continue;
-        Record k = make(t.name, op, wgs, ".kernel");
+        Record k = make(t.name, wgmma_operand_name(op), wgs, ".kernel");
         k.validation = "exact (the same kernel, validated above)";
         k.extra["planes"] = fx.planes();
         k.set_measurement(timer.measure([&](cudaStream_t st) { fx.enqueue_combine_only(op, wgs, st); },
