@@ -2,7 +2,7 @@
 // random pair tables and V: K off every tile size (1 .. 2301), counts needing one, two and three planes,
 // garbage in the planes' padding (rows and columns >= K must not count), the answer poisoned before
 // every run, both operand variants (rs: the circulant's fragments from registers; ss: from shared
-// memory), and the real max case's table. Skipped, visibly and with the reason, without a GPU, without
+// memory) x 2 or 4 warpgroups x 64 or 128 bytes per stage, and the real max case's table. Skipped, visibly and with the reason, without a GPU, without
 // sm_90a code in the build, or on a GPU without wgmma.
 #include <gtest/gtest.h>
 
@@ -61,16 +61,15 @@ void expect_exact(const std::vector<std::uint64_t>& table, std::uint32_t kp, con
   }
   gp::WgmmaCombineFixture fx(table, kp, p);
   joseki::cuda::Stream s;
-  for (gp::WgmmaOperand op : {gp::WgmmaOperand::Rs, gp::WgmmaOperand::Ss})
-    for (int wgs : {2, 4})
+  for (const gp::WgmmaShape& sh : gp::WGMMA_SHAPES)
     for (int rep = 0; rep < 2; ++rep) {
-      const ab::Answer got = fx.run(op, wgs, s);
+      const ab::Answer got = fx.run(sh, s);
       ASSERT_EQ(got.size(), want.size());
       std::size_t bad = 0, first = 0;
       for (std::size_t i = 0; i < got.size(); ++i)
         if (got[i] != want[i] && bad++ == 0) first = i;
       EXPECT_EQ(bad, 0u) << what << ": K = " << p.k << ", planes " << fx.planes() << ", operand "
-                         << gp::wgmma_operand_name(op) << ", " << wgs << " warpgroups, run " << rep
+                         << gp::wgmma_shape_name(gp::wgmma_operand_name(sh.op), sh.warpgroups, sh.stage_bytes) << ", run " << rep
                          << ": first wrong answer at k = " << first << ": got " << got[first] << ", expected "
                          << want[first];
     }
@@ -142,6 +141,9 @@ TEST(Abc471gWgmmaGpu, BadArgumentsAreRefused) {
   EXPECT_THROW(gp::launch_wgmma_combine(a, gp::WgmmaOperand::Ss, nullptr), std::invalid_argument);
   a.k = 100;
   a.warpgroups = 3;
+  EXPECT_THROW(gp::launch_wgmma_combine(a, gp::WgmmaOperand::Rs, nullptr), std::invalid_argument);
+  a.warpgroups = 2;
+  a.stage_bytes = 32;
   EXPECT_THROW(gp::launch_wgmma_combine(a, gp::WgmmaOperand::Rs, nullptr), std::invalid_argument);
 #endif
 }

@@ -46,7 +46,7 @@ std::uint8_t desc_byte(const std::vector<std::uint8_t>& smem, u32 base, u32 row,
   return smem.at(base + (row / 8) * r9::SBO + (kk / 16) * r9::LBO + 16 * (row % 8) + kk % 16);
 }
 
-ab::Answer emulate(const std::vector<u64>& table, u32 kp, const ab::Problem& p, bool ss, u32 wgs, u32 grid,
+ab::Answer emulate(const std::vector<u64>& table, u32 kp, const ab::Problem& p, bool ss, u32 wgs, u32 bk, u32 grid,
                    bool with_max) {
   const u32 rows = r9::block_rows(wgs), hw = r9::half_bytes(rows);
   const u32 K = p.k;
@@ -65,8 +65,9 @@ ab::Answer emulate(const std::vector<u64>& table, u32 kp, const ab::Problem& p, 
   for (u32 k = 0; k < K; ++k) ans[k] = p.v[(a0v + k) % K];
 
   const int run = r9::planes_to_run(np, with_max, mx, LOW_BITS);
-  const r9::Units un = r9::units(K, run, wgs);
-  std::vector<std::uint8_t> ptile(r9::TILE_BYTES), wtile(r9::w_tile_bytes(wgs));
+  const r9::Units un = r9::units(K, run, wgs, bk);
+  std::vector<std::uint8_t> ptile(r9::tile_bytes(r9::BN, bk)), wtile(r9::tile_bytes(rows, bk));
+  const u32 chunks = bk / 16;
   for (u32 blk = 0; blk < grid; ++blk) {
     const u64 ub = r9::block_begin(un, blk, grid), ue = r9::block_begin(un, blk + 1, grid);
     for (u64 u = ub; u < ue;) {
@@ -77,16 +78,16 @@ ab::Answer emulate(const std::vector<u64>& table, u32 kp, const ab::Problem& p, 
       const std::uint8_t* P = planes.data() + static_cast<std::size_t>(sg.plane) * kp * kp;
       std::vector<u32> D(wgs * 64 * 128, 0);  // [wg][m][n]
       for (u32 it = 0; it < sg.nsteps; ++it) {
-        const u32 b0 = (sg.s0 + it) * r9::BK;
-        EXPECT_LE(b0 + r9::BK, kp);
-        for (u32 c = 0; c < 512; ++c) {
-          const u32 r = c >> 2, cc = c & 3;
+        const u32 b0 = (sg.s0 + it) * bk;
+        EXPECT_LE(b0 + bk, kp);
+        for (u32 c = 0; c < r9::BN * chunks; ++c) {
+          const u32 r = c / chunks, cc = c % chunks;
           EXPECT_LT(sg.a0 + r, kp);
           for (u32 e = 0; e < 16; ++e)
             ptile.at(r9::tile_offset(r, cc, r9::BN) + e) = P[static_cast<std::size_t>(sg.a0 + r) * kp + b0 + 16 * cc + e];
         }
-        for (u32 c = 0; ss && c < rows * 4; ++c) {
-          const u32 r = c >> 2, cc = c & 3;
+        for (u32 c = 0; ss && c < rows * chunks; ++c) {
+          const u32 r = c / chunks, cc = c % chunks;
           {
             u32 x[4];
             check_words((sg.k0 + r + b0 + 16 * cc + 12) / 4 + 1, v32.size());
@@ -94,7 +95,7 @@ ab::Answer emulate(const std::vector<u64>& table, u32 kp, const ab::Problem& p, 
             for (u32 e = 0; e < 16; ++e) wtile.at(r9::tile_offset(r, cc, rows) + e) = static_cast<std::uint8_t>(x[e / 4] >> (8 * (e % 4)));
           }
         }
-        for (u32 h = 0; h < 2; ++h) {
+        for (u32 h = 0; h < bk / 32; ++h) {
           for (u32 wg = 0; wg < wgs; ++wg) {
             std::vector<std::uint8_t> A(64 * 32);
             if (ss) {
@@ -153,7 +154,7 @@ TEST(Abc471gWgmmaEmu, SegmentsCoverEveryUnitOnce) {
     for (const int planes : {1, 3})
       for (const u32 grid : {1u, 7u, 264u, 100000u}) {
         for (const u32 wgs : {2u, 4u}) {
-        const r9::Units un = r9::units(k, planes, wgs);
+        const r9::Units un = r9::units(k, planes, wgs, wgs == 2 ? 64 : 128);
         u64 covered = 0;
         for (u32 b = 0; b < grid; ++b) {
           const u64 ub = r9::block_begin(un, b, grid), ue = r9::block_begin(un, b + 1, grid);
@@ -183,12 +184,13 @@ TEST(Abc471gWgmmaEmu, EmulatedKernelMatchesTheDirectCombine) {
       const ab::Answer want = gp::combine_direct(t, kp, p);
       for (const bool ss : {false, true})
         for (const u32 wgs : {2u, 4u})
-          for (const u32 grid : {1u, 7u, 264u}) {
-            EXPECT_EQ(emulate(t, kp, p, ss, wgs, grid, true), want) << "K = " << k << ", counts < " << limit << ", "
-                                                                    << (ss ? "ss" : "rs") << ", " << wgs
-                                                                    << " warpgroups, grid " << grid;
-          }
-      EXPECT_EQ(emulate(t, kp, p, false, 2, 5, false), want) << "K = " << k << ", every plane (no maximum)";
+          for (const u32 bk : {64u, 128u})
+            for (const u32 grid : {1u, 7u, 264u}) {
+              EXPECT_EQ(emulate(t, kp, p, ss, wgs, bk, grid, true), want)
+                  << "K = " << k << ", counts < " << limit << ", " << (ss ? "ss" : "rs") << ", " << wgs
+                  << " warpgroups, " << bk << " bytes per stage, grid " << grid;
+            }
+      EXPECT_EQ(emulate(t, kp, p, false, 2, 64, 5, false), want) << "K = " << k << ", every plane (no maximum)";
     }
 }
 

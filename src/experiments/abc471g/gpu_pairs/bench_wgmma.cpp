@@ -47,6 +47,10 @@ std::string wgmma_combine_unavailable(std::uint32_t kp, int device) {
 #endif
 }
 
+std::string wgmma_shape_name(const std::string& operand, int warpgroups, int stage_bytes) {
+  return fmt::format("{}.wg{}.bk{}", operand, warpgroups, stage_bytes);
+}
+
 std::vector<std::uint8_t> gemm_planes(const std::vector<std::uint64_t>& table, std::uint32_t kp, int* planes) {
   const std::size_t cells = static_cast<std::size_t>(kp) * kp;
   std::uint64_t mx = 0;
@@ -80,7 +84,7 @@ WgmmaCombineFixture::WgmmaCombineFixture(const std::vector<std::uint64_t>& table
   prepare_wgmma_combine(kp);
 }
 
-void WgmmaCombineFixture::enqueue_combine_only(WgmmaOperand op, int warpgroups, cudaStream_t s) {
+void WgmmaCombineFixture::enqueue_combine_only(const WgmmaShape& shape, cudaStream_t s) {
   WgmmaCombineArgs a;
   a.d_planes = m_d_planes.data();
   a.planes = m_planes;
@@ -91,11 +95,12 @@ void WgmmaCombineFixture::enqueue_combine_only(WgmmaOperand op, int warpgroups, 
   a.kp = m_kp;
   a.d_answer = m_d_answer.data();
   a.desc_swap = m_desc_swap ? 1 : 0;
-  a.warpgroups = warpgroups;
-  launch_wgmma_combine(a, op, s);
+  a.warpgroups = shape.warpgroups;
+  a.stage_bytes = shape.stage_bytes;
+  launch_wgmma_combine(a, shape.op, s);
 }
 
-void WgmmaCombineFixture::enqueue(WgmmaOperand op, int warpgroups, cudaStream_t s) {
+void WgmmaCombineFixture::enqueue(const WgmmaShape& shape, cudaStream_t s) {
   ProductPrepArgs pp;  // d_circ = nullptr: the first terms only
   pp.d_v = m_d_v.data();
   pp.k = m_k;
@@ -103,12 +108,12 @@ void WgmmaCombineFixture::enqueue(WgmmaOperand op, int warpgroups, cudaStream_t 
   pp.a0 = m_a0;
   pp.d_answer = m_d_answer.data();
   launch_product_prep(pp, s);
-  enqueue_combine_only(op, warpgroups, s);
+  enqueue_combine_only(shape, s);
 }
 
-Answer WgmmaCombineFixture::run(WgmmaOperand op, int warpgroups, cudaStream_t s) {
+Answer WgmmaCombineFixture::run(const WgmmaShape& shape, cudaStream_t s) {
   m_d_answer.poison(s);
-  enqueue(op, warpgroups, s);
+  enqueue(shape, s);
   Answer got(m_k);
   m_d_answer.copy_to_host(got.data(), m_k, s);
   JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
@@ -137,21 +142,23 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
   const char* technique =
       "r09: the combine on wgmma m64n128k32 u8 (sm_90a), circ(V) made from V in shared memory, the masked column "
       "sum in the epilogue (no G, no circ(V) in memory), stream-K over one wave";
-  auto make = [&](const std::string& table_name, const std::string& operand, int wgs, const std::string& what) {
-    Record r = base_record(fmt::format("pairs.r09.wgmma_combine.{}.wg{}{}", operand, wgs, what), technique, "cuda",
+  auto make = [&](const std::string& table_name, const std::string& operand, int wgs, int bk, const std::string& what) {
+    Record r = base_record("pairs.r09.wgmma_combine." + wgmma_shape_name(operand, wgs, bk) + what, technique, "cuda",
                            Scope::GpuCompute, "cold");
     bench::set_problem_axes(r, p);
     r.axes.set("case", case_name);
     r.axes.set("table", table_name);
     r.axes.set("operand", operand);
     r.axes.set("warpgroups", static_cast<std::int64_t>(wgs));
+    r.axes.set("stage_bytes", static_cast<std::int64_t>(bk));
     r.ladder.scope_set = set_id;
     return r;
   };
   const std::string why = wgmma_combine_unavailable(kp, o.device);
   if (!why.empty()) {
     for (const char* operand : {"rs", "ss"})
-      for (int wgs : {2, 4}) out.push_back(bench::skipped_record(make("problem", operand, wgs, ""), why));
+      for (int wgs : {2, 4})
+        for (int bk : {64, 128}) out.push_back(bench::skipped_record(make("problem", operand, wgs, bk, ""), why));
     return out;
   }
 #ifdef JOSEKI_HAVE_CUDA
@@ -175,17 +182,17 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
     o.say(fmt::format("  r09 wgmma combine, {} table: CPU reference (NTT) ...", t.name));
     const Answer want = combine_ntt_host(t.cells, kp, p);
     WgmmaCombineFixture fx(t.cells, kp, p);
-    for (WgmmaOperand op : {WgmmaOperand::Rs, WgmmaOperand::Ss})
-      for (int wgs : {2, 4}) {
-        Record r = make(t.name, wgmma_operand_name(op), wgs, "");
+    for (const WgmmaShape& sh : WGMMA_SHAPES) {
+        const std::string opn = wgmma_operand_name(sh.op);
+        Record r = make(t.name, opn, sh.warpgroups, sh.stage_bytes, "");
         r.extra["planes"] = fx.planes();
         r.extra["max_count"] = fx.max_count();
-        std::string bad = compare(fx.run(op, wgs, s), want);
-        if (bad.empty()) bad = compare(fx.run(op, wgs, s), want);  // a second run: nothing left over from the first
+        std::string bad = compare(fx.run(sh, s), want);
+        if (bad.empty()) bad = compare(fx.run(sh, s), want);  // a second run: nothing left over from the first
         r.validation = bad.empty() ? "exact" : "failed: " + bad;
         if (!bad.empty()) {  // a diagnosis for the next iteration: is it the descriptors' LBO/SBO?
           fx.set_desc_swap(true);
-          const std::string swapped = compare(fx.run(op, wgs, s), want);
+          const std::string swapped = compare(fx.run(sh, s), want);
           fx.set_desc_swap(false);
           r.extra["with_lbo_sbo_exchanged"] = swapped.empty() ? "exact" : swapped;
           r.validation += swapped.empty() ? " (exact with LBO/SBO exchanged)" : " (also with LBO/SBO exchanged)";
@@ -193,17 +200,17 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
           out.push_back(r);
           continue;
         }
-        r.set_measurement(timer.measure([&](cudaStream_t st) { fx.enqueue(op, wgs, st); }, measure::Mode::Cold, o.rule));
+        r.set_measurement(timer.measure([&](cudaStream_t st) { fx.enqueue(sh, st); }, measure::Mode::Cold, o.rule));
         const double ops = 2.0 * p.k * static_cast<double>(p.k) * p.k * fx.planes();
         r.extra["int8_tops"] = ops / r.summary->median / 1e12;
         r.extra["includes"] = "first terms (r04's prep kernel, no circulant) + the wgmma combine";
         o.say(fmt::format("    {}: {:.2f} us", r.variant, r.summary->median * 1e6));
         out.push_back(r);
         if (t.name != "problem") continue;
-        Record k = make(t.name, wgmma_operand_name(op), wgs, ".kernel");
+        Record k = make(t.name, opn, sh.warpgroups, sh.stage_bytes, ".kernel");
         k.validation = "exact (the same kernel, validated above)";
         k.extra["planes"] = fx.planes();
-        k.set_measurement(timer.measure([&](cudaStream_t st) { fx.enqueue_combine_only(op, wgs, st); },
+        k.set_measurement(timer.measure([&](cudaStream_t st) { fx.enqueue_combine_only(sh, st); },
                                         measure::Mode::Cold, o.rule));
         k.extra["int8_tops"] = ops / k.summary->median / 1e12;
         k.extra["includes"] = "the wgmma combine kernel alone";

@@ -30,17 +30,20 @@ std::string wgmma_combine_unavailable(std::uint32_t kp, int device);
 // (C >> (7 + 8 (j-1))) & 255; planes_for(max, 7) of them (at least one), plane-major.
 std::vector<std::uint8_t> gemm_planes(const std::vector<std::uint64_t>& table, std::uint32_t kp, int* planes);
 
+// "rs.wg2.bk64": a shape's name in the records' variants.
+std::string wgmma_shape_name(const std::string& operand, int warpgroups, int stage_bytes);
+
 #ifdef JOSEKI_HAVE_CUDA
 // A table's planes, V and the answer on the device, ready for r09's combine of problem p (K, V, A_0).
 class WgmmaCombineFixture {
  public:
   WgmmaCombineFixture(const std::vector<std::uint64_t>& table, std::uint32_t kp, const Problem& p);
   // answer = the first terms V[(A_0 + k) mod K] (r04's prep kernel, no circulant), then the combine.
-  void enqueue(WgmmaOperand op, int warpgroups, cudaStream_t s);
+  void enqueue(const WgmmaShape& shape, cudaStream_t s);
   // Poisons the answer, enqueues, returns the answer (synchronizes s).
-  Answer run(WgmmaOperand op, int warpgroups, cudaStream_t s);
+  Answer run(const WgmmaShape& shape, cudaStream_t s);
   // The combine alone (the answer keeps accumulating: for timing only).
-  void enqueue_combine_only(WgmmaOperand op, int warpgroups, cudaStream_t s);
+  void enqueue_combine_only(const WgmmaShape& shape, cudaStream_t s);
   // Diagnostic: run with the descriptors' LBO and SBO exchanged (WgmmaCombineArgs::desc_swap).
   void set_desc_swap(bool on) { m_desc_swap = on; }
   int planes() const { return m_planes; }

@@ -19,6 +19,16 @@ namespace joseki::abc471g::pairs {
 enum class WgmmaOperand : int { Rs = 0, Ss = 1 };
 const char* wgmma_operand_name(WgmmaOperand o);  // "rs" | "ss"
 
+// One of the kernel's shapes (the bench and the tests run every one; an integration picks one).
+struct WgmmaShape {
+  WgmmaOperand op = WgmmaOperand::Rs;
+  int warpgroups = 2;    // WgmmaCombineArgs::warpgroups
+  int stage_bytes = 64;  // WgmmaCombineArgs::stage_bytes
+};
+inline constexpr WgmmaShape WGMMA_SHAPES[] = {
+    {WgmmaOperand::Rs, 2, 64},  {WgmmaOperand::Rs, 4, 64},  {WgmmaOperand::Ss, 2, 64},  {WgmmaOperand::Ss, 4, 64},
+    {WgmmaOperand::Rs, 2, 128}, {WgmmaOperand::Rs, 4, 128}, {WgmmaOperand::Ss, 2, 128}, {WgmmaOperand::Ss, 4, 128}};
+
 struct WgmmaCombineArgs {
   const std::uint8_t* d_planes = nullptr;  // planes * kp * kp bytes (only rows and columns < K are read meaningfully)
   int planes = 1;                          // planes available
@@ -35,13 +45,15 @@ struct WgmmaCombineArgs {
   // Consumer warpgroups per block: 2 (128 rows of k per block, two blocks per SM) or 4 (256 rows, one
   // block per SM: half the L2 traffic of the planes, which every row tile reads again).
   int warpgroups = 2;
+  // Bytes of b per pipeline stage: 64 (two k32 wgmmas per warpgroup between barriers) or 128 (four).
+  int stage_bytes = 64;
 };
 
 // True when this build holds the sm_90a kernels (90 among the build's architectures).
 bool wgmma_combine_built();
 // Dynamic shared memory per block at this kp (bytes). Host code states the needs as
 // measure::Needs{0, {Feature::Wgmma}, wgmma_combine_smem_bytes(kp, op)} (cc 9.x, sm_90a code).
-std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, WgmmaOperand op, int warpgroups = 2);
+std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, WgmmaOperand op, int warpgroups = 2, int stage_bytes = 64);
 // Sets the kernels' shared-memory limit, every variant (call once per device before launching at this kp).
 void prepare_wgmma_combine(std::uint32_t kp);
 // Enqueues the combine on s (one kernel; planes the maximum does not need cost nothing). Launch checked.

@@ -11,15 +11,16 @@
 
 namespace joseki::abc471g::pairs::r09 {
 
-// A block is WGS consumer warpgroups (2 or 4), each 64 rows of k: BM = 64 WGS rows of k, BN = 128 columns a.
+// A block is WGS consumer warpgroups (2 or 4), each 64 rows of k: BM = 64 WGS rows of k, BN = 128 columns a;
+// a stage is BK bytes of b (64 or 128: BK / 32 k32 wgmmas per warpgroup between barriers).
 inline constexpr std::uint32_t BN = 128;       // columns a per block (wgmma n128)
-inline constexpr std::uint32_t BK = 64;        // bytes of b per stage (two k32 wgmmas)
 inline constexpr std::uint32_t STAGES = 4;
 JOSEKI_HD constexpr std::uint32_t block_rows(std::uint32_t wgs) { return 64 * wgs; }       // BM
 JOSEKI_HD constexpr std::uint32_t block_threads(std::uint32_t wgs) { return 128 * wgs; }
 // One k32 half of a stage tile of `rows` rows: rows x 32 bytes; a stage is two halves.
 JOSEKI_HD constexpr std::uint32_t half_bytes(std::uint32_t rows) { return rows * 32; }
-inline constexpr std::uint32_t TILE_BYTES = 2 * 128 * 32;  // P's tile of one stage (BN x BK)
+// A stage tile of `rows` rows (P's: BN; W's: BM) and bk bytes of b.
+JOSEKI_HD constexpr std::uint32_t tile_bytes(std::uint32_t rows, std::uint32_t bk) { return rows * bk; }
 // The matrix descriptors' byte offsets (no swizzle, K-major): LBO = the next core matrix along K,
 // SBO = the next 8 rows.
 inline constexpr std::uint32_t LBO = 128, SBO = 256;
@@ -27,13 +28,12 @@ inline constexpr std::uint32_t LBO = 128, SBO = 256;
 // V[i mod K] for i < 2 kp + 256: every window the fragments, the W tiles and the masks read (rows of k
 // run to kp + 127 when 256-row blocks overhang kp; columns b to kp - 1, plus a word past a fragment).
 JOSEKI_HD constexpr std::uint32_t v_bytes(std::uint32_t kp) { return 2 * kp + 256; }
-// W's tile of one stage (BM x BK), ss only.
-JOSEKI_HD constexpr std::uint32_t w_tile_bytes(std::uint32_t wgs) { return 2 * half_bytes(block_rows(wgs)); }
-JOSEKI_HD constexpr std::size_t smem_bytes(std::uint32_t kp, bool ss, std::uint32_t wgs) {
-  return STAGES * TILE_BYTES + (ss ? STAGES * w_tile_bytes(wgs) : 0) + v_bytes(kp);
+// P's stage tiles, W's (ss only), then V twice over.
+JOSEKI_HD constexpr std::size_t smem_bytes(std::uint32_t kp, bool ss, std::uint32_t wgs, std::uint32_t bk) {
+  return STAGES * (tile_bytes(BN, bk) + (ss ? tile_bytes(block_rows(wgs), bk) : 0)) + v_bytes(kp);
 }
 
-// Byte offset of (row r, 16-byte chunk c of the stage's 64 bytes) in a stage tile of `rows` rows:
+// Byte offset of (row r, 16-byte chunk c of the stage's bk bytes) in a stage tile of `rows` rows:
 // half c / 2, core matrix (r / 8, c % 2) at (r / 8) SBO + (c % 2) LBO, row r % 8 at 16 (r % 8).
 JOSEKI_HD std::uint32_t tile_offset(std::uint32_t r, std::uint32_t c, std::uint32_t rows) {
   return (c >> 1) * half_bytes(rows) + (r >> 3) * SBO + (c & 1) * LBO + ((r & 7) << 4);
@@ -80,15 +80,16 @@ JOSEKI_HD int planes_to_run(int planes, bool has_max, std::uint64_t max, int low
 
 // Stream-K: the units are (plane, tile, stage); block i of `grid` takes [total i / grid, total (i+1) / grid).
 struct Units {
-  std::uint32_t bm = 128, tn = 1, steps = 1;  // rows per block, column tiles, stages per tile
+  std::uint32_t bm = 128, bk = 64, tn = 1, steps = 1;  // rows per block, bytes per stage, column tiles, stages per tile
   std::uint64_t per_plane = 0, total = 0;
 };
-JOSEKI_HD Units units(std::uint32_t k, int planes, std::uint32_t wgs) {
+JOSEKI_HD Units units(std::uint32_t k, int planes, std::uint32_t wgs, std::uint32_t bk) {
   Units u;
   u.bm = block_rows(wgs);
+  u.bk = bk;
   const std::uint32_t tm = (k + u.bm - 1) / u.bm;
   u.tn = (k + BN - 1) / BN;
-  u.steps = (k + BK - 1) / BK;
+  u.steps = (k + bk - 1) / bk;  // bk divides kp (a multiple of 128): no stage reads past it
   u.per_plane = static_cast<std::uint64_t>(tm) * u.tn * u.steps;
   u.total = u.per_plane * static_cast<std::uint64_t>(planes > 0 ? planes : 0);
   return u;

@@ -56,7 +56,7 @@ namespace {
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
-using namespace r09;  // BM, BN, BK, STAGES, THREADS, tile layout, fragments, segments (r09_wgmma_math.hpp)
+using namespace r09;  // BN, STAGES, block shapes, tile layout, fragments, segments (r09_wgmma_math.hpp)
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 // Matrix descriptor, no swizzle: start >> 4 (bits 0-13), LBO 128 >> 4 (16-29), SBO 256 >> 4 (32-45).
@@ -109,11 +109,13 @@ __device__ __forceinline__ void wgmma_ss(u32 (&d)[64], u64 da, u64 db) {
 
 // WGS consumer warpgroups (2: 128 rows of k, two blocks per SM; 4: 256 rows, one block per SM and
 // half the L2 reads of the planes).
-template <bool SS, u32 WGS>
+// BK bytes of b per stage (64 or 128).
+template <bool SS, u32 WGS, u32 BK>
 __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_kernel(WgmmaCombineArgs a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  constexpr u32 THREADS = block_threads(WGS), ROWS = block_rows(WGS), W_TILE_BYTES = w_tile_bytes(WGS);
-  constexpr u32 HALF_P = half_bytes(BN), HALF_W = half_bytes(ROWS);
+  constexpr u32 THREADS = block_threads(WGS), ROWS = block_rows(WGS);
+  constexpr u32 TILE_BYTES = tile_bytes(BN, BK), W_TILE_BYTES = tile_bytes(ROWS, BK);
+  constexpr u32 HALF_P = half_bytes(BN), HALF_W = half_bytes(ROWS), CHUNKS = BK / 16, HALVES = BK / 32;
   extern __shared__ __align__(128) unsigned char smem[];
   unsigned char* s_w = smem + STAGES * TILE_BYTES;                             // ss only
   unsigned char* s_v = smem + STAGES * TILE_BYTES + (SS ? STAGES * W_TILE_BYTES : 0);
@@ -122,7 +124,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
   const bool swap = a.desc_swap != 0;
 
   const int planes = planes_to_run(a.planes, a.d_max != nullptr, a.d_max ? *a.d_max : 0, a.low_bits);
-  const Units un = units(K, planes, WGS);
+  const Units un = units(K, planes, WGS, BK);
   const u64 u_begin = block_begin(un, blockIdx.x, gridDim.x), u_end = block_begin(un, blockIdx.x + 1, gridDim.x);
   if (u_begin >= u_end) return;  // the whole block
 
@@ -146,15 +148,15 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
     auto load_stage = [&](u32 st, u32 slot) {
       const u32 b0 = (s0 + st) * BK;
 #pragma unroll
-      for (u32 i = 0; i < BN * 4 / THREADS; ++i) {
-        const u32 c = tid + i * THREADS, r = c >> 2, cc = c & 3;
+      for (u32 i = 0; i < BN * CHUNKS / THREADS; ++i) {
+        const u32 c = tid + i * THREADS, r = c / CHUNKS, cc = c % CHUNKS;
         cp_async16(s_p_addr + slot * TILE_BYTES + tile_offset(r, cc, BN),
                    P + static_cast<std::size_t>(a0 + r) * kp + b0 + 16 * cc);
       }
       if constexpr (SS) {
 #pragma unroll
-        for (u32 i = 0; i < ROWS * 4 / THREADS; ++i) {
-          const u32 c = tid + i * THREADS, r = c >> 2, cc = c & 3;
+        for (u32 i = 0; i < ROWS * CHUNKS / THREADS; ++i) {
+          const u32 c = tid + i * THREADS, r = c / CHUNKS, cc = c % CHUNKS;
           u32 x[4];
           w_chunk(s_v32, k0 + r, b0 + 16 * cc, K, x);
           const uint4 v = make_uint4(x[0], x[1], x[2], x[3]);
@@ -189,19 +191,19 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
       if constexpr (SS) {
         wgmma_fence();
 #pragma unroll
-        for (u32 h = 0; h < 2; ++h)
+        for (u32 h = 0; h < HALVES; ++h)
           wgmma_ss(d, desc(s_w_addr + slot * W_TILE_BYTES + h * HALF_W + wg * half_bytes(64), swap),
                    desc(s_p_addr + slot * TILE_BYTES + h * HALF_P, swap));
       } else {
         // A fragment of k32 half h (the mma.sync m16n8k32 layout per warp): a0 = row g, columns
         // 4q..4q+3; a1 = row g + 8, same columns; a2, a3 = the same rows, columns 16 + 4q...
         // W[row][b + col] = V2[row + b + col]: the bytes at o, o + 8, o + 16, o + 24 for o = row_lo + b + 4q.
-        u32 fr[2][4];
+        u32 fr[HALVES][4];
 #pragma unroll
-        for (u32 h = 0; h < 2; ++h) a_fragment(s_v32, row_lo, b0 + 32 * h, q, K, fr[h]);
+        for (u32 h = 0; h < HALVES; ++h) a_fragment(s_v32, row_lo, b0 + 32 * h, q, K, fr[h]);
         wgmma_fence();
 #pragma unroll
-        for (u32 h = 0; h < 2; ++h)
+        for (u32 h = 0; h < HALVES; ++h)
           wgmma_rs(d, fr[h][0], fr[h][1], fr[h][2], fr[h][3],
                    desc(s_p_addr + slot * TILE_BYTES + h * HALF_P, swap));
       }
@@ -243,7 +245,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
 }
 
 // Blocks of one wave for this kernel, cached per device and shape (the occupancy query is not free).
-template <bool SS, u32 WGS>
+template <bool SS, u32 WGS, u32 BK>
 u32 wave_blocks(u32 kp) {
   static std::atomic<u32> cached[64][2] = {};
   int dev = 0;
@@ -253,8 +255,8 @@ u32 wave_blocks(u32 kp) {
   u32 v = cached[dev][slot].load(std::memory_order_relaxed);
   if (v == 0) {
     int per_sm = 0, sms = 0;
-    JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, wgmma_combine_kernel<SS, WGS>,
-                                                                    block_threads(WGS), smem_bytes(kp, SS, WGS)));
+    JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, wgmma_combine_kernel<SS, WGS, BK>,
+                                                                    block_threads(WGS), smem_bytes(kp, SS, WGS, BK)));
     JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     v = static_cast<u32>((per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1));
     cached[dev][slot].store(v, std::memory_order_relaxed);
@@ -262,19 +264,27 @@ u32 wave_blocks(u32 kp) {
   return v;
 }
 
-template <bool SS, u32 WGS>
+template <bool SS, u32 WGS, u32 BK>
 void launch_shape(const WgmmaCombineArgs& a, cudaStream_t s) {
-  const u64 total = units(a.k, a.planes, WGS).total;  // the planes the maximum needs may be fewer: same grid
-  const u32 wave = wave_blocks<SS, WGS>(a.kp);
+  const u64 total = units(a.k, a.planes, WGS, BK).total;  // the planes the maximum needs may be fewer: same grid
+  const u32 wave = wave_blocks<SS, WGS, BK>(a.kp);
   const u32 blocks = static_cast<u32>(total < wave ? total : wave);
-  wgmma_combine_kernel<SS, WGS><<<blocks, block_threads(WGS), smem_bytes(a.kp, SS, WGS), s>>>(a);
+  wgmma_combine_kernel<SS, WGS, BK><<<blocks, block_threads(WGS), smem_bytes(a.kp, SS, WGS, BK), s>>>(a);
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 
 template <bool SS, u32 WGS>
+void launch_wgs(const WgmmaCombineArgs& a, cudaStream_t s) {
+  if (a.stage_bytes == 128)
+    launch_shape<SS, WGS, 128>(a, s);
+  else
+    launch_shape<SS, WGS, 64>(a, s);
+}
+
+template <bool SS, u32 WGS, u32 BK>
 void set_smem_limit(u32 kp) {
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(wgmma_combine_kernel<SS, WGS>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(smem_bytes(kp, SS, WGS))));
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(wgmma_combine_kernel<SS, WGS, BK>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(smem_bytes(kp, SS, WGS, BK))));
 }
 
 }  // namespace
@@ -289,31 +299,36 @@ bool wgmma_combine_built() {
 #endif
 }
 
-std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, WgmmaOperand op, int warpgroups) {
-  return smem_bytes(kp, op == WgmmaOperand::Ss, warpgroups == 4 ? 4 : 2);
+std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, WgmmaOperand op, int warpgroups, int stage_bytes) {
+  return smem_bytes(kp, op == WgmmaOperand::Ss, warpgroups == 4 ? 4 : 2, stage_bytes == 128 ? 128 : 64);
 }
 
 void prepare_wgmma_combine(std::uint32_t kp) {
-  set_smem_limit<false, 2>(kp);
-  set_smem_limit<true, 2>(kp);
-  set_smem_limit<false, 4>(kp);
-  set_smem_limit<true, 4>(kp);
+  set_smem_limit<false, 2, 64>(kp);
+  set_smem_limit<true, 2, 64>(kp);
+  set_smem_limit<false, 4, 64>(kp);
+  set_smem_limit<true, 4, 64>(kp);
+  set_smem_limit<false, 2, 128>(kp);
+  set_smem_limit<true, 2, 128>(kp);
+  set_smem_limit<false, 4, 128>(kp);
+  set_smem_limit<true, 4, 128>(kp);
 }
 
 void launch_wgmma_combine(const WgmmaCombineArgs& a, WgmmaOperand op, cudaStream_t s) {
   if (!wgmma_combine_built())
     throw std::runtime_error("r09 wgmma combine: this build has no sm_90a code (90 not among its CUDA architectures)");
   if (a.k < 1 || a.kp % 128 != 0 || a.kp < a.k || a.planes < 1 || !a.d_planes || !a.d_v || !a.d_answer ||
-      (a.warpgroups != 2 && a.warpgroups != 4))
+      (a.warpgroups != 2 && a.warpgroups != 4) || (a.stage_bytes != 64 && a.stage_bytes != 128))
     throw std::invalid_argument("r09 wgmma combine: bad arguments (k = " + std::to_string(a.k) + ", kp = " +
                                 std::to_string(a.kp) + ", planes = " + std::to_string(a.planes) + ", warpgroups = " +
-                                std::to_string(a.warpgroups) +
-                                "; kp must be a multiple of 128 >= k, planes >= 1, warpgroups 2 or 4, pointers set)");
+                                std::to_string(a.warpgroups) + ", stage_bytes = " + std::to_string(a.stage_bytes) +
+                                "; kp must be a multiple of 128 >= k, planes >= 1, warpgroups 2 or 4, stage_bytes 64 "
+                                "or 128, pointers set)");
   const bool ss = op == WgmmaOperand::Ss;
   if (a.warpgroups == 4)
-    ss ? launch_shape<true, 4>(a, s) : launch_shape<false, 4>(a, s);
+    ss ? launch_wgs<true, 4>(a, s) : launch_wgs<false, 4>(a, s);
   else
-    ss ? launch_shape<true, 2>(a, s) : launch_shape<false, 2>(a, s);
+    ss ? launch_wgs<true, 2>(a, s) : launch_wgs<false, 2>(a, s);
 }
 
 }  // namespace joseki::abc471g::pairs
