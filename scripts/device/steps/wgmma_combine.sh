@@ -3,8 +3,9 @@
 # Uses $B $J $W $SAN and the functions step/run from session.sh.
 #   1. the GPU tests Abc471gWgmmaGpu.* (r09 exact against the CPU on random tables, K = 1 .. 2301,
 #      one to three planes, garbage padding, both operand variants, the max case's table)
-#   2. `abc471g scale wgmma` at the max case: r09 alone (rs/ss x 2/4 warpgroups; with its first terms, the kernel
-#      alone) on the max case's pair table and on a random three-plane table, each validated first
+#   2. `abc471g scale wgmma` at the max case: r09 alone (rs/ss x 2/4 warpgroups x 64/128-byte stages; with
+#      its first terms, and the kernel alone) on the max case's pair table and on a random three-plane
+#      table, each validated first (a failure says whether exchanging the descriptors' LBO/SBO fixes it)
 #   3. `abc471g scale hopper` at the max case once: "r04's combine alone" measured in the same session
 #   4. compute-sanitizer memcheck and racecheck of Abc471gWgmmaGpu.SanitizerShapes
 #   5. a summary: variant | table | planes | median | int8 TOPS | validation, and r04's combine alone
@@ -15,7 +16,7 @@ step "wgmma_combine: GPU tests (Abc471gWgmmaGpu.*)"
 run timeout 100 "$B/joseki_gpu_tests" --gtest_filter='Abc471gWgmmaGpu.*' --gtest_brief=1 2>&1 | tee "$WC/gpu_tests.log" | tail -12
 
 step "wgmma_combine: scale wgmma (max case)"
-run timeout 90 "$J" --json "$WC/wgmma_max.json" abc471g scale wgmma 2>&1 | tee "$WC/wgmma_max.log" | tail -12
+run timeout 90 "$J" --json "$WC/wgmma_max.json" abc471g scale wgmma --timeout 1 2>&1 | tee "$WC/wgmma_max.log" | tail -30
 
 step "wgmma_combine: scale hopper (max case; r04's combine alone, same session)"
 run timeout 45 "$J" --json "$WC/hopper_max.json" abc471g scale hopper 2>&1 | tee "$WC/hopper_max.log" | tail -10
