@@ -281,10 +281,12 @@ void launch_wgs(const WgmmaCombineArgs& a, cudaStream_t s) {
     launch_shape<SS, WGS, 64>(a, s);
 }
 
+// The shared-memory limit, and the wave's size asked for now (not first during a graph capture).
 template <bool SS, u32 WGS, u32 BK>
 void set_smem_limit(u32 kp) {
   JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(wgmma_combine_kernel<SS, WGS, BK>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(smem_bytes(kp, SS, WGS, BK))));
+  (void)wave_blocks<SS, WGS, BK>(kp);
 }
 
 }  // namespace
