@@ -6,7 +6,8 @@
 #   2. `abc471g scale wgmma` at the max case: r09 alone (rs/ss x 2/4 warpgroups x 64/128-byte stages; with
 #      its first terms, and the kernel alone) on the max case's pair table and on a random three-plane
 #      table, each validated first (a failure says whether exchanging the descriptors' LBO/SBO fixes it)
-#   3. `abc471g scale hopper` at the max case once: "r04's combine alone" measured in the same session
+#   3. `abc471g scale hopper` at the max case once: "r04's combine alone" measured in the same session (on
+#      branch wgmma-int also r09_wgmma_combine, the whole solve with r09 in r05's graph)
 #   4. compute-sanitizer memcheck and racecheck of Abc471gWgmmaGpu.SanitizerShapes
 #   5. a summary: variant | table | planes | median | int8 TOPS | validation, and r04's combine alone
 WC=$W/wgmma_combine
@@ -19,7 +20,7 @@ step "wgmma_combine: scale wgmma (max case)"
 run timeout 90 "$J" --json "$WC/wgmma_max.json" abc471g scale wgmma --timeout 1 2>&1 | tee "$WC/wgmma_max.log" | tail -30
 
 step "wgmma_combine: scale hopper (max case; r04's combine alone, same session)"
-run timeout 45 "$J" --json "$WC/hopper_max.json" abc471g scale hopper 2>&1 | tee "$WC/hopper_max.log" | tail -10
+run timeout 75 "$J" --json "$WC/hopper_max.json" abc471g scale hopper 2>&1 | tee "$WC/hopper_max.log" | tail -10
 
 step "wgmma_combine: compute-sanitizer on the small shapes"
 left=$(( 170 - ($(date +%s) - WC_T0) ))
@@ -47,7 +48,7 @@ for f, keep in (("wgmma_max.json", lambda r: True),
         print(f"| {f}: no records ({e}) | | | | | |")
         continue
     for r in recs:
-        if not keep(r):
+        if not keep(r) and not r.get("variant", "").startswith(("pairs.r04", "pairs.r05", "pairs.r09")):
             continue
         s = r.get("summary") or {}
         x = r.get("extra", {})
