@@ -20,7 +20,7 @@ step "wgmma_combine: scale wgmma (max case)"
 run timeout 90 "$J" --json "$WC/wgmma_max.json" abc471g scale wgmma --timeout 1 2>&1 | tee "$WC/wgmma_max.log" | tail -30
 
 step "wgmma_combine: scale hopper (max case; r04's combine alone, same session)"
-run timeout 75 "$J" --json "$WC/hopper_max.json" abc471g scale hopper 2>&1 | tee "$WC/hopper_max.log" | tail -10
+run timeout 75 "$J" --json "$WC/hopper_max.json" abc471g scale hopper 2>&1 | tee "$WC/hopper_max.log" | tail -16
 
 step "wgmma_combine: compute-sanitizer on the small shapes"
 left=$(( 170 - ($(date +%s) - WC_T0) ))
@@ -56,7 +56,8 @@ for f, keep in (("wgmma_max.json", lambda r: True),
         med = f"{s['median']*1e6:.2f} us" if s.get("median") is not None else "-"
         tops = f"{x['int8_tops']:.0f}" if "int8_tops" in x else "-"
         val = ("skipped: " + r["skipped"])[:90] if r.get("skipped") else r.get("validation", "?")[:90]
-        name = r.get("variant", "?") if f.startswith("wgmma") else r.get("technique", "?")[:60]
+        v = r.get("variant", "?")
+        name = v if f.startswith("wgmma") or v.startswith("pairs.r") else r.get("technique", "?")[:60]
         table = ax.get("table", "-") if isinstance(ax, dict) else "-"
         print(f"| {name} | {table} | {x.get('planes', '-')} | {med} | {tops} | {val} |")
 PY
