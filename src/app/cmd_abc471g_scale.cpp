@@ -306,13 +306,17 @@ void add_scale(CLI::App* parent, Context& ctx) {
     cmd->add_option("--k", spec->k, "K")->capture_default_str();
     cmd->add_option("--m", spec->m, "M (given values)")->capture_default_str();
     cmd->add_option("--seed", spec->seed, "the problem's LCG seed")->capture_default_str();
+    auto shapes = std::make_shared<std::vector<std::string>>();
+    cmd->add_option("--shapes", *shapes, "only these kernel shapes (rs|ss.wg2|wg4.bk64|bk128, e.g. rs.wg2.bk64); "
+                                         "default: all eight")
+        ->delimiter(',');
     add_rule_options(cmd, *rule);
-    cmd->callback([&ctx, spec, n, rule] {
+    cmd->callback([&ctx, spec, n, rule, shapes] {
       spec->n = parse_count("--n", *n);
       spec->m = std::min(spec->m, spec->n);
       const g::Problem p = g::make_problem(*spec);
       const std::string name = spec->n == 7'000'000 && spec->k == 2300 ? "max" : "N=" + gp::bench::fmt_n(spec->n);
-      auto recs = gp::bench_wgmma_combine(p, name, bench_options(ctx, *rule));
+      auto recs = gp::bench_wgmma_combine(p, name, bench_options(ctx, *rule), *shapes);
       measure::Table t({"variant", "table", "planes", "GPU_COMPUTE median", "int8 TOPS", "validation"});
       for (const measure::Record& r : recs) {
         auto ex = [&](const char* key) { return r.extra.contains(key) ? r.extra[key].dump() : std::string("-"); };

@@ -17,7 +17,17 @@ step "wgmma_combine: GPU tests (Abc471gWgmmaGpu.*)"
 run timeout 100 "$B/joseki_gpu_tests" --gtest_filter='Abc471gWgmmaGpu.*' --gtest_brief=1 2>&1 | tee "$WC/gpu_tests.log" | tail -12
 
 step "wgmma_combine: scale wgmma (max case)"
-run timeout 90 "$J" --json "$WC/wgmma_max.json" abc471g scale wgmma --timeout 1 2>&1 | tee "$WC/wgmma_max.log" | tail -30
+echo "\$ $J --json $WC/wgmma_max.json abc471g scale wgmma --timeout 1"
+timeout 90 "$J" --json "$WC/wgmma_max.json" abc471g scale wgmma --timeout 1 2>&1 | tee "$WC/wgmma_max.log" | tail -30
+wc_rc=${PIPESTATUS[0]}
+echo "[exit $wc_rc]"
+if (( wc_rc != 0 )); then  # a fault ends the process: each shape on its own, to see which ones run
+  step "wgmma_combine: scale wgmma, one process per shape (the run above exited $wc_rc)"
+  for sh in rs.wg2.bk64 rs.wg4.bk64 ss.wg2.bk64 ss.wg4.bk64 rs.wg2.bk128 rs.wg4.bk128 ss.wg2.bk128 ss.wg4.bk128; do
+    timeout 15 "$J" --json "$WC/wgmma_$sh.json" abc471g scale wgmma --timeout 0.3 --shapes "$sh" > "$WC/wgmma_$sh.log" 2>&1
+    echo "$sh: exit $? | $(grep -E "^\| pairs.r09" "$WC/wgmma_$sh.log" | head -1 | cut -c1-200) $(grep -iE "error|what\(\)" "$WC/wgmma_$sh.log" | head -1 | cut -c1-160)"
+  done
+fi
 
 step "wgmma_combine: scale hopper (max case; r04's combine alone, same session)"
 run timeout 75 "$J" --json "$WC/hopper_max.json" abc471g scale hopper 2>&1 | tee "$WC/hopper_max.log" | tail -16
@@ -40,8 +50,10 @@ import json, os, sys
 d = sys.argv[1]
 print("| variant | table | planes | GPU_COMPUTE median | int8 TOPS | validation |")
 print("|---|---|---|---|---|---|")
-for f, keep in (("wgmma_max.json", lambda r: True),
-                ("hopper_max.json", lambda r: "alone" in r.get("technique", "") or r.get("variant", "").startswith("pairs.floor"))):
+import glob
+files = ["wgmma_max.json"] + sorted(os.path.basename(f) for f in glob.glob(os.path.join(d, "wgmma_*.*.json")))
+for f, keep in [(f, lambda r: True) for f in files] + [
+                ("hopper_max.json", lambda r: "alone" in r.get("technique", "") or r.get("variant", "").startswith("pairs.floor"))]:
     try:
         recs = json.load(open(os.path.join(d, f)))["records"]
     except Exception as e:

@@ -10,6 +10,7 @@
 #include "experiments/abc471g/gpu_pairs/bench_util.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/reference.hpp"
+#include "measure/errors.hpp"
 
 #ifdef JOSEKI_HAVE_CUDA
 #include "backend/cuda/check.hpp"
@@ -135,8 +136,19 @@ std::string compare(const Answer& got, const Answer& want) {
 }  // namespace
 #endif
 
-std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& case_name, const BenchOptions& o) {
+std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& case_name, const BenchOptions& o,
+                                        const std::vector<std::string>& shapes) {
   std::vector<Record> out;
+  std::vector<std::string> all;
+  for (const char* operand : {"rs", "ss"})
+    for (int wgs : {2, 4})
+      for (int bk : {64, 128}) all.push_back(wgmma_shape_name(operand, wgs, bk));
+  for (const std::string& s : shapes)
+    if (std::find(all.begin(), all.end(), s) == all.end())
+      throw InputError("--shapes: unknown shape '" + s + "' (shapes: rs|ss.wg2|wg4.bk64|bk128, e.g. rs.wg2.bk64)");
+  auto wanted = [&](const std::string& name) {
+    return shapes.empty() || std::find(shapes.begin(), shapes.end(), name) != shapes.end();
+  };
   const std::uint32_t kp = padded_k(p.k);
   const std::string set_id = "pairs-wgmma " + case_name + " " + bench::now_id();
   const char* technique =
@@ -158,7 +170,9 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
   if (!why.empty()) {
     for (const char* operand : {"rs", "ss"})
       for (int wgs : {2, 4})
-        for (int bk : {64, 128}) out.push_back(bench::skipped_record(make("problem", operand, wgs, bk, ""), why));
+        for (int bk : {64, 128})
+          if (wanted(wgmma_shape_name(operand, wgs, bk)))
+            out.push_back(bench::skipped_record(make("problem", operand, wgs, bk, ""), why));
     return out;
   }
 #ifdef JOSEKI_HAVE_CUDA
@@ -184,6 +198,7 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
     WgmmaCombineFixture fx(t.cells, kp, p);
     for (const WgmmaShape& sh : WGMMA_SHAPES) {
         const std::string opn = wgmma_operand_name(sh.op);
+        if (!wanted(wgmma_shape_name(opn, sh.warpgroups, sh.stage_bytes))) continue;
         Record r = make(t.name, opn, sh.warpgroups, sh.stage_bytes, "");
         r.extra["planes"] = fx.planes();
         r.extra["max_count"] = fx.max_count();

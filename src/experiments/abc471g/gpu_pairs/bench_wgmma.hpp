@@ -62,6 +62,8 @@ class WgmmaCombineFixture {
 // Records: for the problem's own pair table (and a random table of the same K whose counts need three
 // planes), each operand variant: validation against combine_ntt_host, then GPU_COMPUTE (cold) of the
 // combine with its first terms (what "r04's combine alone" covers) and of the kernel alone.
-std::vector<measure::Record> bench_wgmma_combine(const Problem& p, const std::string& case_name, const BenchOptions& o);
+// `shapes`: the shapes to run by name ("rs.wg2.bk64", ...; empty: every one); an unknown name is an InputError.
+std::vector<measure::Record> bench_wgmma_combine(const Problem& p, const std::string& case_name, const BenchOptions& o,
+                                                 const std::vector<std::string>& shapes = {});
 
 }  // namespace joseki::abc471g::pairs
