@@ -98,6 +98,7 @@ void WgmmaCombineFixture::enqueue_combine_only(const WgmmaShape& shape, cudaStre
   a.desc_swap = m_desc_swap ? 1 : 0;
   a.warpgroups = shape.warpgroups;
   a.stage_bytes = shape.stage_bytes;
+  a.debug = m_debug;
   launch_wgmma_combine(a, shape.op, s);
 }
 
@@ -230,6 +231,33 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
         k.extra["int8_tops"] = ops / k.summary->median / 1e12;
         k.extra["includes"] = "the wgmma combine kernel alone";
         out.push_back(k);
+        // Where the time goes (diagnostics, two shapes): the kernel with L2 warm (hot), without the proxy
+        // fence (checked: still exact?), without loads after the prologue.
+        const std::string shn = wgmma_shape_name(opn, sh.warpgroups, sh.stage_bytes);
+        if (shn != "rs.wg4.bk128" && shn != "rs.wg2.bk64") continue;
+        Record h = make(t.name, opn, sh.warpgroups, sh.stage_bytes, ".kernel.hot");
+        h.mode = "hot";
+        h.validation = "exact (the same kernel, validated above)";
+        h.set_measurement(
+            timer.measure([&](cudaStream_t st) { fx.enqueue_combine_only(sh, st); }, measure::Mode::Hot, o.rule));
+        h.extra["int8_tops"] = ops / h.summary->median / 1e12;
+        out.push_back(h);
+        for (const int bits : {1, 2}) {
+          const char* what = bits == 1 ? ".diag.nofence" : ".diag.noloads";
+          Record g = make(t.name, opn, sh.warpgroups, sh.stage_bytes, what);
+          fx.set_debug(bits);
+          if (bits == 1) {
+            const std::string b1 = compare(fx.run(sh, s), want);
+            g.validation = b1.empty() ? "exact (without the fence: not evidence it is safe)" : "failed: " + b1;
+          } else {
+            g.validation = "not-applicable: a diagnostic (answers wrong by design)";
+          }
+          g.set_measurement(
+              timer.measure([&](cudaStream_t st) { fx.enqueue_combine_only(sh, st); }, measure::Mode::Cold, o.rule));
+          fx.set_debug(0);
+          g.extra["includes"] = "a diagnostic variant of the kernel alone";
+          out.push_back(g);
+        }
       }
   }
 #endif

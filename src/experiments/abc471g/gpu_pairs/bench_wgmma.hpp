@@ -46,6 +46,8 @@ class WgmmaCombineFixture {
   void enqueue_combine_only(const WgmmaShape& shape, cudaStream_t s);
   // Diagnostic: run with the descriptors' LBO and SBO exchanged (WgmmaCombineArgs::desc_swap).
   void set_desc_swap(bool on) { m_desc_swap = on; }
+  // Diagnostic: WgmmaCombineArgs::debug for the next runs (0: the kernel).
+  void set_debug(int bits) { m_debug = bits; }
   int planes() const { return m_planes; }
   std::uint64_t max_count() const { return m_max; }
 
@@ -54,6 +56,7 @@ class WgmmaCombineFixture {
   int m_planes = 1;
   std::uint64_t m_max = 0;
   bool m_desc_swap = false;
+  int m_debug = 0;
   cuda::DeviceBuffer<std::uint8_t> m_d_planes, m_d_v;
   cuda::DeviceBuffer<std::uint64_t> m_d_max, m_d_answer;
 };

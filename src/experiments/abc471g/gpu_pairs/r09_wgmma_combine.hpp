@@ -47,6 +47,9 @@ struct WgmmaCombineArgs {
   int warpgroups = 2;
   // Bytes of b per pipeline stage: 64 (two k32 wgmmas per warpgroup between barriers) or 128 (four).
   int stage_bytes = 64;
+  // Diagnostics for the bench only (answers are then wrong by design, except with 1): 1 no proxy fence
+  // between the copies and the tensor cores, 2 no loads after the prologue. 0: the kernel.
+  int debug = 0;
 };
 
 // True when this build holds the sm_90a kernels (90 among the build's architectures).
