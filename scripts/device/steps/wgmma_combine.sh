@@ -1,5 +1,6 @@
 # Device step `wgmma_combine` (issue 19, r09: ABC471G's combine on wgmma with the masked column sum in
-# its epilogue; sourced by scripts/device/session.sh on the GPU host; budget 3 minutes, expected ~1.5).
+# its epilogue; sourced by scripts/device/session.sh on the GPU host; budget 4 minutes, expected ~2: the
+# first call's run took 14 s without ncu).
 # Uses $B $J $W $SAN and the functions step/run from session.sh.
 #   1. the GPU tests Abc471gWgmmaGpu.* (r09 exact against the CPU on random tables, K = 1 .. 2301,
 #      one to three planes, garbage padding, both operand variants, the max case's table)
@@ -8,7 +9,8 @@
 #      table, each validated first (a failure says whether exchanging the descriptors' LBO/SBO fixes it)
 #   3. `abc471g scale hopper` at the max case once: "r04's combine alone" measured in the same session (on
 #      branch wgmma-int also r09_wgmma_combine, the whole solve with r09 in r05's graph)
-#   4. compute-sanitizer memcheck and racecheck of Abc471gWgmmaGpu.SanitizerShapes
+#   4. ncu --set full of one launch of two shapes (where the time goes); compute-sanitizer memcheck and
+#      racecheck of Abc471gWgmmaGpu.SanitizerShapes
 #   5. a summary: variant | table | planes | median | int8 TOPS | validation, and r04's combine alone
 WC=$W/wgmma_combine
 mkdir -p "$WC"
@@ -32,12 +34,21 @@ fi
 step "wgmma_combine: scale hopper (max case; r04's combine alone, same session)"
 run timeout 75 "$J" --json "$WC/hopper_max.json" abc471g scale hopper 2>&1 | tee "$WC/hopper_max.log" | tail -16
 
+step "wgmma_combine: ncu --set full of one r09 launch (rs.wg4.bk128) and one of rs.wg2.bk64"
+NCU=ncu; command -v ncu >/dev/null || NCU=/usr/local/cuda/bin/ncu
+for sh in rs.wg4.bk128 rs.wg2.bk64; do
+  timeout 120 $NCU --clock-control none --set full -k regex:wgmma_combine_kernel -c 1 \
+    "$J" abc471g scale wgmma --shapes "$sh" --timeout 0.2 > "$WC/ncu_$sh.txt" 2>&1
+  echo "ncu $sh: exit $?"
+  grep -E "Duration|Compute \(SM\) Throughput|Memory Throughput|L2 Hit Rate|L1/TEX Hit|Achieved Occupancy|Registers Per|Issue Slots Busy|Warp Cycles Per Issued|No Eligible|Shared Memory|Bank|Stall|stall|Tensor|tensor" "$WC/ncu_$sh.txt" | cut -c1-200 | head -40
+done
+
 step "wgmma_combine: compute-sanitizer on the small shapes"
-left=$(( 170 - ($(date +%s) - WC_T0) ))
+left=$(( 240 - ($(date +%s) - WC_T0) ))
 if (( left > 20 )); then
   run timeout $(( left / 2 )) $SAN --tool memcheck --error-exitcode 9 "$B/joseki_gpu_tests" \
     --gtest_filter='Abc471gWgmmaGpu.SanitizerShapes' --gtest_brief=1 2>&1 | tee "$WC/memcheck.log" | grep -E 'ERROR SUMMARY|Invalid|PASSED|FAILED|SKIPPED' | head -5
-  left=$(( 170 - ($(date +%s) - WC_T0) ))
+  left=$(( 240 - ($(date +%s) - WC_T0) ))
   run timeout $(( left > 10 ? left : 10 )) $SAN --tool racecheck --error-exitcode 9 "$B/joseki_gpu_tests" \
     --gtest_filter='Abc471gWgmmaGpu.SanitizerShapes' --gtest_brief=1 2>&1 | tee "$WC/racecheck.log" | grep -E 'RACECHECK SUMMARY|ERROR SUMMARY|hazard|PASSED|FAILED|SKIPPED' | head -5
 else
