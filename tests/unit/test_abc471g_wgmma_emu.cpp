@@ -60,6 +60,10 @@ ab::Answer emulate(const std::vector<u64>& table, u32 kp, const ab::Problem& p, 
   for (u32 i = 0; i < vb; ++i) v2[i] = p.v[i % K];
   std::vector<u32> v32(vb / 4);
   for (u32 i = 0; i < vb / 4; ++i) v32[i] = v2[4 * i] | v2[4 * i + 1] << 8 | v2[4 * i + 2] << 16 | static_cast<u32>(v2[4 * i + 3]) << 24;
+  // rs: V2 shifted by c bytes (c = 0..3), as the kernel's copies (the last word of each is left 0).
+  std::vector<std::vector<u32>> copies(4, std::vector<u32>(vb / 4, 0));
+  for (u32 c = 0; c < 4; ++c)
+    for (u32 j = 0; j + 1 < vb / 4; ++j) copies[c][j] = r9::window4(v32.data(), 4 * j + c);
   ab::Answer ans(K);
   const u32 a0v = gp::first_element(p);
   for (u32 k = 0; k < K; ++k) ans[k] = p.v[(a0v + k) % K];
@@ -86,6 +90,14 @@ ab::Answer emulate(const std::vector<u64>& table, u32 kp, const ab::Problem& p, 
           for (u32 e = 0; e < 16; ++e)
             ptile.at(r9::tile_offset(r, cc, r9::BN) + e) = P[static_cast<std::size_t>(sg.a0 + r) * kp + b0 + 16 * cc + e];
         }
+        if (!ss && b0 + bk > K) {  // rs: P's columns >= K zeroed in the stage tile (the kernel's last-stage pass)
+          for (u32 c = 0; c < r9::BN * chunks; ++c) {
+            const u32 r = c / chunks, cc = c % chunks;
+            const int keep = r9::p_chunk_keep(K, b0 + 16 * cc);
+            for (int e = 0; e < 16; ++e)
+              if (e >= keep) ptile.at(r9::tile_offset(r, cc, r9::BN) + e) = 0;
+          }
+        }
         for (u32 c = 0; ss && c < rows * chunks; ++c) {
           const u32 r = c / chunks, cc = c % chunks;
           {
@@ -105,8 +117,8 @@ ab::Answer emulate(const std::vector<u64>& table, u32 kp, const ab::Problem& p, 
               for (u32 t = 0; t < 128; ++t) {
                 const u32 w = t / 32, g = (t % 32) / 4, q = t % 4, row = sg.k0 + 64 * wg + 16 * w + g;
                 u32 fr[4];
-                check_words((row + b0 + 32 * h + 4 * q + 24) / 4 + 1, v32.size());
-                r9::a_fragment(v32.data(), row, b0 + 32 * h, q, K, fr);
+                check_words((row + b0 + 32 * h + 4 * q) / 4 + 6, v32.size() - 1);
+                r9::a_fragment_rs(copies[row & 3].data(), row, b0 + 32 * h, q, fr);
                 for (u32 e = 0; e < 4; ++e) {  // PTX: a0 (g, 4q+e), a1 (g+8, 4q+e), a2 (g, 16+4q+e), a3 (g+8, 16+4q+e)
                   A[(16 * w + g) * 32 + 4 * q + e] = static_cast<std::uint8_t>(fr[0] >> (8 * e));
                   A[(16 * w + g + 8) * 32 + 4 * q + e] = static_cast<std::uint8_t>(fr[1] >> (8 * e));

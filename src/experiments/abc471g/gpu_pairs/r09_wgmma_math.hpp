@@ -29,8 +29,9 @@ inline constexpr std::uint32_t LBO = 128, SBO = 256;
 // run to kp + 127 when 256-row blocks overhang kp; columns b to kp - 1, plus a word past a fragment).
 JOSEKI_HD constexpr std::uint32_t v_bytes(std::uint32_t kp) { return 2 * kp + 256; }
 // P's stage tiles, W's (ss only), then V twice over.
+// rs also keeps V2 shifted by 1, 2 and 3 bytes (a_fragment_rs: aligned word loads, no shifts).
 JOSEKI_HD constexpr std::size_t smem_bytes(std::uint32_t kp, bool ss, std::uint32_t wgs, std::uint32_t bk) {
-  return STAGES * (tile_bytes(BN, bk) + (ss ? tile_bytes(block_rows(wgs), bk) : 0)) + v_bytes(kp);
+  return STAGES * (tile_bytes(BN, bk) + (ss ? tile_bytes(block_rows(wgs), bk) : 0)) + (ss ? 1 : 4) * v_bytes(kp);
 }
 
 // Byte offset of (row r, 16-byte chunk c of the stage's bk bytes) in a stage tile of `rows` rows:
@@ -70,6 +71,23 @@ JOSEKI_HD void a_fragment(const std::uint32_t* v32, std::uint32_t row, std::uint
   fr[2] = keep_bytes(window4(v32, o + 16), keep - 16);
   fr[3] = keep_bytes(window4(v32, o + 24), keep - 16);
 }
+
+// rs: the A fragment from V2's byte-shifted copies (copy c holds V2[i + c] at byte i; copy 0 is V2), four
+// aligned word loads at fixed distances: the bytes at o, o + 8, o + 16, o + 24 for o = row + b + 4q. No
+// masking of columns b >= K: the kernel zeroes P's columns >= K in its stage tile instead (p_chunk_keep).
+// `copy` is the copy for row & 3 (b and 4q are multiples of 4: o & 3 = row & 3, fixed per thread).
+JOSEKI_HD void a_fragment_rs(const std::uint32_t* copy, std::uint32_t row, std::uint32_t b, std::uint32_t q,
+                             std::uint32_t (&fr)[4]) {
+  const std::uint32_t o = row + b + 4 * q;
+  const std::uint32_t* w = copy + (o >> 2);
+  fr[0] = w[0];
+  fr[1] = w[2];
+  fr[2] = w[4];
+  fr[3] = w[6];
+}
+
+// Bytes of P's 16-byte chunk at columns b .. b + 15 that are columns < K (16: all; <= 0: none).
+JOSEKI_HD int p_chunk_keep(std::uint32_t k, std::uint32_t b) { return static_cast<int>(k) - static_cast<int>(b); }
 
 // Planes to run: those the table's maximum needs (all `planes` when there is no maximum).
 JOSEKI_HD int planes_to_run(int planes, bool has_max, std::uint64_t max, int low_bits) {

@@ -32,7 +32,21 @@
 // specialization; the probe's 92.8 % is the instruction's ceiling) -> ~17-18 us, plus ~1-2 us of
 // prologue/epilogue/atomics: ~19-20 us against r04's combine alone 39.9 us (GEMM 24.9 + column sum
 // ~10 + prep and planes beside them), i.e. ~2x; the max case would drop from ~78 us to ~58 us.
-// Measured: not yet measured on the H200.
+// Measured (H200, mid-session calls 1 and 2 of 2026-12-01, step wgmma_combine; GPU_COMPUTE cold, max case):
+// every shape exact (GPU tests incl. whole solves through PairsDevice, memcheck and racecheck clean), but
+// SLOWER than r04: the best, rs.wg4.bk128 / rs.wg4.bk64, 51.7-53.6 us for the kernel alone (~455 TOPS,
+// 23 % of peak), 55-57 us with the first terms, against r04's combine alone 39.1-39.6 us; the whole max
+// case with r09 in r05's graph 107.6 us (r05 77.2 us). Where the time goes (call 2): L2 warm changes
+// nothing (52.1 hot), without the proxy fence 52.9, without any load after the prologue still 45.1 us;
+// ncu: issue slots 34-39 % busy, 10.9 cycles per issued instruction, no eligible warp 58-63 % of the
+// time, 25 % occupancy. So neither memory nor the fence: each warp's instruction stream between wgmmas
+// (the A fragments: 8 shared loads, funnel shifts and byte masks per k32 step and thread; ss: the same
+// work writing W's tile) takes ~1000 cycles per k32 step against 256 tensor cycles for the SM's four
+// warpgroups. After call 2 (this version, not yet measured on the H200): rs reads its fragments from
+// V2 and three byte-shifted copies of it (four aligned word loads at fixed offsets per k32 step, no
+// shifts, no masks), and instead of masking W at b >= K it zeroes P's columns >= K in the stage tile
+// (the last stage of a tile only). Prediction: the per-k32 instruction stream ~5x shorter -> rs at
+// 50-70 % of peak, ~18-25 us alone; ss unchanged (its W tile is still built per stage).
 //
 // Built for sm_90a only (CMake: gpu_pairs/sm90a is this file's own object library with
 // -gencode=arch=compute_90a,code=sm_90a and JOSEKI_WGMMA_SM90A when 90 is among the build's
@@ -146,11 +160,22 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
   __syncthreads();
   for (u32 i = K + threadIdx.x; i < v_bytes(kp); i += THREADS) s_v[i] = s_v[i % K];
   __syncthreads();
+  // rs: V2 shifted by 1, 2, 3 bytes after it (the fragments' aligned word loads).
+  if constexpr (!SS) {
+    const u32 vw = v_bytes(kp) / 4;
+    for (u32 c = 1; c < 4; ++c) {
+      u32* dst = reinterpret_cast<u32*>(s_v + c * v_bytes(kp));
+      for (u32 j = threadIdx.x; j + 1 < vw; j += THREADS) dst[j] = window4(s_v32, 4 * j + c);
+    }
+    __syncthreads();
+  }
   // Diagnostics (WgmmaCombineArgs::debug; 0 in every real run): 1 no proxy fence, 2 no loads after the
   // prologue (a runtime "no wgmma" made ptxas inject warpgroup arrives into the real path: left out).
   const bool dbg_nofence = (a.debug & 1) != 0, dbg_noloads = (a.debug & 2) != 0;
 
   const u32 tid = threadIdx.x, wg = tid >> 7, warp = (tid >> 5) & 3, lane = tid & 31, g = lane >> 2, q = lane & 3;
+  // This thread's fragment rows are = g (mod 4) (k0 and 64 wg + 16 warp are multiples of 4): its copy of V2.
+  const u32* my_copy = reinterpret_cast<const u32*>(s_v + (SS ? 0u : (g & 3) * v_bytes(kp)));
   const u32 s_p_addr = static_cast<u32>(__cvta_generic_to_shared(smem));
   const u32 s_w_addr = static_cast<u32>(__cvta_generic_to_shared(s_w));
 
@@ -200,6 +225,27 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
     for (u32 it = 0; it < nsteps; ++it) {
       const u32 slot = it % STAGES;
       cp_async_wait<STAGES - 2>();  // this thread's copies of stage it have landed
+      if constexpr (!SS) {
+        // rs: W is not masked at b >= K; P's columns >= K are zeroed instead, each thread in the chunks it
+        // copied itself (landed: its own wait above), in the tile's last stage only.
+        const u32 bz = (s0 + it) * BK;
+        if (bz + BK > K) {
+#pragma unroll
+          for (u32 i = 0; i < BN * CHUNKS / THREADS; ++i) {
+            const u32 c = tid + i * THREADS, r = ((c >> 3) / CHUNKS) * 8 + (c & 7), cc = (c >> 3) % CHUNKS;
+            const int keep = p_chunk_keep(K, bz + 16 * cc);
+            if (keep < 16) {
+              uint4* q4 = reinterpret_cast<uint4*>(smem + slot * TILE_BYTES + tile_offset(r, cc, BN));
+              uint4 v = *q4;
+              v.x = keep_bytes(v.x, keep);
+              v.y = keep_bytes(v.y, keep - 4);
+              v.z = keep_bytes(v.z, keep - 8);
+              v.w = keep_bytes(v.w, keep - 12);
+              *q4 = v;
+            }
+          }
+        }
+      }
       if (!dbg_nofence) fence_proxy_async();
       __syncthreads();              // everyone's have; slot (it - 1) % STAGES is free again
       {
@@ -220,7 +266,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
         // W[row][b + col] = V2[row + b + col]: the bytes at o, o + 8, o + 16, o + 24 for o = row_lo + b + 4q.
         u32 fr[HALVES][4];
 #pragma unroll
-        for (u32 h = 0; h < HALVES; ++h) a_fragment(s_v32, row_lo, b0 + 32 * h, q, K, fr[h]);
+        for (u32 h = 0; h < HALVES; ++h) a_fragment_rs(my_copy, row_lo, b0 + 32 * h, q, fr[h]);
         wgmma_fence();
 #pragma unroll
         for (u32 h = 0; h < HALVES; ++h)
