@@ -20,6 +20,8 @@
 
 #ifdef JOSEKI_HAVE_CUDA
 #include "backend/cuda/buffer.hpp"
+#include "experiments/abc471g/gpu_pairs/pipeline.hpp"
+#include "experiments/abc471g/gpu_pairs/pipeline_cuda.hpp"
 #endif
 
 namespace {
@@ -145,6 +147,46 @@ TEST(Abc471gWgmmaGpu, BadArgumentsAreRefused) {
   a.warpgroups = 2;
   a.stage_bytes = 32;
   EXPECT_THROW(gp::launch_wgmma_combine(a, gp::WgmmaOperand::Rs, nullptr), std::invalid_argument);
+#endif
+}
+
+// r09 inside the solve (PairsConfig::wgmma, the ladder's p09): fused single chunk, spills, several chunks
+// (the slicing pass writes the planes), a heavy cell (several planes), with and without the graph, every
+// shape, repeated solves and a poison in between.
+TEST(Abc471gWgmmaGpu, WholeSolvesWithTheWgmmaCombineAreExact) {
+  JOSEKI_REQUIRE_WGMMA(384);
+#ifdef JOSEKI_HAVE_CUDA
+  const ab::Problem problems[] = {random_problem(2, 37, 1, 3, 4), random_problem(100'003, 37, 5'000, 7, 8),
+                                  random_problem(300'007, 300, 100'000, 9, 10),
+                                  gp::testing::heavy_cell_problem(70'000, 13, 4, 70'000)};
+  for (const ab::Problem& p : problems) {
+    const std::uint32_t kp = gp::padded_k(p.k);
+    const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
+    for (int variant = 0; variant < 4; ++variant) {
+      for (const gp::WgmmaShape& sh : gp::WGMMA_SHAPES) {
+        gp::PairsConfig c;
+        c.combiner = gp::Combiner::Gemm;
+        c.wgmma = true;
+        c.wgmma_ss = sh.op == gp::WgmmaOperand::Ss;
+        c.wgmma_warpgroups = sh.warpgroups;
+        c.wgmma_stage_bytes = sh.stage_bytes;
+        c.graph = variant != 3;
+        c.bucket_cap = variant == 1 ? 8u : 0u;    // spills into the table
+        if (variant == 2) c.chunk_pairs = 1'000;  // several chunks: the slicing pass writes the planes
+        gp::PairsDevice dev(p, c, 0);
+        EXPECT_FALSE(dev.gemm()) << "r09 loads no cuBLASLt";
+        joseki::cuda::Stream s;
+        for (int rep = 0; rep < 3; ++rep) {
+          if (rep == 1) dev.poison(s);
+          dev.enqueue_solve(s);
+          EXPECT_EQ(dev.download(s), want) << "solve " << rep << ", variant " << variant << ", shape "
+                                           << gp::wgmma_shape_name(gp::wgmma_operand_name(sh.op), sh.warpgroups,
+                                                                   sh.stage_bytes)
+                                           << ", N = " << p.n << ", K = " << p.k;
+        }
+      }
+    }
+  }
 #endif
 }
 
