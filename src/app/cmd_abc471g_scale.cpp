@@ -22,6 +22,7 @@
 #include "experiments/abc471g/gpu_pairs/bench_util.hpp"
 #include "experiments/abc471g/cost/costs.hpp"
 #include "experiments/abc471g/gpu_pairs/bench_hopper.hpp"
+#include "experiments/abc471g/gpu_pairs/bench_wgmma.hpp"
 #include "experiments/abc471g/gpu_pairs/ladder.hpp"
 #include "experiments/abc471g/inputs.hpp"
 #include "measure/errors.hpp"
@@ -291,6 +292,40 @@ void add_scale(CLI::App* parent, Context& ctx) {
                    r.skipped ? "skipped: " + *r.skipped : r.validation, notes});
       }
       std::cout << "## gpu-pairs, issue 19, " << name << " (N = " << p.n << ", K = " << p.k << ", M = " << p.m() << ")\n\n"
+                << t.markdown() << std::endl;
+      keep(ctx, std::move(recs));
+    });
+  }
+  {  // wgmma (issue 19, r09): the wgmma combine alone, beside "r04's combine alone" of `scale hopper`
+    auto spec = std::make_shared<g::InstanceSpec>();
+    auto n = std::make_shared<std::string>("7e6");
+    auto* cmd = scale->add_subcommand("wgmma", "issue 19, r09: the combine on wgmma (sm_90a) with the masked column "
+                                               "sum in its epilogue, alone, on the problem's pair table and a random "
+                                               "three-plane table; each validated against the CPU, then timed");
+    cmd->add_option("--n", *n, "N (default: the max case, 7e6)")->capture_default_str();
+    cmd->add_option("--k", spec->k, "K")->capture_default_str();
+    cmd->add_option("--m", spec->m, "M (given values)")->capture_default_str();
+    cmd->add_option("--seed", spec->seed, "the problem's LCG seed")->capture_default_str();
+    auto shapes = std::make_shared<std::vector<std::string>>();
+    cmd->add_option("--shapes", *shapes, "only these kernel shapes (rs|ss.wg2|wg4.bk64|bk128, e.g. rs.wg2.bk64); "
+                                         "default: all eight")
+        ->delimiter(',');
+    add_rule_options(cmd, *rule);
+    cmd->callback([&ctx, spec, n, rule, shapes] {
+      spec->n = parse_count("--n", *n);
+      spec->m = std::min(spec->m, spec->n);
+      const g::Problem p = g::make_problem(*spec);
+      const std::string name = spec->n == 7'000'000 && spec->k == 2300 ? "max" : "N=" + gp::bench::fmt_n(spec->n);
+      auto recs = gp::bench_wgmma_combine(p, name, bench_options(ctx, *rule), *shapes);
+      measure::Table t({"variant", "table", "planes", "GPU_COMPUTE median", "int8 TOPS", "validation"});
+      for (const measure::Record& r : recs) {
+        auto ex = [&](const char* key) { return r.extra.contains(key) ? r.extra[key].dump() : std::string("-"); };
+        t.add_row({r.variant, (r.axes.has("table") ? r.axes.get_str("table") : std::string("-")), ex("planes"),
+                   r.summary ? fmt::format("{:.2f} us", r.summary->median * 1e6) : std::string("-"),
+                   r.extra.contains("int8_tops") ? fmt::format("{:.0f}", r.extra["int8_tops"].get<double>()) : std::string("-"),
+                   r.skipped ? "skipped: " + *r.skipped : r.validation});
+      }
+      std::cout << "## gpu-pairs r09 (wgmma combine), " << name << " (N = " << p.n << ", K = " << p.k << ")\n\n"
                 << t.markdown() << std::endl;
       keep(ctx, std::move(recs));
     });

@@ -89,6 +89,19 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
   EXPECT_FALSE(d.graph) << "the shipped solvers launch kernel by kernel";
   EXPECT_EQ(d.gemm_panels, 1);
   EXPECT_FALSE(static_cast<bool>(gp::find_rung("p04").configure)) << "r04 is r04";
+  EXPECT_FALSE(d.wgmma) << "cuBLASLt's GEMM unless r09 asks for wgmma";
+  const gp::PairsRung& r9 = gp::find_rung("p09");
+  EXPECT_EQ(r9.slug, "r09_wgmma_combine");
+  EXPECT_EQ(r9.predecessor, "r05_whole_graph");
+  ASSERT_TRUE(static_cast<bool>(r9.configure));
+  gp::PairsConfig c9;
+  r9.configure(c9);
+  EXPECT_TRUE(c9.wgmma);
+  EXPECT_TRUE(c9.graph);
+  EXPECT_EQ(c9.gemm_panels, 1);
+  bool needs_wgmma = false;
+  for (joseki::measure::Feature f : r9.needs.features) needs_wgmma = needs_wgmma || f == joseki::measure::Feature::Wgmma;
+  EXPECT_TRUE(needs_wgmma) << "r09 is skipped with the reason off sm_90a";
 }
 
 // r08's layout (dsmem_plan.hpp): every row in exactly one slot, the slot of a row by the magic

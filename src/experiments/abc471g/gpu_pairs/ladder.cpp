@@ -95,8 +95,18 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "holding its rows in distributed shared memory (remote shared atomics); r04's combine after a "
                  "slicing pass",
                  "r04_partition_gemm", Combiner::Gemm, Counter::Dsmem),
+        gpu_rung("p09", 9, "r09_wgmma_combine", "r05 + combine on wgmma",
+                 "r05's graph; every plane of C times circ(V) on joseki's own wgmma kernel (sm_90a; circ(V) made "
+                 "from V in shared memory), the masked column sum in its epilogue: no cuBLASLt, no G, no circ(V) "
+                 "in memory",
+                 "r05_whole_graph", Combiner::Gemm, Counter::Partition),
     };
     v[8].needs.features.push_back(measure::Feature::Clusters);  // thread-block clusters: sm_90
+    v[9].configure = [](PairsConfig& c) {
+      c.graph = true;
+      c.wgmma = true;
+    };
+    v[9].needs.features.push_back(measure::Feature::Wgmma);  // sm_90a code on a 9.x GPU
     v[5].configure = [](PairsConfig& c) { c.graph = true; };
     v[7].configure = [](PairsConfig& c) {
       c.graph = true;

@@ -11,6 +11,7 @@
 //   r05_whole_graph     r04's solve replayed as one CUDA graph (both streams, cuBLASLt included)
 //   r06_gemm_panels     r05 + the GEMM in panels of rows, each panel's column sum beside the next GEMM
 //   r07_wide_tiles      r05 + the partition kernel in tiles of 24 pairs per thread (10^9)
+//   r09_wgmma_combine   r05 + every plane on joseki's wgmma kernel (sm_90a), the column sum in its epilogue
 #pragma once
 
 #include <functional>

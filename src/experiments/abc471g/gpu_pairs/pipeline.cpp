@@ -16,6 +16,7 @@
 #ifdef JOSEKI_HAVE_CUDA
 #include "backend/cuda/check.hpp"
 #include "backend/cuda/int8_gemm.hpp"
+#include "experiments/abc471g/gpu_pairs/bench_wgmma.hpp"
 #include "backend/gpu.hpp"
 #include "experiments/abc471g/gpu_pairs/pipeline_cuda.hpp"
 #endif
@@ -156,11 +157,23 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     m_slices = std::max(1, planes_for(std::max<std::uint64_t>(total, 1), m_low_bits));
     m_planes = cuda::DeviceBuffer<std::uint8_t>(static_cast<std::size_t>(m_slices) * cells);
     prepare_tc_combine(static_cast<TcTile>(c.tile), m_kp);
+    if (c.combiner == Combiner::Gemm && c.wgmma) {  // r09: no cuBLASLt; the fused count still writes the planes
+      const std::string wgmma_why = wgmma_combine_unavailable(m_kp, device);
+      if (wgmma_why.empty()) {
+        m_wgmma = true;
+        prepare_wgmma_combine(m_kp);
+        m_gemm_why = "r09: the wgmma combine takes every plane";
+      } else {
+        m_combine_unmet = "gpu-pairs: r09's wgmma combine " + wgmma_why;
+      }
+    }
     if (c.combiner == Combiner::Gemm) {
-      if (c.use_cublaslt)
-        m_gemm = cuda::Int8Gemm::create(static_cast<int>(m_kp), &m_gemm_why, c.gemm_algo);
-      else
-        m_gemm_why = "not asked for (PairsConfig::use_cublaslt)";
+      if (!m_wgmma && m_combine_unmet.empty()) {  // r09 takes every plane without cuBLASLt
+        if (c.use_cublaslt)
+          m_gemm = cuda::Int8Gemm::create(static_cast<int>(m_kp), &m_gemm_why, c.gemm_algo);
+        else
+          m_gemm_why = "not asked for (PairsConfig::use_cublaslt)";
+      }
       if (m_gemm) {
         m_circ = cuda::DeviceBuffer<std::int8_t>(cells);
         m_g = cuda::DeviceBuffer<std::int32_t>(cells);
@@ -422,6 +435,19 @@ void PairsDevice::enqueue_combine(cudaStream_t s) {
       }
       set_g_window(s, false);
       JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(s, *m_join2, 0));
+    } else if (m_wgmma) {  // r09: every plane, the first terms already written (prep or slicing)
+      WgmmaCombineArgs wa;
+      wa.d_planes = m_planes.data();
+      wa.planes = m_slices;
+      wa.low_bits = m_low_bits;
+      wa.d_max = d_max;
+      wa.d_v = m_v.data();
+      wa.k = m_p.k;
+      wa.kp = m_kp;
+      wa.d_answer = m_answer.data();
+      wa.warpgroups = m_cfg.wgmma_warpgroups;
+      wa.stage_bytes = m_cfg.wgmma_stage_bytes;
+      launch_wgmma_combine(wa, m_cfg.wgmma_ss ? WgmmaOperand::Ss : WgmmaOperand::Rs, s);
     } else {
       launch_tc_combine(ta, static_cast<TcTile>(m_cfg.tile), s);
     }
@@ -450,6 +476,9 @@ std::string PairsDevice::combine_description() const {
     case Combiner::Ntt: return "Goldilocks NTT correlations";
     case Combiner::TensorCore: return "int8 tensor-core products on mma.sync (byte planes of C)";
     case Combiner::Gemm:
+      if (m_wgmma)
+        return "joseki's wgmma kernel (sm_90a): every plane of C times circ(V) made in shared memory, the masked "
+               "column sum in its epilogue";
       return m_gemm ? "cuBLASLt int8 GEMM of C's low 7 bits (" + m_gemm->library() +
                           ") and mma.sync products of its higher byte planes"
                     : "int8 tensor-core products on mma.sync (cuBLASLt unavailable: " + m_gemm_why + ")";

@@ -77,6 +77,16 @@ struct PairsConfig {
   // r08 (Counter::Dsmem): blocks per cluster, 8 (portable) or 16 (non-portable: the table in fewer,
   // larger ranges); anything else is refused by the PairsDevice (InputError).
   std::uint32_t dsmem_cluster = 8;
+  // r09 (gpu_pairs/sm90a/r09_wgmma_combine.cu): with Combiner::Gemm, every plane of C on joseki's own
+  // wgmma kernel (sm_90a), the masked column sum in its epilogue: no cuBLASLt, no G, no circ(V) in
+  // memory. A GPU or build without wgmma makes the combine unavailable (it says why), never a silent
+  // fallback. The shape: the operand path (false: the circulant's fragments from registers, "rs";
+  // true: from shared memory, "ss"), warpgroups per block (2 or 4), bytes of b per stage (64 or 128).
+  // Default rs.wg4.bk64: the fastest exact shape in the mid-session H200 calls (51.7 us alone at the max case).
+  bool wgmma = false;
+  bool wgmma_ss = false;
+  int wgmma_warpgroups = 4;
+  int wgmma_stage_bytes = 64;
 };
 
 // What Counter::Dsmem needs of the GPU: thread-block clusters (sm_90).

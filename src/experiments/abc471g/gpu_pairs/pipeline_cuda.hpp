@@ -129,6 +129,7 @@ class PairsDevice {
   std::unique_ptr<cuda::Int8Gemm> m_gemm;
   std::string m_gemm_why;  // why cuBLASLt is not used
   std::string m_combine_unmet;  // why this GPU cannot run the combiner ("" when it can): count only
+  bool m_wgmma = false;         // r09: every plane on the wgmma combine (PairsConfig::wgmma, and it runs here)
   cuda::DeviceBuffer<std::int8_t> m_circ;    // circ(V), kp x kp
   cuda::DeviceBuffer<std::int32_t> m_g;      // G of plane 0, kp x kp
   cuda::DeviceBuffer<std::uint8_t> m_u2;     // 1 - V[i mod K], i < 2 kp

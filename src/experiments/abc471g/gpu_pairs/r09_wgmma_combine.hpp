@@ -1,0 +1,65 @@
+// r09 (issue 19): the gpu-pairs combine on wgmma (sm_90a) with the masked column sum in its epilogue:
+// answer[k] += sum_j 2^shift(j) sum_{a,b < K} P_j[a][b] (1 - V[(a+k) mod K]) V[(b+k) mod K], P_j the
+// byte planes of C as r04 lays them out (plane 0 = C & 127, plane j >= 1 = (C >> (7 + 8 (j-1))) & 255,
+// each kp x kp bytes, row a, stride kp). The product never goes to memory. Kernels in
+// sm90a/r09_wgmma_combine.cu (the design and the prediction at its top).
+// Only <cuda_runtime.h> and std types here: the callers are g++-compiled.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace joseki::abc471g::pairs {
+
+// How the kernel gets the V side of the product (the circulant, made from V in shared memory):
+//   Rs: wgmma's A operand from registers (each thread assembles its fragment from V's bytes);
+//   Ss: both operands from shared memory (the circulant's tile written there per stage).
+enum class WgmmaOperand : int { Rs = 0, Ss = 1 };
+const char* wgmma_operand_name(WgmmaOperand o);  // "rs" | "ss"
+
+// One of the kernel's shapes (the bench and the tests run every one; an integration picks one).
+struct WgmmaShape {
+  WgmmaOperand op = WgmmaOperand::Rs;
+  int warpgroups = 2;    // WgmmaCombineArgs::warpgroups
+  int stage_bytes = 64;  // WgmmaCombineArgs::stage_bytes
+};
+inline constexpr WgmmaShape WGMMA_SHAPES[] = {
+    {WgmmaOperand::Rs, 2, 64},  {WgmmaOperand::Rs, 4, 64},  {WgmmaOperand::Ss, 2, 64},  {WgmmaOperand::Ss, 4, 64},
+    {WgmmaOperand::Rs, 2, 128}, {WgmmaOperand::Rs, 4, 128}, {WgmmaOperand::Ss, 2, 128}, {WgmmaOperand::Ss, 4, 128}};
+
+struct WgmmaCombineArgs {
+  const std::uint8_t* d_planes = nullptr;  // planes * kp * kp bytes (only rows and columns < K are read meaningfully)
+  int planes = 1;                          // planes available
+  int low_bits = 7;                        // plane j holds bits plane_shift(j, low_bits) .. (r04: 7)
+  // The table's maximum (device; r04's fused count writes it): planes above its bits are skipped.
+  // nullptr: every plane runs.
+  const std::uint64_t* d_max = nullptr;
+  const std::uint8_t* d_v = nullptr;  // V, K bytes of 0/1
+  std::uint32_t k = 1, kp = 128;      // kp: a multiple of 128 >= K (padded_k)
+  std::uint64_t* d_answer = nullptr;  // accumulated into (atomics): hold the first terms (or zeros) before
+  // Diagnostic only (the bench tries it when a variant is not exact): the shared-memory descriptors'
+  // leading and stride byte offsets exchanged (256 / 128 instead of 128 / 256).
+  int desc_swap = 0;
+  // Consumer warpgroups per block: 2 (128 rows of k per block, two blocks per SM) or 4 (256 rows, one
+  // block per SM: half the L2 traffic of the planes, which every row tile reads again).
+  int warpgroups = 2;
+  // Bytes of b per pipeline stage: 64 (two k32 wgmmas per warpgroup between barriers) or 128 (four).
+  int stage_bytes = 64;
+  // Diagnostics for the bench only (answers are then wrong by design, except with 1): 1 no proxy fence
+  // between the copies and the tensor cores, 2 no loads after the prologue. 0: the kernel.
+  int debug = 0;
+};
+
+// True when this build holds the sm_90a kernels (90 among the build's architectures).
+bool wgmma_combine_built();
+// Dynamic shared memory per block at this kp (bytes). Host code states the needs as
+// measure::Needs{0, {Feature::Wgmma}, wgmma_combine_smem_bytes(kp, op)} (cc 9.x, sm_90a code).
+std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, WgmmaOperand op, int warpgroups = 2, int stage_bytes = 64);
+// Sets the kernels' shared-memory limit, every variant (call once per device before launching at this kp).
+void prepare_wgmma_combine(std::uint32_t kp);
+// Enqueues the combine on s (one kernel; planes the maximum does not need cost nothing). Launch checked.
+void launch_wgmma_combine(const WgmmaCombineArgs& a, WgmmaOperand op, cudaStream_t s);
+
+}  // namespace joseki::abc471g::pairs

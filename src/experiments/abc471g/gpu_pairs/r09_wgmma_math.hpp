@@ -1,0 +1,141 @@
+// The index math of r09's wgmma combine (sm90a/r09_wgmma_combine.cu), shared with its host emulation
+// (tests/unit/test_abc471g_wgmma_emu.cpp): tile layout in shared memory, the circulant's bytes from V,
+// the A fragments, the stream-K segments and the accumulator's layout. __host__ __device__, std only.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "backend/hd.hpp"
+#include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
+
+namespace joseki::abc471g::pairs::r09 {
+
+// A block is WGS consumer warpgroups (2 or 4), each 64 rows of k: BM = 64 WGS rows of k, BN = 128 columns a;
+// a stage is BK bytes of b (64 or 128: BK / 32 k32 wgmmas per warpgroup between barriers).
+inline constexpr std::uint32_t BN = 128;       // columns a per block (wgmma n128)
+inline constexpr std::uint32_t STAGES = 4;
+JOSEKI_HD constexpr std::uint32_t block_rows(std::uint32_t wgs) { return 64 * wgs; }       // BM
+JOSEKI_HD constexpr std::uint32_t block_threads(std::uint32_t wgs) { return 128 * wgs; }
+// One k32 half of a stage tile of `rows` rows: rows x 32 bytes; a stage is two halves.
+JOSEKI_HD constexpr std::uint32_t half_bytes(std::uint32_t rows) { return rows * 32; }
+// A stage tile of `rows` rows (P's: BN; W's: BM) and bk bytes of b.
+JOSEKI_HD constexpr std::uint32_t tile_bytes(std::uint32_t rows, std::uint32_t bk) { return rows * bk; }
+// The matrix descriptors' byte offsets (no swizzle, K-major): LBO = the next core matrix along K,
+// SBO = the next 8 rows.
+inline constexpr std::uint32_t LBO = 128, SBO = 256;
+
+// V[i mod K] for i < 2 kp + 256: every window the fragments, the W tiles and the masks read (rows of k
+// run to kp + 127 when 256-row blocks overhang kp; columns b to kp - 1, plus a word past a fragment).
+JOSEKI_HD constexpr std::uint32_t v_bytes(std::uint32_t kp) { return 2 * kp + 256; }
+// P's stage tiles, W's (ss only), then V twice over.
+// rs also keeps V2 shifted by 1, 2 and 3 bytes (a_fragment_rs: aligned word loads, no shifts).
+JOSEKI_HD constexpr std::size_t smem_bytes(std::uint32_t kp, bool ss, std::uint32_t wgs, std::uint32_t bk) {
+  return STAGES * (tile_bytes(BN, bk) + (ss ? tile_bytes(block_rows(wgs), bk) : 0)) + (ss ? 1 : 4) * v_bytes(kp);
+}
+
+// Byte offset of (row r, 16-byte chunk c of the stage's bk bytes) in a stage tile of `rows` rows:
+// half c / 2, core matrix (r / 8, c % 2) at (r / 8) SBO + (c % 2) LBO, row r % 8 at 16 (r % 8).
+JOSEKI_HD std::uint32_t tile_offset(std::uint32_t r, std::uint32_t c, std::uint32_t rows) {
+  return (c >> 1) * half_bytes(rows) + (r >> 3) * SBO + (c & 1) * LBO + ((r & 7) << 4);
+}
+
+// The first `keep` bytes of x (keep may be <= 0 or >= 4).
+JOSEKI_HD std::uint32_t keep_bytes(std::uint32_t x, int keep) {
+  return keep >= 4 ? x : keep <= 0 ? 0u : x & ((1u << (8 * keep)) - 1);
+}
+
+// The 4 bytes at byte offset o of a little-endian word array (o may be unaligned).
+JOSEKI_HD std::uint32_t window4(const std::uint32_t* v32, std::uint32_t o) {
+  const std::uint32_t w = o >> 2, sh = 8 * (o & 3);
+  return sh ? (v32[w] >> sh) | (v32[w + 1] << (32 - sh)) : v32[w];
+}
+
+// W[k][b] = V[(k + b) mod K] for b < K, else 0 (V2 = V twice over: W[k][b] = V2[k + b]).
+// 16 bytes of W's row k from column b (ss: one chunk of the stage tile).
+JOSEKI_HD void w_chunk(const std::uint32_t* v32, std::uint32_t k, std::uint32_t b, std::uint32_t kk,
+                       std::uint32_t (&out)[4]) {
+  const int keep = static_cast<int>(kk) - static_cast<int>(b);
+  for (int e = 0; e < 4; ++e) out[e] = keep_bytes(window4(v32, k + b + 4 * e), keep - 4 * e);
+}
+
+// The A fragment (wgmma k32 8-bit, per warp the mma.sync m16n8k32 layout) of the lane with quad
+// index q whose rows are row and row + 8, for the k32 step at column b: a0 = row, columns 4q..4q+3;
+// a1 = row + 8, the same columns; a2, a3 = the same rows, columns 16 + 4q ...
+JOSEKI_HD void a_fragment(const std::uint32_t* v32, std::uint32_t row, std::uint32_t b, std::uint32_t q,
+                          std::uint32_t kk, std::uint32_t (&fr)[4]) {
+  const std::uint32_t o = row + b + 4 * q;
+  const int keep = static_cast<int>(kk) - static_cast<int>(b + 4 * q);
+  fr[0] = keep_bytes(window4(v32, o), keep);
+  fr[1] = keep_bytes(window4(v32, o + 8), keep);
+  fr[2] = keep_bytes(window4(v32, o + 16), keep - 16);
+  fr[3] = keep_bytes(window4(v32, o + 24), keep - 16);
+}
+
+// rs: the A fragment from V2's byte-shifted copies (copy c holds V2[i + c] at byte i; copy 0 is V2), four
+// aligned word loads at fixed distances: the bytes at o, o + 8, o + 16, o + 24 for o = row + b + 4q. No
+// masking of columns b >= K: the kernel zeroes P's columns >= K in its stage tile instead (p_chunk_keep).
+// `copy` is the copy for row & 3 (b and 4q are multiples of 4: o & 3 = row & 3, fixed per thread).
+JOSEKI_HD void a_fragment_rs(const std::uint32_t* copy, std::uint32_t row, std::uint32_t b, std::uint32_t q,
+                             std::uint32_t (&fr)[4]) {
+  const std::uint32_t o = row + b + 4 * q;
+  const std::uint32_t* w = copy + (o >> 2);
+  fr[0] = w[0];
+  fr[1] = w[2];
+  fr[2] = w[4];
+  fr[3] = w[6];
+}
+
+// Bytes of P's 16-byte chunk at columns b .. b + 15 that are columns < K (16: all; <= 0: none).
+JOSEKI_HD int p_chunk_keep(std::uint32_t k, std::uint32_t b) { return static_cast<int>(k) - static_cast<int>(b); }
+
+// Planes to run: those the table's maximum needs (all `planes` when there is no maximum).
+JOSEKI_HD int planes_to_run(int planes, bool has_max, std::uint64_t max, int low_bits) {
+  if (!has_max) return planes;
+  const int need = max == 0 ? 0 : planes_for(max, low_bits);
+  return need < planes ? need : planes;
+}
+
+// Stream-K: the units are (plane, tile, stage); block i of `grid` takes [total i / grid, total (i+1) / grid).
+struct Units {
+  std::uint32_t bm = 128, bk = 64, tn = 1, steps = 1;  // rows per block, bytes per stage, column tiles, stages per tile
+  std::uint64_t per_plane = 0, total = 0;
+};
+JOSEKI_HD Units units(std::uint32_t k, int planes, std::uint32_t wgs, std::uint32_t bk) {
+  Units u;
+  u.bm = block_rows(wgs);
+  u.bk = bk;
+  const std::uint32_t tm = (k + u.bm - 1) / u.bm;
+  u.tn = (k + BN - 1) / BN;
+  u.steps = (k + bk - 1) / bk;  // bk divides kp (a multiple of 128): no stage reads past it
+  u.per_plane = static_cast<std::uint64_t>(tm) * u.tn * u.steps;
+  u.total = u.per_plane * static_cast<std::uint64_t>(planes > 0 ? planes : 0);
+  return u;
+}
+JOSEKI_HD std::uint64_t block_begin(const Units& u, std::uint32_t block, std::uint32_t grid) {
+  return u.total * block / grid;
+}
+
+// One segment: stages s0 .. s0 + nsteps - 1 of one tile of one plane (ends at the tile's end or the block's).
+struct Segment {
+  std::uint32_t plane = 0, k0 = 0, a0 = 0, s0 = 0, nsteps = 0;
+};
+JOSEKI_HD Segment segment_at(const Units& u, std::uint64_t at, std::uint64_t end) {
+  Segment s;
+  s.plane = static_cast<std::uint32_t>(at / u.per_plane);
+  const std::uint64_t rem = at - static_cast<std::uint64_t>(s.plane) * u.per_plane;
+  const std::uint32_t tile = static_cast<std::uint32_t>(rem / u.steps);
+  s.s0 = static_cast<std::uint32_t>(rem - static_cast<std::uint64_t>(tile) * u.steps);
+  const std::uint64_t left = end - at, in_tile = u.steps - s.s0;
+  s.nsteps = static_cast<std::uint32_t>(left < in_tile ? left : in_tile);
+  s.k0 = (tile / u.tn) * u.bm;
+  s.a0 = (tile % u.tn) * BN;
+  return s;
+}
+
+// The accumulator (m64n128, s32) of lane (g, q) in warp w of its warpgroup: element e is
+// row 16 w + g + 8 ((e % 4) >> 1), column 8 (e / 4) + 2 q + (e & 1).
+JOSEKI_HD std::uint32_t acc_row(std::uint32_t w, std::uint32_t g, std::uint32_t e) { return 16 * w + g + 8 * ((e & 3) >> 1); }
+JOSEKI_HD std::uint32_t acc_col(std::uint32_t q, std::uint32_t e) { return 8 * (e >> 2) + 2 * q + (e & 1); }
+
+}  // namespace joseki::abc471g::pairs::r09

@@ -1,0 +1,402 @@
+// Rung 9 of the gpu-pairs ladder (issue 19): the combine on wgmma (sm_90a) with the masked column sum
+// in the GEMM's epilogue: G never goes to memory, and circ(V) never exists outside shared memory.
+//
+// What changed from r04: r04's combine is prep (circ(V), 5.3 MB, and 1 - V), cuBLASLt's int8 GEMM
+// G = C_0 circ(V) (kp x kp int32, 21 MB written, ncu ~24.9 us at the max case, ~960 TOPS) and a
+// masked column sum that reads G back (~10 us: G returns from HBM), plus r02's mma.sync kernel for
+// the planes above bit 7: 39.9 us "combine alone" at the max case (N = 7e6, K = 2300).
+// Here one kernel computes, per tile, the transposed product D[k][a] = sum_b W[k][b] P_j[a][b] with
+// W[k][b] = V[(k+b) mod K] (b < K; 0 beyond) and P_j a byte plane of C, on wgmma m64n128k32
+// .s32.u8.u8 (u8: plane 0's 0..127 and the upper planes' 0..255 alike, so every plane runs here:
+// no mma.sync kernel beside it), and its epilogue adds sum_a (1 - V[(a+k) mod K]) D[k][a] << shift(j)
+// to answer[k] (32-bit partial sums per row of the tile, exact below 2^32 for K <= 16384; one 64-bit
+// atomic per row and segment). Exact by construction: integer products and sums, no rounding anywhere.
+//   * Tile 128 (k) x 128 (a) per block of two warpgroups (64 rows of k each; or 256 x 128 with four
+//     warpgroups, one block per SM: the planes are read from L2 once per row tile, 18 x 5.3 MB = 95 MB
+//     with 128 rows at the max case, ~7 TB/s at the tensor cores' pace -- as much an L2 limit as a
+//     tensor one -- and half that with 256 rows), 64 bytes of b per stage,
+//     4 stages of cp.async (the plane's rows a, b contiguous: K-major, as integer wgmma needs, in the
+//     no-swizzle core-matrix layout the mma probe validated: 8 rows x 16 bytes per core matrix,
+//     LBO 128, SBO 256).
+//   * The circulant operand W: variant rs assembles each thread's A fragment (4 registers, 16 bytes
+//     of V per k32 step) from V twice over in shared memory by funnel shifts (it never exists as a
+//     tile); variant ss writes W's tile into shared memory per stage (the probe's path for both
+//     operands) -- rs/ss x 2/4 warpgroups are all built so that the device step keeps the exact, fastest one.
+//   * Stream-K: the (plane, tile, stage) units are split evenly over one wave of blocks (2 per SM
+//     with two warpgroups: 264 on the H200), each block's range cut at tile boundaries into segments, each segment ending in
+//     its epilogue (split-K is free: the column sum is linear in D). The planes the table's maximum
+//     does not need are not units at all (the maximum is read on the device: r04's fused count
+//     writes it).
+// Prediction (max case, one plane): 2300 x 2304 x 2304 MACs = 24.4 G int8 ops at ~70 % of the
+// 1979 TOPS peak (a plain cp.async pipeline, one barrier and one wgmma wait per stage, no warp
+// specialization; the probe's 92.8 % is the instruction's ceiling) -> ~17-18 us, plus ~1-2 us of
+// prologue/epilogue/atomics: ~19-20 us against r04's combine alone 39.9 us (GEMM 24.9 + column sum
+// ~10 + prep and planes beside them), i.e. ~2x; the max case would drop from ~78 us to ~58 us.
+// Measured (H200, mid-session calls 1 and 2 of 2026-12-01, step wgmma_combine; GPU_COMPUTE cold, max case):
+// every shape exact (GPU tests incl. whole solves through PairsDevice, memcheck and racecheck clean), but
+// SLOWER than r04: the best, rs.wg4.bk128 / rs.wg4.bk64, 51.7-53.6 us for the kernel alone (~455 TOPS,
+// 23 % of peak), 55-57 us with the first terms, against r04's combine alone 39.1-39.6 us; the whole max
+// case with r09 in r05's graph 107.6 us (r05 77.2 us). Where the time goes (call 2): L2 warm changes
+// nothing (52.1 hot), without the proxy fence 52.9, without any load after the prologue still 45.1 us;
+// ncu: issue slots 34-39 % busy, 10.9 cycles per issued instruction, no eligible warp 58-63 % of the
+// time, 25 % occupancy. So neither memory nor the fence: each warp's instruction stream between wgmmas
+// (the A fragments: 8 shared loads, funnel shifts and byte masks per k32 step and thread; ss: the same
+// work writing W's tile) takes ~1000 cycles per k32 step against 256 tensor cycles for the SM's four
+// warpgroups. After call 2 (this version, not yet measured on the H200): rs reads its fragments from
+// V2 and three byte-shifted copies of it (four aligned word loads at fixed offsets per k32 step, no
+// shifts, no masks), and instead of masking W at b >= K it zeroes P's columns >= K in the stage tile
+// (the last stage of a tile only). Prediction: the per-k32 instruction stream ~5x shorter -> rs at
+// 50-70 % of peak, ~18-25 us alone; ss unchanged (its W tile is still built per stage).
+//
+// Built for sm_90a only (CMake: gpu_pairs/sm90a is this file's own object library with
+// -gencode=arch=compute_90a,code=sm_90a and JOSEKI_WGMMA_SM90A when 90 is among the build's
+// architectures); in any other pass the kernel body is left out (__CUDA_ARCH_FEAT_SM90_ALL) and
+// wgmma_combine_built() says false: callers check measure::Needs{Feature::Wgmma} and it first.
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <string>
+
+#include "backend/cuda/check.hpp"
+#include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
+#include "experiments/abc471g/gpu_pairs/r09_wgmma_combine.hpp"
+#include "experiments/abc471g/gpu_pairs/r09_wgmma_math.hpp"
+
+namespace joseki::abc471g::pairs {
+
+namespace {
+
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+
+using namespace r09;  // BN, STAGES, block shapes, tile layout, fragments, segments (r09_wgmma_math.hpp)
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+// Matrix descriptor, no swizzle: start >> 4 (bits 0-13), LBO 128 >> 4 (16-29), SBO 256 >> 4 (32-45).
+// `swap` (a diagnostic, WgmmaCombineArgs::desc_swap): LBO and SBO exchanged.
+__device__ __forceinline__ u64 desc(u32 saddr, bool swap) {
+  const u64 lbo = swap ? SBO : LBO, sbo = swap ? LBO : SBO;
+  return static_cast<u64>((saddr & 0x3FFFFu) >> 4) | ((lbo >> 4) << 16) | ((sbo >> 4) << 32);
+}
+
+__device__ __forceinline__ void cp_async16(u32 saddr, const void* g) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(saddr), "l"(g) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+// Generic-proxy writes (cp.async, st.shared) made visible to the tensor cores' async proxy.
+__device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory"); }
+
+// D (64 x 128, s32) += A (64 x 32 u8, registers) * B (32 x 128 u8, descriptor; K-major).
+__device__ __forceinline__ void wgmma_rs(u32 (&d)[64], u32 a0, u32 a1, u32 a2, u32 a3, u64 db) {
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "setp.ne.b32 p, 1, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k32.s32.u8.u8 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, {%64, %65, %66, %67}, %68, p;\n"
+      "}\n"
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]), "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]), "+r"(d[30]), "+r"(d[31]), "+r"(d[32]), "+r"(d[33]), "+r"(d[34]), "+r"(d[35]), "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]), "+r"(d[40]), "+r"(d[41]), "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47]), "+r"(d[48]), "+r"(d[49]), "+r"(d[50]), "+r"(d[51]), "+r"(d[52]), "+r"(d[53]), "+r"(d[54]), "+r"(d[55]), "+r"(d[56]), "+r"(d[57]), "+r"(d[58]), "+r"(d[59]), "+r"(d[60]), "+r"(d[61]), "+r"(d[62]), "+r"(d[63])
+      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(db));
+}
+
+// D (64 x 128, s32) += A (64 x 32 u8, descriptor) * B (32 x 128 u8, descriptor); both K-major.
+__device__ __forceinline__ void wgmma_ss(u32 (&d)[64], u64 da, u64 db) {
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "setp.ne.b32 p, 1, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k32.s32.u8.u8 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p;\n"
+      "}\n"
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]), "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]), "+r"(d[30]), "+r"(d[31]), "+r"(d[32]), "+r"(d[33]), "+r"(d[34]), "+r"(d[35]), "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]), "+r"(d[40]), "+r"(d[41]), "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47]), "+r"(d[48]), "+r"(d[49]), "+r"(d[50]), "+r"(d[51]), "+r"(d[52]), "+r"(d[53]), "+r"(d[54]), "+r"(d[55]), "+r"(d[56]), "+r"(d[57]), "+r"(d[58]), "+r"(d[59]), "+r"(d[60]), "+r"(d[61]), "+r"(d[62]), "+r"(d[63])
+      : "l"(da), "l"(db));
+}
+#endif
+
+// WGS consumer warpgroups (2: 128 rows of k, two blocks per SM; 4: 256 rows, one block per SM and
+// half the L2 reads of the planes).
+// BK bytes of b per stage (64 or 128).
+template <bool SS, u32 WGS, u32 BK>
+__global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_kernel(WgmmaCombineArgs a) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  constexpr u32 THREADS = block_threads(WGS), ROWS = block_rows(WGS);
+  constexpr u32 TILE_BYTES = tile_bytes(BN, BK), W_TILE_BYTES = tile_bytes(ROWS, BK);
+  constexpr u32 HALF_P = half_bytes(BN), HALF_W = half_bytes(ROWS), CHUNKS = BK / 16, HALVES = BK / 32;
+  extern __shared__ __align__(128) unsigned char smem[];
+  unsigned char* s_w = smem + STAGES * TILE_BYTES;                             // ss only
+  unsigned char* s_v = smem + STAGES * TILE_BYTES + (SS ? STAGES * W_TILE_BYTES : 0);
+  const u32* s_v32 = reinterpret_cast<const u32*>(s_v);
+  const u32 K = a.k, kp = a.kp;
+  const bool swap = a.desc_swap != 0;
+
+  const int planes = planes_to_run(a.planes, a.d_max != nullptr, a.d_max ? *a.d_max : 0, a.low_bits);
+  const Units un = units(K, planes, WGS, BK);
+  const u64 u_begin = block_begin(un, blockIdx.x, gridDim.x), u_end = block_begin(un, blockIdx.x + 1, gridDim.x);
+  if (u_begin >= u_end) return;  // the whole block
+
+  // V into shared memory: up to 8 independent loads per thread in flight (not one round trip per byte),
+  // then the copies beyond K from shared memory.
+  for (u32 base = 0; base < K; base += 8 * THREADS) {
+    unsigned char x[8];
+#pragma unroll
+    for (u32 e = 0; e < 8; ++e) {
+      const u32 i = base + e * THREADS + threadIdx.x;
+      x[e] = i < K ? __ldg(a.d_v + i) : 0;
+    }
+#pragma unroll
+    for (u32 e = 0; e < 8; ++e) {
+      const u32 i = base + e * THREADS + threadIdx.x;
+      if (i < K) s_v[i] = x[e];
+    }
+  }
+  __syncthreads();
+  for (u32 i = K + threadIdx.x; i < v_bytes(kp); i += THREADS) s_v[i] = s_v[i % K];
+  __syncthreads();
+  // rs: V2 shifted by 1, 2, 3 bytes after it (the fragments' aligned word loads).
+  if constexpr (!SS) {
+    const u32 vw = v_bytes(kp) / 4;
+    for (u32 c = 1; c < 4; ++c) {
+      u32* dst = reinterpret_cast<u32*>(s_v + c * v_bytes(kp));
+      for (u32 j = threadIdx.x; j + 1 < vw; j += THREADS) dst[j] = window4(s_v32, 4 * j + c);
+    }
+    __syncthreads();
+  }
+  // Diagnostics (WgmmaCombineArgs::debug; 0 in every real run): 1 no proxy fence, 2 no loads after the
+  // prologue (a runtime "no wgmma" made ptxas inject warpgroup arrives into the real path: left out).
+  const bool dbg_nofence = (a.debug & 1) != 0, dbg_noloads = (a.debug & 2) != 0;
+
+  const u32 tid = threadIdx.x, wg = tid >> 7, warp = (tid >> 5) & 3, lane = tid & 31, g = lane >> 2, q = lane & 3;
+  // This thread's fragment rows are = g (mod 4) (k0 and 64 wg + 16 warp are multiples of 4): its copy of V2.
+  const u32* my_copy = reinterpret_cast<const u32*>(s_v + (SS ? 0u : (g & 3) * v_bytes(kp)));
+  const u32 s_p_addr = static_cast<u32>(__cvta_generic_to_shared(smem));
+  const u32 s_w_addr = static_cast<u32>(__cvta_generic_to_shared(s_w));
+
+  for (u64 u = u_begin; u < u_end;) {
+    const Segment sg = segment_at(un, u, u_end);
+    u += sg.nsteps;
+    const u32 plane = sg.plane, s0 = sg.s0, nsteps = sg.nsteps, k0 = sg.k0, a0 = sg.a0;
+    const unsigned char* P = a.d_planes + static_cast<std::size_t>(plane) * kp * kp;
+
+    __syncthreads();  // both warpgroups are done with the previous segment's stage slots
+
+    // Stage st of the segment into slot `slot`: P's rows a0.. (128 x 64 bytes, cp.async), and for ss
+    // W's rows k0.. (128 x 64 bytes from V, st.shared).
+    auto load_stage = [&](u32 st, u32 slot) {
+      const u32 b0 = (s0 + st) * BK;
+#pragma unroll
+      for (u32 i = 0; i < BN * CHUNKS / THREADS; ++i) {
+        // A warp: 8 rows x 4 chunks (each bank group of the core layout written 4 times: 4 wavefronts).
+        const u32 c = tid + i * THREADS, r = ((c >> 3) / CHUNKS) * 8 + (c & 7), cc = (c >> 3) % CHUNKS;
+        cp_async16(s_p_addr + slot * TILE_BYTES + tile_offset(r, cc, BN),
+                   P + static_cast<std::size_t>(a0 + r) * kp + b0 + 16 * cc);
+      }
+      if constexpr (SS) {
+#pragma unroll
+        for (u32 i = 0; i < ROWS * CHUNKS / THREADS; ++i) {
+          const u32 c = tid + i * THREADS, r = ((c >> 3) / CHUNKS) * 8 + (c & 7), cc = (c >> 3) % CHUNKS;
+          u32 x[4];
+          w_chunk(s_v32, k0 + r, b0 + 16 * cc, K, x);
+          const uint4 v = make_uint4(x[0], x[1], x[2], x[3]);
+          *reinterpret_cast<uint4*>(s_w + slot * W_TILE_BYTES + tile_offset(r, cc, ROWS)) = v;
+        }
+      }
+    };
+
+#pragma unroll
+    for (u32 st = 0; st < STAGES - 1; ++st) {
+      if (st < nsteps) load_stage(st, st);
+      cp_async_commit();
+    }
+
+    u32 d[64];
+#pragma unroll
+    for (int j = 0; j < 64; ++j) d[j] = 0;
+
+    // This thread's rows of k (its fragment rows): 16 warp + g and + 8 within its warpgroup's 64.
+    const u32 row_lo = k0 + 64 * wg + 16 * warp + g;
+    for (u32 it = 0; it < nsteps; ++it) {
+      const u32 slot = it % STAGES;
+      cp_async_wait<STAGES - 2>();  // this thread's copies of stage it have landed
+      if constexpr (!SS) {
+        // rs: W is not masked at b >= K; P's columns >= K are zeroed instead, each thread in the chunks it
+        // copied itself (landed: its own wait above), in the tile's last stage only.
+        const u32 bz = (s0 + it) * BK;
+        if (bz + BK > K) {
+#pragma unroll
+          for (u32 i = 0; i < BN * CHUNKS / THREADS; ++i) {
+            const u32 c = tid + i * THREADS, r = ((c >> 3) / CHUNKS) * 8 + (c & 7), cc = (c >> 3) % CHUNKS;
+            const int keep = p_chunk_keep(K, bz + 16 * cc);
+            if (keep < 16) {
+              uint4* q4 = reinterpret_cast<uint4*>(smem + slot * TILE_BYTES + tile_offset(r, cc, BN));
+              uint4 v = *q4;
+              v.x = keep_bytes(v.x, keep);
+              v.y = keep_bytes(v.y, keep - 4);
+              v.z = keep_bytes(v.z, keep - 8);
+              v.w = keep_bytes(v.w, keep - 12);
+              *q4 = v;
+            }
+          }
+        }
+      }
+      if (!dbg_nofence) fence_proxy_async();
+      __syncthreads();              // everyone's have; slot (it - 1) % STAGES is free again
+      {
+        const u32 nx = it + STAGES - 1;
+        if (nx < nsteps && !dbg_noloads) load_stage(nx, nx % STAGES);
+        cp_async_commit();
+      }
+      const u32 b0 = (s0 + it) * BK;
+      if constexpr (SS) {
+        wgmma_fence();
+#pragma unroll
+        for (u32 h = 0; h < HALVES; ++h)
+          wgmma_ss(d, desc(s_w_addr + slot * W_TILE_BYTES + h * HALF_W + wg * half_bytes(64), swap),
+                   desc(s_p_addr + slot * TILE_BYTES + h * HALF_P, swap));
+      } else {
+        // A fragment of k32 half h (the mma.sync m16n8k32 layout per warp): a0 = row g, columns
+        // 4q..4q+3; a1 = row g + 8, same columns; a2, a3 = the same rows, columns 16 + 4q...
+        // W[row][b + col] = V2[row + b + col]: the bytes at o, o + 8, o + 16, o + 24 for o = row_lo + b + 4q.
+        u32 fr[HALVES][4];
+#pragma unroll
+        for (u32 h = 0; h < HALVES; ++h) a_fragment_rs(my_copy, row_lo, b0 + 32 * h, q, fr[h]);
+        wgmma_fence();
+#pragma unroll
+        for (u32 h = 0; h < HALVES; ++h)
+          wgmma_rs(d, fr[h][0], fr[h][1], fr[h][2], fr[h][3],
+                   desc(s_p_addr + slot * TILE_BYTES + h * HALF_P, swap));
+      }
+      wgmma_commit();
+      wgmma_wait0();
+    }
+    cp_async_wait<0>();  // the segment's trailing (empty) groups
+
+    // Epilogue (acc_row / acc_col: the accumulator's layout): this thread's two rows' masked sums.
+    // answer[k] += sum_{a < K} (1 - V[(a + k) mod K]) D[k][a] << shift.
+    u32 s_lo = 0, s_hi = 0;
+#pragma unroll
+    for (u32 e = 0; e < 64; ++e) {
+      const u32 col = a0 + acc_col(q, e), row = k0 + 64 * wg + acc_row(warp, g, e);
+      const bool keep = col < K && s_v[row + col] == 0;  // row + col < 2 kp + 128 < v_bytes
+      const u32 add = keep ? d[e] : 0u;
+      if ((e & 3) >> 1)
+        s_hi += add;
+      else
+        s_lo += add;
+    }
+    s_lo += __shfl_xor_sync(0xFFFFFFFFu, s_lo, 1);
+    s_lo += __shfl_xor_sync(0xFFFFFFFFu, s_lo, 2);
+    s_hi += __shfl_xor_sync(0xFFFFFFFFu, s_hi, 1);
+    s_hi += __shfl_xor_sync(0xFFFFFFFFu, s_hi, 2);
+    if (q == 0) {
+      const int shift = plane_shift(static_cast<int>(plane), a.low_bits);
+      auto* ans = reinterpret_cast<unsigned long long*>(a.d_answer);
+      if (row_lo < K && s_lo) atomicAdd(ans + row_lo, static_cast<unsigned long long>(s_lo) << shift);
+      if (row_lo + 8 < K && s_hi) atomicAdd(ans + row_lo + 8, static_cast<unsigned long long>(s_hi) << shift);
+    }
+  }
+#elif defined(__CUDA_ARCH__)
+  (void)a;
+  __trap();  // no sm_90a code in this pass: the host never launches it (wgmma_combine_built / Needs)
+#else
+  (void)a;
+#endif
+}
+
+// Blocks of one wave for this kernel, cached per device and shape (the occupancy query is not free).
+template <bool SS, u32 WGS, u32 BK>
+u32 wave_blocks(u32 kp) {
+  static std::atomic<u32> cached[64][2] = {};
+  int dev = 0;
+  JOSEKI_CUDA_CHECK(cudaGetDevice(&dev));
+  if (dev < 0 || dev >= 64) dev = 0;
+  const int slot = kp <= 2304 ? 0 : 1;  // the shared-memory size changes residency only for large kp
+  u32 v = cached[dev][slot].load(std::memory_order_relaxed);
+  if (v == 0) {
+    int per_sm = 0, sms = 0;
+    JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, wgmma_combine_kernel<SS, WGS, BK>,
+                                                                    block_threads(WGS), smem_bytes(kp, SS, WGS, BK)));
+    JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    v = static_cast<u32>((per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1));
+    cached[dev][slot].store(v, std::memory_order_relaxed);
+  }
+  return v;
+}
+
+template <bool SS, u32 WGS, u32 BK>
+void launch_shape(const WgmmaCombineArgs& a, cudaStream_t s) {
+  const u64 total = units(a.k, a.planes, WGS, BK).total;  // the planes the maximum needs may be fewer: same grid
+  const u32 wave = wave_blocks<SS, WGS, BK>(a.kp);
+  const u32 blocks = static_cast<u32>(total < wave ? total : wave);
+  wgmma_combine_kernel<SS, WGS, BK><<<blocks, block_threads(WGS), smem_bytes(a.kp, SS, WGS, BK), s>>>(a);
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+template <bool SS, u32 WGS>
+void launch_wgs(const WgmmaCombineArgs& a, cudaStream_t s) {
+  if (a.stage_bytes == 128)
+    launch_shape<SS, WGS, 128>(a, s);
+  else
+    launch_shape<SS, WGS, 64>(a, s);
+}
+
+// The shared-memory limit, and the wave's size asked for now (not first during a graph capture).
+template <bool SS, u32 WGS, u32 BK>
+void set_smem_limit(u32 kp) {
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(wgmma_combine_kernel<SS, WGS, BK>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(smem_bytes(kp, SS, WGS, BK))));
+  (void)wave_blocks<SS, WGS, BK>(kp);
+}
+
+}  // namespace
+
+const char* wgmma_operand_name(WgmmaOperand o) { return o == WgmmaOperand::Ss ? "ss" : "rs"; }
+
+bool wgmma_combine_built() {
+#if defined(JOSEKI_WGMMA_SM90A)
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, WgmmaOperand op, int warpgroups, int stage_bytes) {
+  return smem_bytes(kp, op == WgmmaOperand::Ss, warpgroups == 4 ? 4 : 2, stage_bytes == 128 ? 128 : 64);
+}
+
+void prepare_wgmma_combine(std::uint32_t kp) {
+  set_smem_limit<false, 2, 64>(kp);
+  set_smem_limit<true, 2, 64>(kp);
+  set_smem_limit<false, 4, 64>(kp);
+  set_smem_limit<true, 4, 64>(kp);
+  set_smem_limit<false, 2, 128>(kp);
+  set_smem_limit<true, 2, 128>(kp);
+  set_smem_limit<false, 4, 128>(kp);
+  set_smem_limit<true, 4, 128>(kp);
+}
+
+void launch_wgmma_combine(const WgmmaCombineArgs& a, WgmmaOperand op, cudaStream_t s) {
+  if (!wgmma_combine_built())
+    throw std::runtime_error("r09 wgmma combine: this build has no sm_90a code (90 not among its CUDA architectures)");
+  if (a.k < 1 || a.kp % 128 != 0 || a.kp < a.k || a.planes < 1 || !a.d_planes || !a.d_v || !a.d_answer ||
+      (a.warpgroups != 2 && a.warpgroups != 4) || (a.stage_bytes != 64 && a.stage_bytes != 128))
+    throw std::invalid_argument("r09 wgmma combine: bad arguments (k = " + std::to_string(a.k) + ", kp = " +
+                                std::to_string(a.kp) + ", planes = " + std::to_string(a.planes) + ", warpgroups = " +
+                                std::to_string(a.warpgroups) + ", stage_bytes = " + std::to_string(a.stage_bytes) +
+                                "; kp must be a multiple of 128 >= k, planes >= 1, warpgroups 2 or 4, stage_bytes 64 "
+                                "or 128, pointers set)");
+  const bool ss = op == WgmmaOperand::Ss;
+  if (a.warpgroups == 4)
+    ss ? launch_wgs<true, 4>(a, s) : launch_wgs<false, 4>(a, s);
+  else
+    ss ? launch_wgs<true, 2>(a, s) : launch_wgs<false, 2>(a, s);
+}
+
+}  // namespace joseki::abc471g::pairs

@@ -1,0 +1,227 @@
+// r09's wgmma combine emulated on the CPU: the kernel's own index math (r09_wgmma_math.hpp: the stage
+// tiles' layout, the circulant's bytes from V, the A fragments, the stream-K segments, the accumulator's
+// layout and the epilogue's 32-bit sums) with wgmma's operand semantics as PTX states them (a no-swizzle
+// K-major descriptor: element (row, k) at start + (row / 8) SBO + (k / 16) LBO + 16 (row % 8) + k % 16;
+// the A fragment of 8-bit k32 in registers; D += A B^T over k), checked exactly against the O(K^3)
+// reference on random tables (garbage in the padding) and V, K off the tile sizes, 1-3 planes, grids
+// that cut tiles anywhere. What it cannot check is the hardware: the device step does (scale wgmma and
+// the GPU tests).
+#include <gtest/gtest.h>
+
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "experiments/abc471g/gpu_pairs/bench_wgmma.hpp"
+#include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
+#include "experiments/abc471g/gpu_pairs/r09_wgmma_math.hpp"
+#include "experiments/abc471g/gpu_pairs/reference.hpp"
+#include "experiments/abc471g/gpu_pairs/test_support.hpp"
+
+namespace {
+
+namespace ab = joseki::abc471g;
+namespace gp = joseki::abc471g::pairs;
+namespace r9 = joseki::abc471g::pairs::r09;
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+constexpr int LOW_BITS = 7;  // r04's plane 0 (kernels.hpp GEMM_LOW_BITS; that header is CUDA-only)
+
+// The kernel reads V's words up to this index: inside the shared-memory copy or the emulation stops.
+void check_words(std::size_t last, std::size_t words) {
+  if (last >= words) throw std::out_of_range("r09 reads V word " + std::to_string(last) + " of " + std::to_string(words));
+}
+
+std::vector<u64> random_table(u32 k, u32 kp, u64 limit, u64 seed) {
+  std::mt19937_64 g(seed);
+  std::vector<u64> t(static_cast<std::size_t>(kp) * kp, 0);
+  for (u32 a = 0; a < kp; ++a)
+    for (u32 b = 0; b < kp; ++b) t[static_cast<std::size_t>(a) * kp + b] = a < k && b < k ? g() % limit : g() % 256;
+  return t;
+}
+
+// The byte of a no-swizzle K-major operand tile at (row, kk) through a descriptor at `base`.
+std::uint8_t desc_byte(const std::vector<std::uint8_t>& smem, u32 base, u32 row, u32 kk) {
+  return smem.at(base + (row / 8) * r9::SBO + (kk / 16) * r9::LBO + 16 * (row % 8) + kk % 16);
+}
+
+ab::Answer emulate(const std::vector<u64>& table, u32 kp, const ab::Problem& p, bool ss, u32 wgs, u32 bk, u32 grid,
+                   bool with_max) {
+  const u32 rows = r9::block_rows(wgs), hw = r9::half_bytes(rows);
+  const u32 K = p.k;
+  int np = 0;
+  const std::vector<std::uint8_t> planes = gp::gemm_planes(table, kp, &np);
+  u64 mx = 0;
+  for (u64 x : table) mx = std::max(mx, x);
+  // V twice over, as the kernel's shared memory holds it (words; reads past the end throw).
+  const u32 vb = r9::v_bytes(kp);
+  std::vector<std::uint8_t> v2(vb);
+  for (u32 i = 0; i < vb; ++i) v2[i] = p.v[i % K];
+  std::vector<u32> v32(vb / 4);
+  for (u32 i = 0; i < vb / 4; ++i) v32[i] = v2[4 * i] | v2[4 * i + 1] << 8 | v2[4 * i + 2] << 16 | static_cast<u32>(v2[4 * i + 3]) << 24;
+  // rs: V2 shifted by c bytes (c = 0..3), as the kernel's copies (the last word of each is left 0).
+  std::vector<std::vector<u32>> copies(4, std::vector<u32>(vb / 4, 0));
+  for (u32 c = 0; c < 4; ++c)
+    for (u32 j = 0; j + 1 < vb / 4; ++j) copies[c][j] = r9::window4(v32.data(), 4 * j + c);
+  ab::Answer ans(K);
+  const u32 a0v = gp::first_element(p);
+  for (u32 k = 0; k < K; ++k) ans[k] = p.v[(a0v + k) % K];
+
+  const int run = r9::planes_to_run(np, with_max, mx, LOW_BITS);
+  const r9::Units un = r9::units(K, run, wgs, bk);
+  std::vector<std::uint8_t> ptile(r9::tile_bytes(r9::BN, bk)), wtile(r9::tile_bytes(rows, bk));
+  const u32 chunks = bk / 16;
+  for (u32 blk = 0; blk < grid; ++blk) {
+    const u64 ub = r9::block_begin(un, blk, grid), ue = r9::block_begin(un, blk + 1, grid);
+    for (u64 u = ub; u < ue;) {
+      const r9::Segment sg = r9::segment_at(un, u, ue);
+      EXPECT_GT(sg.nsteps, 0u);
+      if (sg.nsteps == 0) return ans;
+      u += sg.nsteps;
+      const std::uint8_t* P = planes.data() + static_cast<std::size_t>(sg.plane) * kp * kp;
+      std::vector<u32> D(wgs * 64 * 128, 0);  // [wg][m][n]
+      for (u32 it = 0; it < sg.nsteps; ++it) {
+        const u32 b0 = (sg.s0 + it) * bk;
+        EXPECT_LE(b0 + bk, kp);
+        for (u32 c = 0; c < r9::BN * chunks; ++c) {
+          const u32 r = c / chunks, cc = c % chunks;
+          EXPECT_LT(sg.a0 + r, kp);
+          for (u32 e = 0; e < 16; ++e)
+            ptile.at(r9::tile_offset(r, cc, r9::BN) + e) = P[static_cast<std::size_t>(sg.a0 + r) * kp + b0 + 16 * cc + e];
+        }
+        if (!ss && b0 + bk > K) {  // rs: P's columns >= K zeroed in the stage tile (the kernel's last-stage pass)
+          for (u32 c = 0; c < r9::BN * chunks; ++c) {
+            const u32 r = c / chunks, cc = c % chunks;
+            const int keep = r9::p_chunk_keep(K, b0 + 16 * cc);
+            for (int e = 0; e < 16; ++e)
+              if (e >= keep) ptile.at(r9::tile_offset(r, cc, r9::BN) + e) = 0;
+          }
+        }
+        for (u32 c = 0; ss && c < rows * chunks; ++c) {
+          const u32 r = c / chunks, cc = c % chunks;
+          {
+            u32 x[4];
+            check_words((sg.k0 + r + b0 + 16 * cc + 12) / 4 + 1, v32.size());
+            r9::w_chunk(v32.data(), sg.k0 + r, b0 + 16 * cc, K, x);
+            for (u32 e = 0; e < 16; ++e) wtile.at(r9::tile_offset(r, cc, rows) + e) = static_cast<std::uint8_t>(x[e / 4] >> (8 * (e % 4)));
+          }
+        }
+        for (u32 h = 0; h < bk / 32; ++h) {
+          for (u32 wg = 0; wg < wgs; ++wg) {
+            std::vector<std::uint8_t> A(64 * 32);
+            if (ss) {
+              for (u32 m = 0; m < 64; ++m)
+                for (u32 kk = 0; kk < 32; ++kk) A[m * 32 + kk] = desc_byte(wtile, h * hw + wg * r9::half_bytes(64), m, kk);
+            } else {
+              for (u32 t = 0; t < 128; ++t) {
+                const u32 w = t / 32, g = (t % 32) / 4, q = t % 4, row = sg.k0 + 64 * wg + 16 * w + g;
+                u32 fr[4];
+                check_words((row + b0 + 32 * h + 4 * q) / 4 + 6, v32.size() - 1);
+                r9::a_fragment_rs(copies[row & 3].data(), row, b0 + 32 * h, q, fr);
+                for (u32 e = 0; e < 4; ++e) {  // PTX: a0 (g, 4q+e), a1 (g+8, 4q+e), a2 (g, 16+4q+e), a3 (g+8, 16+4q+e)
+                  A[(16 * w + g) * 32 + 4 * q + e] = static_cast<std::uint8_t>(fr[0] >> (8 * e));
+                  A[(16 * w + g + 8) * 32 + 4 * q + e] = static_cast<std::uint8_t>(fr[1] >> (8 * e));
+                  A[(16 * w + g) * 32 + 16 + 4 * q + e] = static_cast<std::uint8_t>(fr[2] >> (8 * e));
+                  A[(16 * w + g + 8) * 32 + 16 + 4 * q + e] = static_cast<std::uint8_t>(fr[3] >> (8 * e));
+                }
+              }
+            }
+            for (u32 n = 0; n < 128; ++n) {
+              std::uint8_t B[32];
+              for (u32 kk = 0; kk < 32; ++kk) B[kk] = desc_byte(ptile, h * r9::half_bytes(r9::BN), n, kk);
+              for (u32 m = 0; m < 64; ++m) {
+                u32 s = 0;
+                for (u32 kk = 0; kk < 32; ++kk) s += static_cast<u32>(A[m * 32 + kk]) * B[kk];
+                D[(wg * 64 + m) * 128 + n] += s;
+              }
+            }
+          }
+        }
+      }
+      // Epilogue, lane by lane, then the quad's sum and the atomics.
+      const int shift = gp::plane_shift(static_cast<int>(sg.plane), LOW_BITS);
+      for (u32 wg = 0; wg < wgs; ++wg)
+        for (u32 w = 0; w < 4; ++w)
+          for (u32 g = 0; g < 8; ++g) {
+            u32 lo = 0, hi = 0;
+            for (u32 q = 0; q < 4; ++q)
+              for (u32 e = 0; e < 64; ++e) {
+                const u32 col = sg.a0 + r9::acc_col(q, e), row = sg.k0 + 64 * wg + r9::acc_row(w, g, e);
+                const bool keep = col < K && v2.at(row + col) == 0;
+                const u32 add = keep ? D[(wg * 64 + r9::acc_row(w, g, e)) * 128 + r9::acc_col(q, e)] : 0u;
+                ((e & 3) >> 1 ? hi : lo) += add;
+              }
+            const u32 row_lo = sg.k0 + 64 * wg + 16 * w + g;
+            if (row_lo < K) ans[row_lo] += static_cast<u64>(lo) << shift;
+            if (row_lo + 8 < K) ans[row_lo + 8] += static_cast<u64>(hi) << shift;
+          }
+    }
+  }
+  return ans;
+}
+
+TEST(Abc471gWgmmaEmu, SegmentsCoverEveryUnitOnce) {
+  for (const u32 k : {1u, 64u, 65u, 300u, 2300u})
+    for (const int planes : {1, 3})
+      for (const u32 grid : {1u, 7u, 264u, 100000u}) {
+        for (const u32 wgs : {2u, 4u}) {
+        const r9::Units un = r9::units(k, planes, wgs, wgs == 2 ? 64 : 128);
+        u64 covered = 0;
+        for (u32 b = 0; b < grid; ++b) {
+          const u64 ub = r9::block_begin(un, b, grid), ue = r9::block_begin(un, b + 1, grid);
+          for (u64 u = ub; u < ue;) {
+            const r9::Segment s = r9::segment_at(un, u, ue);
+            ASSERT_GT(s.nsteps, 0u);
+            ASSERT_LE(s.s0 + s.nsteps, un.steps);
+            ASSERT_LT(s.k0, un.bm * ((k + un.bm - 1) / un.bm));
+            ASSERT_LT(s.a0, r9::BN * un.tn);
+            ASSERT_LT(s.plane, static_cast<u32>(planes));
+            covered += s.nsteps;
+            u += s.nsteps;
+          }
+        }
+        EXPECT_EQ(covered, un.total) << "K = " << k << ", planes " << planes << ", grid " << grid;
+        }
+      }
+}
+
+TEST(Abc471gWgmmaEmu, EmulatedKernelMatchesTheDirectCombine) {
+  u64 seed = 5;
+  for (const u32 k : {1u, 63u, 129u, 200u, 300u})
+    for (const u64 limit : {u64{4}, u64{300}, u64{1} << 20}) {
+      const u32 kp = gp::padded_k(k);
+      const ab::Problem p = gp::testing::random_problem(5, k, 1, 3 + k, 11 + k);
+      const std::vector<u64> t = random_table(k, kp, limit, ++seed);
+      const ab::Answer want = gp::combine_direct(t, kp, p);
+      for (const bool ss : {false, true})
+        for (const u32 wgs : {2u, 4u})
+          for (const u32 bk : {64u, 128u})
+            for (const u32 grid : {1u, 7u, 264u}) {
+              EXPECT_EQ(emulate(t, kp, p, ss, wgs, bk, grid, true), want)
+                  << "K = " << k << ", counts < " << limit << ", " << (ss ? "ss" : "rs") << ", " << wgs
+                  << " warpgroups, " << bk << " bytes per stage, grid " << grid;
+            }
+      EXPECT_EQ(emulate(t, kp, p, false, 2, 64, 5, false), want) << "K = " << k << ", every plane (no maximum)";
+    }
+}
+
+TEST(Abc471gWgmmaEmu, PlanesFollowTheGemmLayout) {
+  const u32 kp = 128;
+  std::vector<u64> t(kp * kp, 0);
+  t[5] = 127;
+  t[6] = 128;
+  t[7] = (u64{1} << 23) - 1;
+  int np = 0;
+  const std::vector<std::uint8_t> pl = gp::gemm_planes(t, kp, &np);
+  ASSERT_EQ(np, 3);
+  EXPECT_EQ(pl[5], 127);
+  EXPECT_EQ(pl[kp * kp + 5], 0);
+  EXPECT_EQ(pl[6], 0);
+  EXPECT_EQ(pl[kp * kp + 6], 1);
+  EXPECT_EQ(pl[7], 127);
+  EXPECT_EQ(pl[kp * kp + 7], 255);
+  EXPECT_EQ(pl[2 * kp * kp + 7], 255);
+}
+
+}  // namespace
