@@ -15,7 +15,7 @@
 // 1.98 GHz: the max case ~4 us + launch and tail (~3 us), N = 10^9 ~0.6-0.8 ms. The count
 // kernel's generate-only variant (`pairs.phase.generate_only`, 26 pairs per thread, many waves)
 // took 16.03 us at the max case.
-// Measured (H200, call 1 of 2026-12-01, results in /work/briefs/calls/call1/hopper_abc; median of three
+// Measured (H200, call 1 of 2026-12-01, a debug call whose files are not kept; median of three
 // processes at the max case): 15.52 us at the max case (the prediction, ~7 us, was wrong by 2x: 64-bit
 // multiplies run at half the integer rate and the one-wave launch, jump-ahead and tail are ~8 us of it),
 // 111.8 us at 10^8, 1039.8 us at 10^9 (9.6e11 elements/s: at 10^9 the ALU bound holds). Against it:

@@ -41,7 +41,11 @@
 //   to "does DSMEM beat the partition through the L2".
 // ptxas (sm_90, this build): route kernel 64 registers (2 blocks of 512 per SM), 33.8 KB static shared
 // memory, no spill; table kernel 32 registers, blocks of 1024, one per SM (its rows' shared memory).
-// Measured (H200, debug call 1 of 2026-12-01 21:22, /work/briefs/calls/call1/dsmem, step hopper_abc; medians
+// Measured, final call (results/h200/2026-12-01-session6/final-a/hopper_abc, commit 566b24d; medians of three
+// processes; every answer exact; memcheck 0 errors, racecheck 0 hazards): max case 227.94 us (r04 78.18 us:
+// 2.92x), 10^8 2092.94 us (4.17x), 10^9 20.348 ms (4.28x; r07 4.597 ms); remote adds 6.27e10/s (max),
+// 7.05e10/s (10^8). The debug calls below read the same.
+// Measured (H200, debug call 1 of 2026-12-01 21:22 (lead's debug call; its files not kept); medians
 // of three processes; every answer exact, GPU tests 10/10, memcheck 0 errors, racecheck 0 hazards), with
 // the generic atomicAdd through cluster.map_shared_rank: a clear LOSS, worse than predicted.
 //   whole solve: max case 227.17 us (r04 79.26 us in the same run: 2.87x), 10^8 2097.6 us (4.19x),
@@ -58,7 +62,7 @@
 //   beat a partition through the L2 that ends in local shared-memory atomics (r04's whole count: 2.2e11
 //   pairs/s at 10^9).
 // Since call 1 the add is an explicit mapa.shared::cluster + red.shared::cluster (the PTX of the generic
-// form is a generic atom.add with a return value). Debug call 2 (21:47, /work/briefs/calls/call2/dsmem,
+// form is a generic atom.add with a return value). Debug call 2 (21:47, a debug call whose files are not kept,
 // commit 1181074; same A/B in one process): no difference, 6.27e10 vs 6.25e10 adds/s (max case), 7.06e10
 // vs 7.06e10 (10^8): the network is the limit, not the instruction form. Ranking by __match_any_sync
 // instead of 5 ballots: route 589.0 vs 616.8 us at 10^8 (-4.5 %), 51.6 vs 54.8 us at the max case; kept

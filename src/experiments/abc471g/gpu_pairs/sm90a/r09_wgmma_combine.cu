@@ -47,6 +47,12 @@
 // shifts, no masks), and instead of masking W at b >= K it zeroes P's columns >= K in the stage tile
 // (the last stage of a tile only). Prediction: the per-k32 instruction stream ~5x shorter -> rs at
 // 50-70 % of peak, ~18-25 us alone; ss unchanged (its W tile is still built per stage).
+// Measured, this version (final call of 2026-12-01, results/h200/2026-12-01-session6/final-a, commit
+// 566b24d, median of the runs): every shape exact; rs.wg4.bk64 46.88 us alone (519 TOPS), rs.wg4.bk128
+// 49.22 us, ss.wg4.bk64 52.90 us, against r04's combine alone 40.19 us in the same run; the whole max case
+// (p09) 91.04 us vs r05 77.52 us; 10^9 4.6564 ms vs r05 4.7194 ms (G never written: -0.06 ms); ncu: issue
+// slots 18-23 % busy. The prediction (18-25 us) was wrong: ~12 % off, not 2x; the fragment assembly still
+// bounds it. A negative-result rung.
 //
 // Built for sm_90a only (CMake: gpu_pairs/sm90a is this file's own object library with
 // -gencode=arch=compute_90a,code=sm_90a and JOSEKI_WGMMA_SM90A when 90 is among the build's
