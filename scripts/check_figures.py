@@ -214,8 +214,16 @@ def check_figures(root: str, verbose: bool) -> list[str]:
             covered.append(printed[0])
             try:
                 runs = fig.get("runs") or [fig.get("records", folder)]
+                if "run_files" in fig:  # several processes' record files in one folder, each a run
+                    if "select" not in fig:
+                        raise Bad(f"figure {text!r}: run_files needs 'select'")
+                    runs = [fig.get("records", folder)] * len(fig["run_files"])
                 per_run = []
-                for fdir in runs:
+                for i_run, fdir in enumerate(runs):
+                    if "run_files" in fig:
+                        per_run.append(records.value(fdir, dict(fig["select"], file=fig["run_files"][i_run]))
+                                       * fig.get("scale", UNITS.get(fig.get("unit", ""), 1.0)))
+                        continue
                     if "count" in fig:  # how many records match (e.g. verdicts that hold)
                         sel = fig["count"]
                         per_run.append(float(sum(matches(r, sel) for r in records.file(os.path.join(fdir, sel["file"])))))
