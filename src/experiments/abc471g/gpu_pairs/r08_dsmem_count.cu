@@ -76,6 +76,15 @@
 #include "experiments/abc471g/gpu_pairs/kernels.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 
+// Clusters and the shared::cluster window exist from sm_90. A fat build (sm_75 .. sm_120) compiles
+// this file for every architecture: below sm_90 the device code that needs them is left out and traps
+// (the host never launches it there: p08 needs clusters, measure::Needs decides first).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define JK_R08_SM90 0
+#else
+#define JK_R08_SM90 1
+#endif
+
 namespace joseki::abc471g::pairs {
 
 namespace {
@@ -239,11 +248,17 @@ __global__ void __launch_bounds__(ROUTE_THREADS, 2) route_kernel(DsmemArgs a, in
 // counter (entry & 0xFFFF) of block (entry >> 16) of this cluster += 1: the address of this block's
 // counter mapped into the target block's shared window, then a reduction there (result not returned).
 __device__ __forceinline__ void dsmem_add_one(std::uint32_t s_base32, std::uint32_t entry) {
+#if JK_R08_SM90
   std::uint32_t remote;
   asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
                : "=r"(remote)
                : "r"(s_base32 + ((entry & 0xFFFFu) << 2)), "r"(entry >> 16));
   asm volatile("red.shared::cluster.add.u32 [%0], %1;" ::"r"(remote), "r"(1u) : "memory");
+#else
+  (void)s_base32;
+  (void)entry;
+  __trap();
+#endif
 }
 
 // One cluster per range, `cluster` blocks, each block `rows` table rows in its dynamic shared memory.
@@ -251,6 +266,7 @@ __device__ __forceinline__ void dsmem_add_one(std::uint32_t s_base32, std::uint3
 // kept for the bench's A/B (DsmemArgs::generic_add).
 template <bool GENERIC>
 __global__ void __launch_bounds__(COUNT_THREADS_DS, 1) dsmem_count_kernel(DsmemArgs a) {
+#if JK_R08_SM90
   extern __shared__ uint4 s_rows4[];
   std::uint32_t* s_rows = reinterpret_cast<std::uint32_t*>(s_rows4);
   cg::cluster_group cluster = cg::this_cluster();
@@ -304,6 +320,10 @@ __global__ void __launch_bounds__(COUNT_THREADS_DS, 1) dsmem_count_kernel(DsmemA
     }
   }
   if (rank == 0 && threadIdx.x == 0 && !a.keep_cursor) a.d_cursor[range] = 0;  // every block read it before the first cluster.sync
+#else
+  (void)a;
+  __trap();
+#endif
 }
 
 }  // namespace
