@@ -13,8 +13,11 @@ the held state). For each state and N:
      the pilot is a warm-up and is not kept;
   3. rounds: auto and every remaining candidate run once per round, interleaved, the order rotated by
      one each round (so drift, and whatever the previous process left behind, falls on all alike):
-     --runs-short rounds where the best pilot is under 100 ms (processes of a few ms: their spread is
-     large, and they are cheap), --runs-long rounds above.
+     --runs-tiny rounds where the best pilot is under 20 ms, --runs-short where it is under 100 ms
+     (processes of a few ms: their spread is large, and they are cheap; at N = 10^3 the H200 host's runs
+     fall into a fast (~2.8 ms) and a slow (~3.8 ms) group, so a median of 21 can land in either),
+     --runs-long rounds above. Each run's resource use (wait4: CPU time, page faults, context switches)
+     is kept beside its split, and a third table compares the fast and the slow half of the runs.
 The verdict is on medians: auto's median EXTERNAL <= 1.10 x the best candidate's median, at every N.
 Beside it: the paired ratio (the median over rounds of auto / the best candidate in the same round),
 the spread of each (min..max), and whether the solver auto chose is within 10 % as measured among the
@@ -22,7 +25,7 @@ candidates (the choice, apart from auto's own overhead). Crossover N: the smalle
 from which on the best GPU candidate beats the best CPU candidate.
 
 Usage:
-  auto_states.py --joseki J --facts FACTS.json --out RECORDS.json [--runs-short 21] [--runs-long 9]
+  auto_states.py --joseki J --facts FACTS.json --out RECORDS.json [--runs-tiny 61] [--runs-short 21] [--runs-long 9]
                  [--states idle,held] [--solvers cpu-direct,cpu-pairs,gpu-pairs,gpu-direct]
                  [--ns 1e3,...,1e9] [--k 2300]
 auto reads the cost file named by $JOSEKI_COSTS (the step calibrates first).
@@ -43,7 +46,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import idle_held  # noqa: E402  (hold, spawn_time, summary, nvml_facts)
 
 GPU = ("gpu-",)
-SHORT_S = 0.100  # a best pilot under this: --runs-short rounds
+TINY_S = 0.020   # a best pilot under this: --runs-tiny rounds
+SHORT_S = 0.100  # a best pilot under this (and not under TINY_S): --runs-short rounds
 DROP = 3.0       # a candidate whose pilot is over DROP x the best pilot runs no more
 
 
@@ -60,17 +64,20 @@ def spawn_split(argv, stdin_path, report):
         t0 = time.perf_counter()
         m0 = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
         pid = os.posix_spawn(argv[0], argv, env, file_actions=[(os.POSIX_SPAWN_DUP2, fd, 0), (os.POSIX_SPAWN_DUP2, null, 1)])
-        _, status = os.waitpid(pid, 0)
+        _, status, ru = os.wait4(pid, 0)
         m1 = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
         t1 = time.perf_counter()
     finally:
         os.close(fd)
         os.close(null)
-    split = {}
+    # The child's resource use (wait4): CPU time, page faults and context switches, to explain where
+    # runs of the same program fall into a fast and a slow group (seen at N = 10^3 on the H200 host).
+    split = {"cpu_time": ru.ru_utime + ru.ru_stime, "minor_faults": ru.ru_minflt,
+             "ctx_voluntary": ru.ru_nvcsw, "ctx_involuntary": ru.ru_nivcsw}
     try:
         with open(report) as f:
             r = json.load(f)
-        split = {k: v for k, v in r.items() if not k.endswith("_ns")}
+        split.update({k: v for k, v in r.items() if not k.endswith("_ns")})
         split["pre_main"] = (r["main_entry_ns"] - m0) * 1e-9
         split["post_main"] = (m1 - r["main_end_ns"]) * 1e-9
     except (OSError, ValueError, KeyError):
@@ -151,7 +158,8 @@ def main():
     ap.add_argument("--joseki", required=True)
     ap.add_argument("--facts", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--runs-short", type=int, default=21, help="rounds where the best pilot is under 100 ms")
+    ap.add_argument("--runs-tiny", type=int, default=61, help="rounds where the best pilot is under 20 ms")
+    ap.add_argument("--runs-short", type=int, default=21, help="rounds where the best pilot is 20 .. 100 ms")
     ap.add_argument("--runs-long", type=int, default=9, help="rounds where it is 100 ms or more")
     ap.add_argument("--states", default="idle,held")
     ap.add_argument("--solvers", default="cpu-direct,cpu-pairs,gpu-pairs,gpu-direct")
@@ -159,7 +167,7 @@ def main():
     ap.add_argument("--k", type=int, default=2300)
     a = ap.parse_args()
     states = a.states.split(",")
-    if a.runs_short < 1 or a.runs_long < 1 or not states or any(s not in ("idle", "held") for s in states):
+    if a.runs_tiny < 1 or a.runs_short < 1 or a.runs_long < 1 or not states or any(s not in ("idle", "held") for s in states):
         print(f"error: --runs-short {a.runs_short} / --runs-long {a.runs_long} / --states {a.states}: want runs >= 1 "
               "and idle and/or held", file=sys.stderr)
         return 2
@@ -225,7 +233,8 @@ def main():
                 failed = True
                 continue
             keep = contenders(pilot, solvers)
-            runs = a.runs_short if min((pilot[s] for s in keep), default=1.0) < SHORT_S else a.runs_long
+            best_pilot = min((pilot[s] for s in keep), default=1.0)
+            runs = a.runs_tiny if best_pilot < TINY_S else a.runs_short if best_pilot < SHORT_S else a.runs_long
             xs = {s: [] for s in keep + ["auto"]}
             for i in range(runs):
                 for s in rotated(keep + ["auto"], i):
@@ -272,7 +281,9 @@ def main():
                 "ratio_process": med["auto"] / cands[best],
                 "ratio_paired": paired_ratio(xs["auto"], xs.get(best, [])),
                 "gpu_wins": bool(cpu and gpu and min(gpu) < min(cpu)), "medians": med,
-                "split_auto_s": median_split(splits.get("auto", [])), "split_best_s": median_split(splits.get(best, []))}
+                "split_auto_s": median_split(splits.get("auto", [])), "split_best_s": median_split(splits.get(best, [])),
+                "runs_auto": list(zip(xs["auto"], splits.get("auto", []))),
+                "runs_best": list(zip(xs.get(best, []), splits.get(best, [])))}
         if holder:
             holder.stdin.close()
             holder.wait(timeout=30)
@@ -290,7 +301,7 @@ def main():
                      "extra": {"within_10pct_everywhere": v["within_10pct_everywhere"], "crossover_n": v["crossover_n"],
                                "choice_within_10pct": v["choice_within_10pct"],
                                "per_n": {str(n): rows.get((state, n)) for n in ns},
-                               "runs_short": a.runs_short, "runs_long": a.runs_long,
+                               "runs_tiny": a.runs_tiny, "runs_short": a.runs_short, "runs_long": a.runs_long,
                                "cost_file": os.environ.get("JOSEKI_COSTS", "")},
                      "device": first.get("device"), "host": first.get("host"), "build": first.get("build"),
                      "timestamp": now})
@@ -320,8 +331,9 @@ def main():
     # Where auto's time differs from the best candidate's (medians of the runs' own reports): before
     # main (exec, loading), inside main (PROGRAM, and of it parse and auto's decision), after it (exit).
     print()
-    print("| state | N | auto - best: pre-main | PROGRAM | post-main | of PROGRAM: parse | auto's decision |")
-    print("|---|---|---|---|---|---|---|")
+    print("| state | N | auto - best: pre-main | PROGRAM | post-main | of PROGRAM: parse | auto's decision | "
+          "CPU time | minor faults | involuntary switches |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for state in states:
         for n in ns:
             r = rows.get((state, n))
@@ -331,8 +343,42 @@ def main():
 
             def d(k):
                 return f"{(A.get(k, 0.0) - B.get(k, 0.0)) * 1e3:+.2f} ms" if k in A or k in B else "-"
+            def c(k):
+                return f"{A.get(k, 0.0) - B.get(k, 0.0):+.1f}" if k in A or k in B else "-"
             print(f"| {state} | {n:.0e} | {d('pre_main')} | {d('PROGRAM')} | {d('post_main')} | {d('parse')} | "
-                  f"{A.get('auto', 0.0) * 1e3:.2f} ms |")
+                  f"{A.get('auto', 0.0) * 1e3:.2f} ms | {d('cpu_time')} | {c('minor_faults')} | {c('ctx_involuntary')} |")
+    # The fast and the slow half: auto's and the best candidate's runs pooled, split at the pooled
+    # median EXTERNAL. If auto's runs fall into the slow half more often than the best candidate's,
+    # its median moves by the gap between the groups, not by its own overhead; the groups' medians of
+    # each part of the run say where the gap lies.
+    print()
+    print("| state | N | fast half: auto's share / best's | slow - fast: EXTERNAL | pre-main | PROGRAM | post-main | "
+          "CPU time | minor faults | involuntary switches |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for state in states:
+        for n in ns:
+            r = rows.get((state, n))
+            if not r or not r.get("runs_auto") or not r.get("runs_best"):
+                continue
+            pooled = [(t, sp, "auto") for t, sp in r["runs_auto"]] + [(t, sp, "best") for t, sp in r["runs_best"]]
+            cut = statistics.median([t for t, _, _ in pooled])
+            fast = [p for p in pooled if p[0] <= cut]
+            slow = [p for p in pooled if p[0] > cut]
+            if not fast or not slow:
+                continue
+
+            def share(who):
+                mine = [p for p in pooled if p[2] == who]
+                return sum(1 for p in mine if p[0] <= cut) / len(mine)
+
+            def gap(k, scale=1.0, fmt="{:+.2f} ms"):
+                f = [p[1][k] for p in fast if k in p[1]]
+                sl = [p[1][k] for p in slow if k in p[1]]
+                return fmt.format((statistics.median(sl) - statistics.median(f)) * scale) if f and sl else "-"
+            ext = (statistics.median([p[0] for p in slow]) - statistics.median([p[0] for p in fast])) * 1e3
+            print(f"| {state} | {n:.0e} | {share('auto'):.2f} / {share('best'):.2f} | {ext:+.2f} ms | "
+                  f"{gap('pre_main', 1e3)} | {gap('PROGRAM', 1e3)} | {gap('post_main', 1e3)} | {gap('cpu_time', 1e3)} | "
+                  f"{gap('minor_faults', 1, '{:+.0f}')} | {gap('ctx_involuntary', 1, '{:+.1f}')} |")
     for state in states:
         v = verdict[state]
         cross = f"{v['crossover_n']:.0e}" if v["crossover_n"] else "none in the sweep"

@@ -76,10 +76,11 @@ def a_small_cpu_sweep_interleaves_and_records(s):
     expect(p.returncode == 2 and "error" in p.stderr, f"facts without records: exit 2, got {p.returncode}: {p.stderr}")
     out = os.path.join(s.tmp, "auto_states.json")
     p = subprocess.run([sys.executable, SCRIPT, "--joseki", s.exe, "--facts", facts, "--out", out, "--states", "idle",
-                        "--ns", "1e3,2e4", "--solvers", "cpu-direct,editorial", "--runs-short", "4", "--runs-long", "2"],
+                        "--ns", "1e3,2e4", "--solvers", "cpu-direct,editorial", "--runs-tiny", "4", "--runs-short", "4", "--runs-long", "2"],
                        capture_output=True, text=True, timeout=600)
     expect(p.returncode in (0, 1), f"exit {p.returncode}: {p.stderr}")
     expect("| idle | 1e+03 |" in p.stdout and "idle: auto's EXTERNAL within 10 %" in p.stdout, p.stdout + p.stderr)
+    expect("fast half: auto's share / best's" in p.stdout, "the fast/slow half table: " + p.stdout)
     with open(out) as f:
         doc = json.load(f)
     recs = doc["records"]
@@ -93,6 +94,9 @@ def a_small_cpu_sweep_interleaves_and_records(s):
     verdict = [r for r in recs if r["variant"] == "auto.verdict"]
     expect(len(verdict) == 1 and "per_n" in verdict[0]["extra"], "one verdict record for idle")
     row = verdict[0]["extra"]["per_n"]["1000"]
+    expect(len(row["runs_auto"]) == 4 and all(sp.get("cpu_time", -1) > 0 and sp.get("minor_faults", 0) > 0
+                                              for _, sp in row["runs_auto"]),
+           f"each of auto's runs keeps its time and wait4's resource use: {row['runs_auto']}")
     expect(row["chose"] == "cpu-direct" and row["decided_from_header"], f"auto's plan at 1e3: {row}")
     validate_records(out)
 
