@@ -9,6 +9,7 @@
 
 #include "backend/gpu.hpp"
 #include "experiments/abc471g/gpu_pairs/bench_hopper.hpp"
+#include "experiments/abc471g/gpu_pairs/dsmem_plan.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
 #include "experiments/abc471g/gpu_pairs/reference.hpp"
@@ -192,7 +193,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
 #endif
 }
 
-// r08 (Counter::Dsmem): skipped with needs.hpp's reason where clusters are unavailable (sm < 90).
+// r08 (count kind "dsmem", r08_dsmem_count.cu): skipped with needs.hpp's reason where clusters are unavailable (sm < 90).
 #define JOSEKI_REQUIRE_DSMEM()                                                                      \
   if (auto why = joseki::measure::unmet(gp::dsmem_needs(), joseki::gpu::needs_facts(0))) {         \
     GTEST_SKIP() << "r08's DSMEM count " << *why;                                                  \
@@ -204,7 +205,7 @@ void expect_dsmem_table(const ab::Problem& p, std::uint32_t cluster, std::uint32
                         std::uint64_t chunk, std::uint64_t round = gp::ROUND_PAIRS_MAX) {
   const std::uint32_t kp = gp::padded_k(p.k);
   gp::PairsConfig c;
-  c.counter = gp::Counter::Dsmem;
+  c.count_kind = "dsmem";
   c.dsmem_cluster = cluster;
   c.bucket_cap = cap;
   c.pairs_per_thread = ppt;
@@ -212,8 +213,11 @@ void expect_dsmem_table(const ab::Problem& p, std::uint32_t cluster, std::uint32
   c.round_pairs = round;
   c.progress = false;
   gp::PairsDevice dev(p, c, 0);
-  ASSERT_EQ(dev.counter(), gp::Counter::Dsmem);
-  const gp::DsmemPlan& pl = dev.dsmem_plan();
+  ASSERT_EQ(dev.counter(), gp::Counter::Kind);
+  ASSERT_EQ(dev.count_kind(), "dsmem");
+  struct {
+    std::uint64_t rows, ranges, cluster;
+  } pl{dev.count_extra("dsmem_rows"), dev.count_extra("dsmem_ranges"), dev.count_extra("dsmem_cluster")};
   ASSERT_GT(pl.rows, 0u);
   EXPECT_EQ(pl.cluster, cluster);
   joseki::cuda::Stream s;
@@ -254,7 +258,7 @@ TEST(Abc471gHopperGpu, SmallDsmemCountTablesAreExact) {
   expect_dsmem_table(random_problem(3'000'001, 2, 1, 19, 20), 8, 0, 0, 1ULL << 28);
   // A cluster size other than 8 or 16 is refused with the value.
   gp::PairsConfig bad;
-  bad.counter = gp::Counter::Dsmem;
+  bad.count_kind = "dsmem";
   bad.dsmem_cluster = 4;
   const ab::Problem p = random_problem(1'000, 37, 1, 1, 1);
   EXPECT_THROW(gp::PairsDevice(p, bad, 0), joseki::InputError);
@@ -271,7 +275,7 @@ TEST(Abc471gHopperGpu, SmallDsmemKernelVariantsAreExact) {
     const std::vector<std::uint64_t> want = gp::cpu_pair_table(p, gp::padded_k(p.k));
     for (const std::uint32_t cap : {0u, 8u}) {
       gp::PairsConfig c;
-      c.counter = gp::Counter::Dsmem;
+      c.count_kind = "dsmem";
       c.bucket_cap = cap;
       gp::PairsDevice dev(p, c, 0);
       joseki::cuda::Stream s;
@@ -279,12 +283,12 @@ TEST(Abc471gHopperGpu, SmallDsmemKernelVariantsAreExact) {
         for (const bool generic : {false, true}) {
           dev.poison(s);
           dev.enqueue_zero(s);
-          dev.enqueue_dsmem_phase(s, 1, match);
-          dev.enqueue_dsmem_phase(s, 2, generic);
+          dev.enqueue_count_phase(s, 1, match);
+          dev.enqueue_count_phase(s, 2, generic);
           EXPECT_EQ(dev.download_table(s), want)
               << "N = " << p.n << ", K = " << p.k << ", cap " << cap << ", match " << match << ", generic " << generic;
         }
-      EXPECT_THROW(dev.enqueue_dsmem_phase(s, 3), joseki::RunError);
+      EXPECT_THROW(dev.enqueue_count_phase(s, 3), joseki::RunError);
     }
   }
 #endif
@@ -320,11 +324,12 @@ TEST(Abc471gHopperGpu, SmallDsmemSolvesAreExact) {
     for (const std::uint32_t cluster : {8u, 16u}) {
       gp::PairsConfig c;
       c.combiner = gp::Combiner::Gemm;
-      c.counter = gp::Counter::Dsmem;
+      c.count_kind = "dsmem";
       c.dsmem_cluster = cluster;
       c.progress = false;
       gp::PairsDevice dev(p, c, 0);
-      ASSERT_EQ(dev.counter(), gp::Counter::Dsmem);
+      ASSERT_EQ(dev.counter(), gp::Counter::Kind);
+  ASSERT_EQ(dev.count_kind(), "dsmem");
       EXPECT_FALSE(dev.fused()) << "r08 writes the table; the slicing pass makes the planes";
       joseki::cuda::Stream s;
       for (int rep = 0; rep < 3; ++rep) {
@@ -358,7 +363,7 @@ TEST(Abc471gHopperGpu, DsmemSanitizerShapes) {
   const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
   gp::PairsConfig c;
   c.combiner = gp::Combiner::Gemm;
-  c.counter = gp::Counter::Dsmem;
+  c.count_kind = "dsmem";
   gp::PairsDevice dev(p, c, 0);
   joseki::cuda::Stream s;
   dev.poison(s);
@@ -380,7 +385,7 @@ TEST(Abc471gHopperGpu, MaxCaseDsmemExact) {
   for (const std::uint32_t cluster : {8u, 16u}) {
     gp::PairsConfig c;
     c.combiner = gp::Combiner::Gemm;
-    c.counter = gp::Counter::Dsmem;
+    c.count_kind = "dsmem";
     c.dsmem_cluster = cluster;
     gp::PairsDevice dev(p, c, 0);
     joseki::cuda::Stream s;

@@ -166,7 +166,7 @@ TEST(Abc471gWgmmaGpu, WholeSolvesWithTheWgmmaCombineAreExact) {
       for (const gp::WgmmaShape& sh : gp::WGMMA_SHAPES) {
         gp::PairsConfig c;
         c.combiner = gp::Combiner::Gemm;
-        c.wgmma = true;
+        c.combine_kind = "wgmma";
         c.wgmma_ss = sh.op == gp::WgmmaOperand::Ss;
         c.wgmma_warpgroups = sh.warpgroups;
         c.wgmma_stage_bytes = sh.stage_bytes;

@@ -300,20 +300,13 @@ nlohmann::json solve_extras(const PairsDevice& dev, const PairsConfig& cfg) {
   }
   x["pairs_per_thread"] = dev.pairs_per_thread();
   x["rounds"] = dev.rounds();
-  x["counter"] = counter_name(dev.counter());
+  x["counter"] = dev.counter_label();
   if (dev.counter() == Counter::Partition) {
     x["slice_cells"] = dev.slice_plan().size;
     x["slices"] = dev.slice_plan().slices;
     x["chunk_pairs"] = dev.chunk_pairs();
   }
-  if (dev.counter() == Counter::Dsmem) {  // r08's layout
-    x["dsmem_cluster"] = dev.dsmem_plan().cluster;
-    x["dsmem_rows"] = dev.dsmem_plan().rows;
-    x["dsmem_ranges"] = dev.dsmem_plan().ranges;
-    x["dsmem_block_bytes"] = dev.dsmem_plan().cta_bytes;
-    x["bucket_cap"] = dev.bucket_cap();
-    x["chunk_pairs"] = dev.chunk_pairs();
-  }
+  for (const auto& [key, value] : dev.count_extras()) x[key] = value;  // a count kind's facts (r08's layout)
   return x;
 }
 #endif

@@ -8,6 +8,7 @@
 
 #include "backend/gpu.hpp"
 #include "experiments/abc471g/gpu_pairs/bench_util.hpp"
+#include "experiments/abc471g/gpu_pairs/dsmem_plan.hpp"
 #include "experiments/abc471g/gpu_pairs/ladder.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "measure/sweep.hpp"
@@ -150,11 +151,8 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
       out.push_back(bench::skipped_record(r, *why));
       continue;
     }
-    PairsConfig cfg;
+    PairsConfig cfg = rung.config();  // combiner, counter, the rung's kinds and knobs
     cfg.progress = false;
-    cfg.combiner = *rung.combiner;
-    cfg.counter = rung.counter;
-    if (rung.configure) rung.configure(cfg);
     r = bench::time_solve(p, cfg, ref.answer, timer, o, r);
     if (cfg.gemm_panels > 1) r.extra["gemm_panel_rows"] = PairsDevice(p, cfg, o.device).gemm_panel_rows();
     if (cfg.graph) {  // the launches the graph holds (r04's per solve) and whether it was used
@@ -260,7 +258,7 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
       PairsConfig gc;
       gc.progress = false;
       gc.combiner = Combiner::Gemm;
-      gc.counter = Counter::Dsmem;
+      gc.count_kind = "dsmem";
       gc.dsmem_cluster = cluster;
       PairsDevice fd(p, gc, o.device);
       fd.poison(s);
@@ -286,31 +284,31 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
           r.axes.set("dsmem_add", std::string(phase == 3 ? "generic_atom" : "red_shared_cluster"));
         if (phase == 1 || phase == 4) r.axes.set("dsmem_add", std::string(phase == 4 ? "rank_match" : "rank_ballot"));
         r.extra["phase_of"] = "pairs.r08_dsmem_count";
-        r.extra["dsmem_ranges"] = fd.dsmem_plan().ranges;
-        r.extra["dsmem_rows"] = fd.dsmem_plan().rows;
+        r.extra["dsmem_ranges"] = fd.count_extra("dsmem_ranges");
+        r.extra["dsmem_rows"] = fd.count_extra("dsmem_rows");
         r.extra["dsmem_cluster"] = cluster;
-        r.extra["dsmem_block_bytes"] = fd.dsmem_plan().cta_bytes;
+        r.extra["dsmem_block_bytes"] = fd.count_extra("dsmem_block_bytes");
         r.validation = diff.empty() ? "exact" : "failed: " + diff;
         if (diff.empty()) {
           if (phase == 0) {
             r.set_measurement(timer.measure([&](cudaStream_t st) { fd.enqueue_count(st); }, measure::Mode::Cold, o.rule));
           } else if (phase == 1 || phase == 4) {
             const bool match = phase == 4;
-            r.set_measurement(timer.measure([&](cudaStream_t st) { fd.enqueue_dsmem_phase(st, 1, match); },
+            r.set_measurement(timer.measure([&](cudaStream_t st) { fd.enqueue_count_phase(st, 1, match); },
                                             measure::Mode::Cold, o.rule));
             if (match) {  // the match-ranked buckets counted by the table kernel: the table must still be exact
               fd.poison(s);
               fd.enqueue_zero(s);
-              fd.enqueue_dsmem_phase(s, 1, true);
-              fd.enqueue_dsmem_phase(s, 2);
+              fd.enqueue_count_phase(s, 1, true);
+              fd.enqueue_count_phase(s, 2);
               fd.enqueue_combine(s);
               if (const std::string d2 = compare_answers(fd.download(s), ref.answer); !d2.empty())
                 r.validation = "failed (match-ranked route): " + d2;
             }
           } else {
             const bool generic = phase == 3;
-            fd.enqueue_dsmem_phase(s, 1);  // full buckets, kept full by every timed run
-            r.set_measurement(timer.measure([&](cudaStream_t st) { fd.enqueue_dsmem_phase(st, 2, generic); },
+            fd.enqueue_count_phase(s, 1);  // full buckets, kept full by every timed run
+            r.set_measurement(timer.measure([&](cudaStream_t st) { fd.enqueue_count_phase(st, 2, generic); },
                                             measure::Mode::Cold, o.rule));
             if (r.summary && r.summary->median > 0)
               r.extra["remote_adds_per_s"] = static_cast<double>(fd.pairs()) / r.summary->median;

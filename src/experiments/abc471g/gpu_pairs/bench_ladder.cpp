@@ -67,10 +67,7 @@ class GpuSolveRunner : public measure::Runner {
     if (std::string why = r.precondition(m_p); !why.empty()) return why;
     if (!m_timer) m_timer = std::make_unique<cuda::GpuTimer>(m_device);
     if (m_rung != &r || !m_dev) {
-      PairsConfig cfg;
-      cfg.combiner = *r.combiner;
-      cfg.counter = r.counter;
-      if (r.configure) r.configure(cfg);  // a knob beyond counter and combiner (r05 graph, r06 panels)
+      const PairsConfig cfg = r.config();  // combiner, counter, the rung's kinds and knobs
       m_cfg = cfg;
       m_dev.reset();
       m_dev = std::make_unique<PairsDevice>(m_p, cfg, m_device);

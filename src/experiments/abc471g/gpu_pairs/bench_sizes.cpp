@@ -78,10 +78,8 @@ std::vector<Record> bench_sizes(const SizesOptions& so, const BenchOptions& o) {
     bool any_failed = false;
     for (const PairsRung* lr : rungs) {
       const PairsRung& rg = *lr;
-      PairsConfig cfg;
+      PairsConfig cfg = rg.config();  // combiner, counter, the rung's kinds and knobs
       cfg.progress = false;
-      cfg.counter = rg.counter;
-      cfg.combiner = *rg.combiner;
       if (effective_counter(p, cfg) != rg.counter) continue;
       if (auto why = measure::unmet(combiner_needs(*rg.combiner, p.k), gpu::needs_facts(o.device))) {
         o.say(fmt::format("  {}: skipped: {}", rg.variant(), *why));
@@ -92,7 +90,7 @@ std::vector<Record> bench_sizes(const SizesOptions& so, const BenchOptions& o) {
       r.axes = axes;
       r.ladder.scope_set = set_id + " in-process";
       r.ladder.sweep = "n";
-      r.extra["counter"] = counter_name(rg.counter);
+      r.extra["counter"] = rg.counter_label();
       PairsDevice dev(p, cfg, o.device);
       dev.poison(s);
       dev.enqueue_solve(s);

@@ -24,30 +24,6 @@ using bench::base_record;
 using measure::Record;
 using measure::Scope;
 
-measure::Needs wgmma_combine_needs(std::uint32_t kp) {
-  measure::Needs n{0, {measure::Feature::Wgmma}, 0};
-#ifdef JOSEKI_HAVE_CUDA
-  n.smem_per_block = static_cast<std::int64_t>(wgmma_combine_smem_bytes(kp, WgmmaOperand::Ss));
-#else
-  (void)kp;
-#endif
-  return n;
-}
-
-std::string wgmma_combine_unavailable(std::uint32_t kp, int device) {
-#ifdef JOSEKI_HAVE_CUDA
-  const gpu::Availability av = gpu::availability();
-  if (!av.ok) return "no GPU: " + av.reason;
-  if (!wgmma_combine_built()) return "this build has no sm_90a code (90 is not among its CUDA architectures)";
-  if (auto why = measure::unmet(wgmma_combine_needs(kp), gpu::needs_facts(device))) return *why;
-  return "";
-#else
-  (void)kp;
-  (void)device;
-  return "this joseki was built without CUDA";
-#endif
-}
-
 std::string wgmma_shape_name(const std::string& operand, int warpgroups, int stage_bytes) {
   return fmt::format("{}.wg{}.bk{}", operand, warpgroups, stage_bytes);
 }

@@ -9,6 +9,7 @@
 
 #include "experiments/abc471g/gpu_pairs/bench.hpp"
 #include "experiments/abc471g/problem.hpp"
+#include "experiments/abc471g/gpu_pairs/r09_wgmma_combine.hpp"
 #include "measure/needs.hpp"
 #include "measure/record.hpp"
 
@@ -16,15 +17,11 @@
 #include <cuda_runtime.h>
 
 #include "backend/cuda/buffer.hpp"
-#include "experiments/abc471g/gpu_pairs/r09_wgmma_combine.hpp"
 #endif
 
 namespace joseki::abc471g::pairs {
 
-// What r09 needs of the GPU at this kp: wgmma (cc 9.x, sm_90a code) and its shared memory per block.
-measure::Needs wgmma_combine_needs(std::uint32_t kp);
-// Why r09 cannot run on `device` here ("" when it can): no GPU, no CUDA, no sm_90a code, unmet needs.
-std::string wgmma_combine_unavailable(std::uint32_t kp, int device);
+// wgmma_combine_needs(kp), wgmma_combine_unavailable(kp, device): r09_wgmma_combine.hpp.
 
 // The planes of `table` (kp x kp counts) as r04 lays them out: plane 0 = C & 127, plane j >= 1 =
 // (C >> (7 + 8 (j-1))) & 255; planes_for(max, 7) of them (at least one), plane-major.

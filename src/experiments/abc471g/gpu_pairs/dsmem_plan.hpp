@@ -14,8 +14,16 @@
 #include <cstdint>
 
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
+#include "measure/needs.hpp"
 
 namespace joseki::abc471g::pairs {
+
+// What r08's count kind ("dsmem") needs of the GPU: thread-block clusters (sm_90).
+inline measure::Needs dsmem_needs() {
+  measure::Needs n;
+  n.features = {measure::Feature::Clusters};
+  return n;
+}
 
 inline constexpr std::uint32_t DSMEM_MAX_RANGES = 64;  // the route kernel's scan: one warp, 2 ranges a lane
 inline constexpr std::uint32_t DSMEM_MAX_CLUSTER = 16;

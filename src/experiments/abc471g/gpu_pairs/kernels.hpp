@@ -84,7 +84,7 @@ struct DsmemArgs {
   std::uint32_t cap = 8;             // 32-bit entries per bucket (a multiple of 8)
   std::uint32_t* d_buf = nullptr;    // ranges * cap
   std::uint32_t* d_cursor = nullptr; // ranges; zero before the first chunk, left zero after each
-  // The bench's split (PairsDevice::enqueue_dsmem_phase): bit 0 the route kernel, bit 1 the count
+  // The bench's split (PairsDevice::enqueue_count_phase, r08's CountStage::enqueue_phase): bit 0 the route kernel, bit 1 the count
   // kernel; keep_cursor: the count kernel leaves the buckets full (so it can be timed again).
   int phases = 3;
   bool keep_cursor = false;

@@ -40,8 +40,10 @@ PairsRung cpu_rung(std::string id, std::string slug, std::string name, std::stri
   return r;
 }
 
+// count_kind / combine_kind: a pluggable kind the rung brings (kinds.hpp), by its registered name.
 PairsRung gpu_rung(std::string id, int position, std::string slug, std::string name, std::string technique,
-                   std::string predecessor, Combiner combiner, Counter counter) {
+                   std::string predecessor, Combiner combiner, Counter counter, std::string count_kind = "",
+                   std::string combine_kind = "") {
   PairsRung r;
   r.id = std::move(id);
   r.position = position;
@@ -51,7 +53,9 @@ PairsRung gpu_rung(std::string id, int position, std::string slug, std::string n
   r.predecessor = std::move(predecessor);
   r.combiner = combiner;
   if (combiner != Combiner::Ntt) r.needs = combiner_needs(combiner);  // what it needs of the GPU
-  r.counter = counter;
+  r.counter = count_kind.empty() ? counter : Counter::Kind;
+  r.count_kind = std::move(count_kind);
+  r.combine_kind = std::move(combine_kind);
   r.precondition = counter != Counter::Atomic ? partition_precondition
                                                  : std::function<std::string(const Problem&)>(
                                                        [combiner](const Problem& p) { return pairs_precondition(p, combiner); });
@@ -94,18 +98,15 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "pairs routed by row range (16 ways, 4-byte entries); each range counted by a cluster of 8 blocks "
                  "holding its rows in distributed shared memory (remote shared atomics); r04's combine after a "
                  "slicing pass",
-                 "r04_partition_gemm", Combiner::Gemm, Counter::Dsmem),
+                 "r04_partition_gemm", Combiner::Gemm, Counter::Kind, "dsmem"),
         gpu_rung("p09", 9, "r09_wgmma_combine", "r05 + combine on wgmma",
                  "r05's graph; every plane of C times circ(V) on joseki's own wgmma kernel (sm_90a; circ(V) made "
                  "from V in shared memory), the masked column sum in its epilogue: no cuBLASLt, no G, no circ(V) "
                  "in memory",
-                 "r05_whole_graph", Combiner::Gemm, Counter::Partition),
+                 "r05_whole_graph", Combiner::Gemm, Counter::Partition, "", "wgmma"),
     };
     v[8].needs.features.push_back(measure::Feature::Clusters);  // thread-block clusters: sm_90
-    v[9].configure = [](PairsConfig& c) {
-      c.graph = true;
-      c.wgmma = true;
-    };
+    v[9].configure = [](PairsConfig& c) { c.graph = true; };
     v[9].needs.features.push_back(measure::Feature::Wgmma);  // sm_90a code on a 9.x GPU
     v[5].configure = [](PairsConfig& c) { c.graph = true; };
     v[7].configure = [](PairsConfig& c) {
@@ -123,6 +124,16 @@ const std::vector<PairsRung>& pairs_ladder() {
     return v;
   }();
   return rungs;
+}
+
+PairsConfig PairsRung::config() const {
+  PairsConfig c;
+  if (combiner) c.combiner = *combiner;
+  c.counter = counter;
+  c.count_kind = count_kind;
+  c.combine_kind = combine_kind;
+  if (configure) configure(c);  // a knob beyond counter, combiner and kinds (r05 graph, r06 panels)
+  return c;
 }
 
 const PairsRung& find_rung(const std::string& name) {

@@ -35,17 +35,26 @@ struct PairsRung {
   std::string technique;    // one line, the record's technique
   std::string predecessor;  // slug of the previous rung ("" for the baseline)
   std::optional<Combiner> combiner;  // GPU rungs
-  Counter counter = Counter::Atomic;  // GPU rungs: how pairs are counted
+  Counter counter = Counter::Atomic;  // GPU rungs: how pairs are counted (Kind: count_kind)
+  // A pluggable kind (kinds.hpp) the rung brings, by its registered name (PairsConfig::count_kind,
+  // combine_kind): r08 "dsmem", r09 "wgmma"; empty: the built-in counter / combiner.
+  std::string count_kind;
+  std::string combine_kind;
   std::string cpu_solver;   // the baseline's registry solver
   std::function<std::string(const Problem&)> precondition;  // "" when the rung can run
   measure::Needs needs;     // what it needs of the GPU (unmet: skipped with the reason)
   // GPU rungs: the knobs beyond combiner and counter (r05: PairsConfig::graph); empty: none.
   std::function<void(PairsConfig&)> configure;
   std::string variant() const { return "pairs." + slug; }
+  // The records' "counter": the count kind's name, else counter_name(counter).
+  std::string counter_label() const { return count_kind.empty() ? counter_name(counter) : count_kind; }
+  // The solve's configuration: combiner, counter, kinds, then `configure`.
+  PairsConfig config() const;
 };
 
-// The one list, in ladder order. Adding a rung: its kernels in one rNN_*.cu file and one entry here
-// (docs/ABC471G_SCALE.md, "Adding a rung").
+// The one list, in ladder order. Adding a rung: its kernels in one rNN_*.cu file and one entry here;
+// a rung that brings a new kind of count or combine kernel defines the kind in that file too (kinds.hpp)
+// and its entry names it (docs/ABC471G_SCALE.md, "Adding a rung").
 const std::vector<PairsRung>& pairs_ladder();
 
 // A list of rungs (pairs_ladder(), or it plus a test's rung) as the measurement core's ladder at

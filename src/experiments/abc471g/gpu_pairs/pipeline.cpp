@@ -7,6 +7,7 @@
 #include <chrono>
 #include <string>
 
+#include "experiments/abc471g/gpu_pairs/kinds.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/progress.hpp"
 #include "experiments/abc471g/gpu_pairs/reference.hpp"
@@ -16,7 +17,6 @@
 #ifdef JOSEKI_HAVE_CUDA
 #include "backend/cuda/check.hpp"
 #include "backend/cuda/int8_gemm.hpp"
-#include "experiments/abc471g/gpu_pairs/bench_wgmma.hpp"
 #include "backend/gpu.hpp"
 #include "experiments/abc471g/gpu_pairs/pipeline_cuda.hpp"
 #endif
@@ -39,18 +39,13 @@ measure::Needs combiner_needs(Combiner c, std::uint32_t k) {
 
 const char* counter_name(Counter c) {
   static constexpr measure::EnumName<Counter> names[] = {
-      {Counter::Atomic, "atomic"}, {Counter::Partition, "partition"}, {Counter::Dsmem, "dsmem"}};
+      {Counter::Atomic, "atomic"}, {Counter::Partition, "partition"}, {Counter::Kind, "kind"}};
   return measure::enum_name(c, names);
 }
 
-measure::Needs dsmem_needs() {
-  measure::Needs n;
-  n.features = {measure::Feature::Clusters};
-  return n;
-}
-
 Counter effective_counter(const Problem& p, const PairsConfig& c) {
-  return c.counter != Counter::Atomic && padded_k(p.k) <= PARTITION_MAX_KP ? c.counter : Counter::Atomic;
+  if (padded_k(p.k) > PARTITION_MAX_KP) return Counter::Atomic;
+  return c.count_kind.empty() ? c.counter : Counter::Kind;
 }
 
 std::string pairs_precondition(const Problem& p, Combiner c) {
@@ -73,6 +68,12 @@ std::uint32_t auto_pairs_per_thread(std::uint64_t pairs, int sms) {
 
 namespace {
 using measure::now_s;
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const std::string& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s.empty() ? "none" : s;
+}
 }  // namespace
 
 PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std::uint64_t begin, std::uint64_t end)
@@ -107,6 +108,13 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
   if (m_wide) m_t64 = cuda::DeviceBuffer<std::uint64_t>(cells);
   m_answer = cuda::DeviceBuffer<std::uint64_t>(p.k);
   m_counter = effective_counter(p, c);
+  m_ctx.p = &m_p;
+  m_ctx.cfg = &m_cfg;
+  m_ctx.device = device;
+  m_ctx.kp = m_kp;
+  m_ctx.begin = m_begin;
+  m_ctx.end = m_end;
+  m_ctx.round = std::min(m_cfg.round_pairs, std::max<std::uint64_t>(m_end - m_begin, 1));
   if (m_counter == Counter::Partition) {
     const PartitionLaunch pl = prepare_partition(device, c.partition_threads);
     const std::uint64_t round = std::min(m_cfg.round_pairs, std::max<std::uint64_t>(m_end - m_begin, 1));
@@ -126,29 +134,18 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     m_buf = cuda::DeviceBuffer<std::uint16_t>(static_cast<std::size_t>(buckets) * m_cap);
     m_cursor = cuda::DeviceBuffer<std::uint32_t>(buckets);
   }
-  if (m_counter == Counter::Dsmem) {  // r08 (r08_dsmem_count.cu)
-    if (auto need = measure::unmet(dsmem_needs(), gpu::needs_facts(device)))
-      throw GpuUnavailable("gpu-pairs: the DSMEM count (r08) " + *need);
-    if (c.dsmem_cluster != 8 && c.dsmem_cluster != 16)
-      throw InputError("gpu-pairs: PairsConfig::dsmem_cluster = " + std::to_string(c.dsmem_cluster) +
-                       ": clusters of 8 or 16 blocks only");
-    const DsmemLaunch dl = prepare_dsmem(device, c.dsmem_cluster);
-    if (dl.resident_clusters == 0)
-      throw GpuUnavailable("gpu-pairs: the DSMEM count (r08): no cluster of " + std::to_string(c.dsmem_cluster) +
-                           " blocks fits on GPU " + std::to_string(device) + " (cudaOccupancyMaxActiveClusters = 0)");
-    m_ds = plan_dsmem(m_kp, c.dsmem_cluster, dl.resident_clusters, dl.smem_optin);
-    if (m_ds.rows == 0)
-      throw InputError("gpu-pairs: the DSMEM count (r08) has no layout for K = " + std::to_string(p.k) + " (" +
-                       std::to_string(m_kp) + " padded columns) in clusters of " + std::to_string(c.dsmem_cluster) +
-                       " blocks of " + std::to_string(dl.smem_optin) + " bytes");
-    const std::uint64_t round = std::min(m_cfg.round_pairs, std::max<std::uint64_t>(m_end - m_begin, 1));
-    m_chunk = std::clamp<std::uint64_t>(c.chunk_pairs, 1, std::min<std::uint64_t>(round, 1ULL << 31));
-    m_chunks_per_round = static_cast<std::size_t>((round + m_chunk - 1) / m_chunk);
-    m_resident = dl.route_threads;
-    m_ppt = static_cast<std::uint32_t>(partition_run(m_chunk));
-    m_cap = dsmem_bucket_cap(m_chunk, m_ds.ranges, c.bucket_cap);
-    m_dbuf = cuda::DeviceBuffer<std::uint32_t>(static_cast<std::size_t>(m_ds.ranges) * m_cap);
-    m_cursor = cuda::DeviceBuffer<std::uint32_t>(m_ds.ranges);
+  if (m_counter == Counter::Kind) {  // a pluggable count kind (kinds.hpp; r08: r08_dsmem_count.cu)
+    m_count_kind = find_count_kind(c.count_kind);
+    if (!m_count_kind)
+      throw InputError("gpu-pairs: PairsConfig::count_kind = '" + c.count_kind +
+                       "': no such count kind in this build (count kinds: " + joined(count_kind_names()) + ")");
+    if (auto need = measure::unmet(m_count_kind->needs, gpu::needs_facts(device)))
+      throw GpuUnavailable("gpu-pairs: " + m_count_kind->what + " " + *need);
+    m_count_stage = m_count_kind->make(m_ctx);
+    m_chunk = m_count_stage->chunk_pairs;
+    m_chunks_per_round = m_count_stage->chunks_per_round;
+    if (m_count_stage->pairs_per_thread) m_ppt = m_count_stage->pairs_per_thread;
+    m_cap = m_count_stage->bucket_cap;
   }
   if (!m_combine_unmet.empty()) {
     // count only
@@ -157,18 +154,25 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     m_slices = std::max(1, planes_for(std::max<std::uint64_t>(total, 1), m_low_bits));
     m_planes = cuda::DeviceBuffer<std::uint8_t>(static_cast<std::size_t>(m_slices) * cells);
     prepare_tc_combine(static_cast<TcTile>(c.tile), m_kp);
-    if (c.combiner == Combiner::Gemm && c.wgmma) {  // r09: no cuBLASLt; the fused count still writes the planes
-      const std::string wgmma_why = wgmma_combine_unavailable(m_kp, device);
-      if (wgmma_why.empty()) {
-        m_wgmma = true;
-        prepare_wgmma_combine(m_kp);
-        m_gemm_why = "r09: the wgmma combine takes every plane";
+    if (!c.combine_kind.empty()) {  // a pluggable combine kind (kinds.hpp; r09): no cuBLASLt; the fused count still writes the planes
+      const CombineKind* ck = find_combine_kind(c.combine_kind);
+      if (!ck)
+        throw InputError("gpu-pairs: PairsConfig::combine_kind = '" + c.combine_kind +
+                         "': no such combine kind in this build (combine kinds: " + joined(combine_kind_names()) + ")");
+      if (c.combiner != Combiner::Gemm)
+        throw InputError("gpu-pairs: PairsConfig::combine_kind = '" + c.combine_kind + "' takes the gemm combiner's planes, not the " +
+                         combiner_name(c.combiner) + " combiner's");
+      const std::string why = ck->unavailable ? ck->unavailable(m_kp, device) : std::string();
+      if (why.empty()) {
+        m_combine_kind = ck;
+        m_combine_stage = ck->make(m_ctx);
+        m_gemm_why = ck->what + " takes every plane";
       } else {
-        m_combine_unmet = "gpu-pairs: r09's wgmma combine " + wgmma_why;
+        m_combine_unmet = "gpu-pairs: " + ck->what + " " + why;
       }
     }
     if (c.combiner == Combiner::Gemm) {
-      if (!m_wgmma && m_combine_unmet.empty()) {  // r09 takes every plane without cuBLASLt
+      if (!m_combine_stage && m_combine_unmet.empty()) {  // a combine kind takes every plane without cuBLASLt
         if (c.use_cublaslt)
           m_gemm = cuda::Int8Gemm::create(static_cast<int>(m_kp), &m_gemm_why, c.gemm_algo);
         else
@@ -278,7 +282,8 @@ void PairsDevice::enqueue_zero(cudaStream_t s) {
   m_table_clean = m_fused;
   JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_t32.data(), 0, m_t32.bytes(), s));  // counters and the maximum
   if (m_wide) JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_t64.data(), 0, m_t64.bytes(), s));
-  if (m_counter != Counter::Atomic) JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_cursor.data(), 0, m_cursor.bytes(), s));
+  if (m_counter == Counter::Partition) JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_cursor.data(), 0, m_cursor.bytes(), s));
+  if (m_count_stage) m_count_stage->enqueue_zero(s);
   if (m_fused) {
     const std::size_t plane = table_entries();
     JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_planes.data() + plane, 0, (m_planes.size() - plane), s));
@@ -286,7 +291,7 @@ void PairsDevice::enqueue_zero(cudaStream_t s) {
   }
 }
 
-void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_only) {
+CountArgs PairsDevice::round_args(std::size_t r) {
   CountArgs a;
   a.d_b = m_b.data();
   a.m = m_p.m();
@@ -298,6 +303,11 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
   a.end = std::min(m_end, a.begin + m_cfg.round_pairs);
   a.pairs_per_thread = m_ppt;
   a.d_table = m_t32.data();
+  return a;
+}
+
+void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_only) {
+  const CountArgs a = round_args(r);
   if (m_counter == Counter::Partition && !generate_only) {
     PartitionArgs pa;
     pa.buckets = m_plan.slices;
@@ -325,8 +335,8 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
         launch_partition(pa, m_cfg.partition_threads, s);
       }
     }
-  } else if (m_counter == Counter::Dsmem && !generate_only) {  // r08: route by row range, count in DSMEM
-    for (std::uint64_t b = a.begin; b < a.end; b += m_chunk) launch_dsmem_count(dsmem_args(b, std::min(a.end, b + m_chunk)), s);
+  } else if (m_count_stage && !generate_only) {  // a pluggable count kind (r08: route by row range, count in DSMEM)
+    m_count_stage->enqueue_round(a, s);
   } else {
     launch_count_pairs(a, generate_only, s);
     if (generate_only) m_table_clean = false;  // the probe XORs into the table
@@ -334,42 +344,30 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
   if (m_wide && !generate_only) launch_flush_table(m_t32.data(), m_t64.data(), table_entries(), s);
 }
 
-DsmemArgs PairsDevice::dsmem_args(std::uint64_t begin, std::uint64_t end) const {
-  DsmemArgs da;
-  da.c.d_b = m_b.data();
-  da.c.m = m_p.m();
-  da.c.seed = m_p.seed;
-  da.c.k = m_p.k;
-  da.c.kp = m_kp;
-  da.c.fastmod_m = make_fastmod(m_p.k).m;
-  da.c.begin = begin;
-  da.c.end = end;
-  da.c.d_table = m_t32.data();
-  da.run = partition_run(end - begin);
-  da.cluster = m_ds.cluster;
-  da.cluster_log = m_ds.cluster_log;
-  da.rows = m_ds.rows;
-  da.magic = m_ds.magic;
-  da.slots = m_ds.slots;
-  da.ranges = m_ds.ranges;
-  da.cap = m_cap;
-  da.d_buf = m_dbuf.data();
-  da.d_cursor = m_cursor.data();
-  return da;
+void PairsDevice::enqueue_count_phase(cudaStream_t s, int phase, bool variant) {
+  if (!m_count_stage || m_rounds != 1 || m_chunks_per_round != 1)
+    throw RunError("gpu-pairs: enqueue_count_phase(" + std::to_string(phase) +
+                   ") needs a count kind's count of one chunk in one round");
+  m_table_clean = false;
+  m_count_stage->enqueue_phase(round_args(0), phase, variant, s);
 }
 
-void PairsDevice::enqueue_dsmem_phase(cudaStream_t s, int phase, bool variant) {
-  if (m_counter != Counter::Dsmem || m_rounds != 1 || m_chunks_per_round != 1 || (phase != 1 && phase != 2))
-    throw RunError("gpu-pairs: enqueue_dsmem_phase(" + std::to_string(phase) +
-                   ") needs r08's count of one chunk in one round, phase 1 or 2");
-  m_table_clean = false;
-  DsmemArgs da = dsmem_args(m_begin, m_end);
-  da.phases = phase;
-  da.keep_cursor = phase == 2;
-  da.generic_add = variant && phase == 2;
-  da.match_rank = variant && phase == 1;
-  if (phase == 1) JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_cursor.data(), 0, m_cursor.bytes(), s));
-  launch_dsmem_count(da, s);
+std::string PairsDevice::counter_label() const { return m_count_kind ? m_count_kind->name : counter_name(m_counter); }
+const std::string& PairsDevice::count_kind() const {
+  static const std::string none;
+  return m_count_kind ? m_count_kind->name : none;
+}
+const std::string& PairsDevice::combine_kind() const {
+  static const std::string none;
+  return m_combine_kind ? m_combine_kind->name : none;
+}
+std::vector<std::pair<std::string, std::uint64_t>> PairsDevice::count_extras() const {
+  return m_count_stage ? m_count_stage->extras() : std::vector<std::pair<std::string, std::uint64_t>>{};
+}
+std::uint64_t PairsDevice::count_extra(const std::string& key) const {
+  for (const auto& [k, v] : count_extras())
+    if (k == key) return v;
+  return 0;
 }
 
 void PairsDevice::enqueue_combine(cudaStream_t s) {
@@ -435,19 +433,17 @@ void PairsDevice::enqueue_combine(cudaStream_t s) {
       }
       set_g_window(s, false);
       JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(s, *m_join2, 0));
-    } else if (m_wgmma) {  // r09: every plane, the first terms already written (prep or slicing)
-      WgmmaCombineArgs wa;
-      wa.d_planes = m_planes.data();
-      wa.planes = m_slices;
-      wa.low_bits = m_low_bits;
-      wa.d_max = d_max;
-      wa.d_v = m_v.data();
-      wa.k = m_p.k;
-      wa.kp = m_kp;
-      wa.d_answer = m_answer.data();
-      wa.warpgroups = m_cfg.wgmma_warpgroups;
-      wa.stage_bytes = m_cfg.wgmma_stage_bytes;
-      launch_wgmma_combine(wa, m_cfg.wgmma_ss ? WgmmaOperand::Ss : WgmmaOperand::Rs, s);
+    } else if (m_combine_stage) {  // a combine kind (r09): every plane, the first terms already written (prep or slicing)
+      CombinePlanes cp;
+      cp.d_planes = m_planes.data();
+      cp.planes = m_slices;
+      cp.low_bits = m_low_bits;
+      cp.d_max = d_max;
+      cp.d_v = m_v.data();
+      cp.k = m_p.k;
+      cp.kp = m_kp;
+      cp.d_answer = m_answer.data();
+      m_combine_stage->enqueue(cp, s);
     } else {
       launch_tc_combine(ta, static_cast<TcTile>(m_cfg.tile), s);
     }
@@ -476,9 +472,7 @@ std::string PairsDevice::combine_description() const {
     case Combiner::Ntt: return "Goldilocks NTT correlations";
     case Combiner::TensorCore: return "int8 tensor-core products on mma.sync (byte planes of C)";
     case Combiner::Gemm:
-      if (m_wgmma)
-        return "joseki's wgmma kernel (sm_90a): every plane of C times circ(V) made in shared memory, the masked "
-               "column sum in its epilogue";
+      if (m_combine_stage) return m_combine_stage->description();
       return m_gemm ? "cuBLASLt int8 GEMM of C's low 7 bits (" + m_gemm->library() +
                           ") and mma.sync products of its higher byte planes"
                     : "int8 tensor-core products on mma.sync (cuBLASLt unavailable: " + m_gemm_why + ")";
@@ -497,7 +491,7 @@ void PairsDevice::poison(cudaStream_t s) {
   m_t64.poison(s);
   m_planes.poison(s);
   m_buf.poison(s);
-  m_dbuf.poison(s);
+  if (m_count_stage) m_count_stage->poison(s);
   m_partials.poison(s);
   m_sum.poison(s);
 }
@@ -599,12 +593,8 @@ SolveResult solve_gpu_pairs(const Problem& p, const SolveOptions& o, const Pairs
                        ? "partitioned into " + std::to_string(dev.slice_plan().slices) + " table slices of " +
                              std::to_string(dev.slice_plan().size) + " cells in chunks of " +
                              std::to_string(dev.chunk_pairs()) + " pairs and counted in shared memory"
-                       : dev.counter() == Counter::Dsmem
-                           ? "routed by row range into " + std::to_string(dev.dsmem_plan().ranges) +
-                                 " buckets and counted in the distributed shared memory of clusters of " +
-                                 std::to_string(dev.dsmem_plan().cluster) + " blocks (" +
-                                 std::to_string(dev.dsmem_plan().rows) + " rows a block)"
-                           : std::string("one L2 atomic per pair")) +
+                       : dev.count_stage() ? dev.count_stage()->explanation()
+                                           : std::string("one L2 atomic per pair")) +
                   (dev.fused() ? "; the histograms wrote the product's planes" : "") + "), combined by " +
                   dev.combine_description() + fallback;
   return r;

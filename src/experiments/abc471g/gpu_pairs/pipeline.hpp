@@ -19,11 +19,11 @@ enum class Combiner { Ntt, TensorCore, Gemm };
 const char* combiner_name(Combiner c);  // "ntt" | "tc" | "gemm"
 
 // How pairs are counted: one L2 atomic per pair (r01, r02), or partitioned by table slice and
-// counted in shared memory (r03; needs Kp <= PARTITION_MAX_KP, else the atomic count runs), or routed
-// by row range to thread-block clusters that hold the table in distributed shared memory (r08,
-// r08_dsmem_count.cu; sm_90; Kp <= PARTITION_MAX_KP, else the atomic count runs).
-enum class Counter { Atomic, Partition, Dsmem };
-const char* counter_name(Counter c);  // "atomic" | "partition" | "dsmem"
+// counted in shared memory (r03; needs Kp <= PARTITION_MAX_KP, else the atomic count runs), or by a
+// pluggable count kind (kinds.hpp) named by PairsConfig::count_kind (r08's DSMEM count,
+// r08_dsmem_count.cu; like the partition, only where Kp <= PARTITION_MAX_KP, else the atomic count).
+enum class Counter { Atomic, Partition, Kind };
+const char* counter_name(Counter c);  // "atomic" | "partition" | "kind"
 inline constexpr std::uint32_t PARTITION_MAX_KP = 4096;  // kp^2 / 2^14 slices <= 1024
 
 inline constexpr std::uint32_t GPU_PAIRS_MAX_K = 16384;  // table <= 1 GiB; shared-memory V bank
@@ -45,6 +45,9 @@ struct PairsConfig {
   std::uint64_t round_pairs = ROUND_PAIRS_MAX;  // pairs per round (< 2^32); smaller to test the 64-bit path
   bool progress = true;                 // progress bar for runs predicted to last > 1 s
   Counter counter = Counter::Partition;
+  // A pluggable count kind (kinds.hpp) by name ("dsmem": r08): it replaces `counter` where Kp <=
+  // PARTITION_MAX_KP (effective_counter: Counter::Kind). "": the built-in `counter`.
+  std::string count_kind;
   // Partition count: pairs per chunk (the buckets hold ~2 bytes per pair of a chunk, whatever N),
   // and the capacity of each slice's bucket (0: the chunk's share plus slack; tests force tiny
   // buckets to exercise the spill into the table).
@@ -74,23 +77,22 @@ struct PairsConfig {
   // r07: pairs per thread and tile of the partition kernel (0: 16, or 18 on a short run; 20 or 24:
   // larger tiles, the per-tile scan, reservations and barriers shared by 1.25x / 1.5x the pairs).
   int partition_tile = 0;
-  // r08 (Counter::Dsmem): blocks per cluster, 8 (portable) or 16 (non-portable: the table in fewer,
+  // r08 (count_kind "dsmem"): blocks per cluster, 8 (portable) or 16 (non-portable: the table in fewer,
   // larger ranges); anything else is refused by the PairsDevice (InputError).
   std::uint32_t dsmem_cluster = 8;
-  // r09 (gpu_pairs/sm90a/r09_wgmma_combine.cu): with Combiner::Gemm, every plane of C on joseki's own
-  // wgmma kernel (sm_90a), the masked column sum in its epilogue: no cuBLASLt, no G, no circ(V) in
-  // memory. A GPU or build without wgmma makes the combine unavailable (it says why), never a silent
-  // fallback. The shape: the operand path (false: the circulant's fragments from registers, "rs";
+  // A pluggable combine kind (kinds.hpp) by name, with Combiner::Gemm: it takes every byte plane of C
+  // in place of cuBLASLt and mma.sync. "": the built-in combiner. A kind this GPU or build cannot run
+  // makes the combine unavailable (it says why), never a silent fallback.
+  // r09 ("wgmma", r09_wgmma_combine.cpp, kernel in sm90a/r09_wgmma_combine.cu): every plane on joseki's
+  // own wgmma kernel (sm_90a), the masked column sum in its epilogue: no cuBLASLt, no G, no circ(V) in
+  // memory. Its shape: the operand path (false: the circulant's fragments from registers, "rs";
   // true: from shared memory, "ss"), warpgroups per block (2 or 4), bytes of b per stage (64 or 128).
   // Default rs.wg4.bk64: the fastest exact shape in the mid-session H200 calls (51.7 us alone at the max case).
-  bool wgmma = false;
+  std::string combine_kind;
   bool wgmma_ss = false;
   int wgmma_warpgroups = 4;
   int wgmma_stage_bytes = 64;
 };
-
-// What Counter::Dsmem needs of the GPU: thread-block clusters (sm_90).
-measure::Needs dsmem_needs();
 
 // The counter a solve of p with c actually uses (Partition falls back to Atomic when K is too large).
 Counter effective_counter(const Problem& p, const PairsConfig& c);

@@ -13,8 +13,8 @@
 
 #include "backend/cuda/buffer.hpp"
 #include "backend/cuda/int8_gemm.hpp"
-#include "experiments/abc471g/gpu_pairs/dsmem_plan.hpp"
 #include "experiments/abc471g/gpu_pairs/kernels.hpp"
+#include "experiments/abc471g/gpu_pairs/kinds.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
 #include "experiments/abc471g/problem.hpp"
@@ -39,10 +39,17 @@ class PairsDevice {
   int device() const { return m_device; }
   std::uint32_t pairs_per_thread() const { return m_ppt; }
   Counter counter() const { return m_counter; }
+  // The records' "counter": counter_name(counter()), or the count kind's name (Counter::Kind).
+  std::string counter_label() const;
+  const std::string& count_kind() const;  // "" unless Counter::Kind
+  // The count kind's facts for the records (CountStage::extras); value by key, 0 when absent.
+  std::vector<std::pair<std::string, std::uint64_t>> count_extras() const;
+  std::uint64_t count_extra(const std::string& key) const;
+  const std::string& combine_kind() const;  // "" unless a combine kind takes the planes
+  const CountStage* count_stage() const { return m_count_stage.get(); }  // nullptr unless Counter::Kind
   std::size_t chunks() const { return m_chunks_per_round; }  // partition chunks per full round
   std::uint64_t chunk_pairs() const { return m_chunk; }
   const SlicePlan& slice_plan() const { return m_plan; }
-  const DsmemPlan& dsmem_plan() const { return m_ds; }  // r08's layout (Counter::Dsmem)
   std::uint32_t bucket_cap() const { return m_cap; }
   bool fused() const { return m_fused; }  // the histograms write the planes (PairsConfig::fuse)
   bool gemm() const { return m_gemm != nullptr; }  // cuBLASLt loaded (Combiner::Gemm)
@@ -59,12 +66,12 @@ class PairsDevice {
     for (std::size_t r = 0; r < m_rounds; ++r) enqueue_round(r, s);
   }
   void enqueue_combine(cudaStream_t s);
-  // r08's count in its two kernels, for the bench's split (one chunk, one round; RunError otherwise):
-  // phase 1 empties the buckets and routes the pairs into them, phase 2 counts the buckets into the
-  // table through DSMEM and leaves them full (so it can be timed again; the table accumulates).
-  // variant (the bench's A/Bs): phase 2 with debug call 1's generic atom.add instead of
-  // red.shared::cluster; phase 1 ranking with __match_any_sync instead of ballots.
-  void enqueue_dsmem_phase(cudaStream_t s, int phase, bool variant = false);
+  // A count kind's kernels one at a time, for the bench's split (one chunk, one round, a count kind;
+  // RunError otherwise): CountStage::enqueue_phase. r08: phase 1 empties the buckets and routes the
+  // pairs into them, phase 2 counts the buckets into the table through DSMEM and leaves them full (so
+  // it can be timed again; the table accumulates); variant (the bench's A/Bs): phase 2 with debug call
+  // 1's generic atom.add instead of red.shared::cluster, phase 1 ranking with __match_any_sync.
+  void enqueue_count_phase(cudaStream_t s, int phase, bool variant = false);
   // The whole solve: count, then combine; with PairsConfig::graph as one CUDA graph launch
   // (r05_whole_graph.cpp), else kernel by kernel.
   void enqueue_solve(cudaStream_t s);
@@ -117,10 +124,11 @@ class PairsDevice {
   SlicePlan m_plan;
   cuda::DeviceBuffer<std::uint16_t> m_buf;
   cuda::DeviceBuffer<std::uint32_t> m_cursor;
-  // DSMEM count (r08): the table's layout over clusters, one bucket of 4-byte entries per row range
-  DsmemPlan m_ds;
-  cuda::DeviceBuffer<std::uint32_t> m_dbuf;
-  DsmemArgs dsmem_args(std::uint64_t begin, std::uint64_t end) const;
+  // A pluggable count kind (PairsConfig::count_kind; kinds.hpp): its stage does the rounds.
+  StageContext m_ctx;
+  const CountKind* m_count_kind = nullptr;
+  std::unique_ptr<CountStage> m_count_stage;
+  CountArgs round_args(std::size_t r);  // round r's pairs, the 32-bit table
   // tensor cores
   int m_slices = 1;
   int m_low_bits = 8;  // bits of plane 0
@@ -129,7 +137,9 @@ class PairsDevice {
   std::unique_ptr<cuda::Int8Gemm> m_gemm;
   std::string m_gemm_why;  // why cuBLASLt is not used
   std::string m_combine_unmet;  // why this GPU cannot run the combiner ("" when it can): count only
-  bool m_wgmma = false;         // r09: every plane on the wgmma combine (PairsConfig::wgmma, and it runs here)
+  // A pluggable combine kind (PairsConfig::combine_kind, and it runs here): it takes every plane.
+  const CombineKind* m_combine_kind = nullptr;
+  std::unique_ptr<CombineStage> m_combine_stage;
   cuda::DeviceBuffer<std::int8_t> m_circ;    // circ(V), kp x kp
   cuda::DeviceBuffer<std::int32_t> m_g;      // G of plane 0, kp x kp
   cuda::DeviceBuffer<std::uint8_t> m_u2;     // 1 - V[i mod K], i < 2 kp

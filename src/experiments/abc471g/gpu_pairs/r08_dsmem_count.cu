@@ -68,13 +68,27 @@
 // instead of 5 ballots: route 589.0 vs 616.8 us at 10^8 (-4.5 %), 51.6 vs 54.8 us at the max case; kept
 // as an A/B only (1.4 % of r08's solve). Whole solve in call 2: 228.32 us (r04 78.85: 2.90x), 10^8
 // 2092.3 us (4.19x), 10^9 20.337 ms (4.29x; r07 4.581 ms); every answer exact; memcheck 0 errors.
+//
+// The kind (kinds.hpp): this file also holds r08's count kind "dsmem" (DsmemCountStage at its end, its
+// static registrar); the ladder entry p08 names it (PairsConfig::count_kind = "dsmem"), PairsDevice
+// calls its stage at the count's seams (pipeline.cpp has no branch of its own for it).
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "backend/cuda/buffer.hpp"
 #include "backend/cuda/check.hpp"
 #include "experiments/abc471g/gpu_pairs/dsmem_plan.hpp"
 #include "experiments/abc471g/gpu_pairs/kernels.hpp"
+#include "experiments/abc471g/gpu_pairs/kinds.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
+#include "experiments/abc471g/gpu_pairs/pipeline.hpp"
+#include "measure/errors.hpp"
 
 // Clusters and the shared::cluster window exist from sm_90. A fat build (sm_75 .. sm_120) compiles
 // this file for every architecture: below sm_90 the device code that needs them is left out and traps
@@ -391,5 +405,100 @@ void launch_dsmem_count(const DsmemArgs& a, cudaStream_t s) {
     JOSEKI_CUDA_CHECK(cudaLaunchKernelEx(&cfg, dsmem_count_kernel<false>, a));
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
+
+// ---- the count kind "dsmem" (kinds.hpp) ------------------------------------------------------
+namespace {
+
+// One device's part of r08: the layout over clusters, one bucket of 4-byte entries per row range.
+class DsmemCountStage final : public CountStage {
+ public:
+  explicit DsmemCountStage(const StageContext& ctx) {
+    const PairsConfig& c = *ctx.cfg;
+    if (c.dsmem_cluster != 8 && c.dsmem_cluster != 16)
+      throw InputError("gpu-pairs: PairsConfig::dsmem_cluster = " + std::to_string(c.dsmem_cluster) +
+                       ": clusters of 8 or 16 blocks only");
+    const DsmemLaunch dl = prepare_dsmem(ctx.device, c.dsmem_cluster);
+    if (dl.resident_clusters == 0)
+      throw GpuUnavailable("gpu-pairs: the DSMEM count (r08): no cluster of " + std::to_string(c.dsmem_cluster) +
+                           " blocks fits on GPU " + std::to_string(ctx.device) + " (cudaOccupancyMaxActiveClusters = 0)");
+    m_ds = plan_dsmem(ctx.kp, c.dsmem_cluster, dl.resident_clusters, dl.smem_optin);
+    if (m_ds.rows == 0)
+      throw InputError("gpu-pairs: the DSMEM count (r08) has no layout for K = " + std::to_string(ctx.p->k) + " (" +
+                       std::to_string(ctx.kp) + " padded columns) in clusters of " + std::to_string(c.dsmem_cluster) +
+                       " blocks of " + std::to_string(dl.smem_optin) + " bytes");
+    m_ppt_knob = c.pairs_per_thread;
+    chunk_pairs = std::clamp<std::uint64_t>(c.chunk_pairs, 1, std::min<std::uint64_t>(ctx.round, 1ULL << 31));
+    chunks_per_round = static_cast<std::size_t>((ctx.round + chunk_pairs - 1) / chunk_pairs);
+    m_resident = dl.route_threads;
+    pairs_per_thread = static_cast<std::uint32_t>(run(chunk_pairs));
+    bucket_cap = dsmem_bucket_cap(chunk_pairs, m_ds.ranges, c.bucket_cap);
+    m_dbuf = cuda::DeviceBuffer<std::uint32_t>(static_cast<std::size_t>(m_ds.ranges) * bucket_cap);
+    m_cursor = cuda::DeviceBuffer<std::uint32_t>(m_ds.ranges);
+  }
+  void enqueue_zero(cudaStream_t s) override {
+    JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_cursor.data(), 0, m_cursor.bytes(), s));
+  }
+  void enqueue_round(const CountArgs& a, cudaStream_t s) override {
+    for (std::uint64_t b = a.begin; b < a.end; b += chunk_pairs)
+      launch_dsmem_count(args(a, b, std::min(a.end, b + chunk_pairs)), s);
+  }
+  void poison(cudaStream_t s) override { m_dbuf.poison(s); }
+  std::string explanation() const override {
+    return "routed by row range into " + std::to_string(m_ds.ranges) +
+           " buckets and counted in the distributed shared memory of clusters of " + std::to_string(m_ds.cluster) +
+           " blocks (" + std::to_string(m_ds.rows) + " rows a block)";
+  }
+  std::vector<std::pair<std::string, std::uint64_t>> extras() const override {
+    return {{"dsmem_cluster", m_ds.cluster}, {"dsmem_rows", m_ds.rows},       {"dsmem_ranges", m_ds.ranges},
+            {"dsmem_block_bytes", m_ds.cta_bytes}, {"bucket_cap", bucket_cap}, {"chunk_pairs", chunk_pairs}};
+  }
+  // Phase 1: empty the buckets, route; phase 2: the table kernel, the buckets left full (timed again).
+  void enqueue_phase(const CountArgs& a, int phase, bool variant, cudaStream_t s) override {
+    if (phase != 1 && phase != 2)
+      throw RunError("gpu-pairs: enqueue_count_phase(" + std::to_string(phase) + "): r08's count has phases 1 and 2");
+    DsmemArgs da = args(a, a.begin, a.end);
+    da.phases = phase;
+    da.keep_cursor = phase == 2;
+    da.generic_add = variant && phase == 2;
+    da.match_rank = variant && phase == 1;
+    if (phase == 1) JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_cursor.data(), 0, m_cursor.bytes(), s));
+    launch_dsmem_count(da, s);
+  }
+
+ private:
+  DsmemPlan m_ds;
+  std::uint64_t m_resident = 1;  // route threads resident at once
+  std::uint32_t m_ppt_knob = 0;  // PairsConfig::pairs_per_thread (0: one wave)
+  cuda::DeviceBuffer<std::uint32_t> m_dbuf;
+  cuda::DeviceBuffer<std::uint32_t> m_cursor;
+  // Pair starts per route thread for a chunk of `pairs`: one wave, unless the knob says otherwise.
+  std::uint64_t run(std::uint64_t pairs) const {
+    if (m_ppt_knob) return m_ppt_knob;
+    return pairs == 0 ? 1 : (pairs + m_resident - 1) / m_resident;
+  }
+  DsmemArgs args(const CountArgs& a, std::uint64_t begin, std::uint64_t end) {
+    DsmemArgs da;
+    da.c = a;
+    da.c.begin = begin;
+    da.c.end = end;
+    da.run = run(end - begin);
+    da.cluster = m_ds.cluster;
+    da.cluster_log = m_ds.cluster_log;
+    da.rows = m_ds.rows;
+    da.magic = m_ds.magic;
+    da.slots = m_ds.slots;
+    da.ranges = m_ds.ranges;
+    da.cap = bucket_cap;
+    da.d_buf = m_dbuf.data();
+    da.d_cursor = m_cursor.data();
+    return da;
+  }
+};
+
+std::unique_ptr<CountStage> make_dsmem_stage(const StageContext& ctx) { return std::make_unique<DsmemCountStage>(ctx); }
+
+const CountKindRegistrar reg_dsmem{CountKind{"dsmem", "the DSMEM count (r08)", dsmem_needs(), make_dsmem_stage}};
+
+}  // namespace
 
 }  // namespace joseki::abc471g::pairs

@@ -2,14 +2,19 @@
 // answer[k] += sum_j 2^shift(j) sum_{a,b < K} P_j[a][b] (1 - V[(a+k) mod K]) V[(b+k) mod K], P_j the
 // byte planes of C as r04 lays them out (plane 0 = C & 127, plane j >= 1 = (C >> (7 + 8 (j-1))) & 255,
 // each kp x kp bytes, row a, stride kp). The product never goes to memory. Kernels in
-// sm90a/r09_wgmma_combine.cu (the design and the prediction at its top).
-// Only <cuda_runtime.h> and std types here: the callers are g++-compiled.
+// sm90a/r09_wgmma_combine.cu (the design and the prediction at its top); the combine kind "wgmma"
+// (kinds.hpp) that the ladder entry p09 names, in r09_wgmma_combine.cpp.
+// Pure C++ (no CUDA header; a stream is CUstream_st* = cudaStream_t): the callers are g++-compiled,
+// and a CPU-only build declares wgmma_combine_unavailable() too.
 #pragma once
-
-#include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+
+#include "measure/needs.hpp"
+
+struct CUstream_st;
 
 namespace joseki::abc471g::pairs {
 
@@ -52,6 +57,11 @@ struct WgmmaCombineArgs {
   int debug = 0;
 };
 
+// What r09 needs of the GPU at this kp: wgmma (cc 9.x, sm_90a code) and its shared memory per block.
+measure::Needs wgmma_combine_needs(std::uint32_t kp);
+// Why r09 cannot run on `device` here ("" when it can): no GPU, no CUDA, no sm_90a code, unmet needs.
+std::string wgmma_combine_unavailable(std::uint32_t kp, int device);
+
 // True when this build holds the sm_90a kernels (90 among the build's architectures).
 bool wgmma_combine_built();
 // Dynamic shared memory per block at this kp (bytes). Host code states the needs as
@@ -60,6 +70,6 @@ std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, WgmmaOperand op, int warp
 // Sets the kernels' shared-memory limit, every variant (call once per device before launching at this kp).
 void prepare_wgmma_combine(std::uint32_t kp);
 // Enqueues the combine on s (one kernel; planes the maximum does not need cost nothing). Launch checked.
-void launch_wgmma_combine(const WgmmaCombineArgs& a, WgmmaOperand op, cudaStream_t s);
+void launch_wgmma_combine(const WgmmaCombineArgs& a, WgmmaOperand op, CUstream_st* s);
 
 }  // namespace joseki::abc471g::pairs
