@@ -3,6 +3,8 @@
 // emulated lane by lane; the multi-GPU split; the cost model; the progress bar; start-up helpers.
 #include <gtest/gtest.h>
 
+#include "../rungs/pairs_test_rungs.hpp"  // the gpu-pairs test-only rungs: tests/rungs/pairs_rungs.def
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -17,6 +19,7 @@
 #include "experiments/abc471g/gpu_pairs/bench.hpp"
 #include "experiments/abc471g/cost/costs.hpp"
 #include "measure/launcher.hpp"
+#include "experiments/abc471g/gpu_pairs/kinds.hpp"
 #include "experiments/abc471g/gpu_pairs/ladder.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
@@ -579,6 +582,88 @@ TEST(Abc471gPairsLadder, ARungAddedWithOneEntryIsValidatedTimedAndListed) {
   ASSERT_EQ(res2.records.size(), 1u);
   EXPECT_EQ(res2.records[0].validation.rfind("failed", 0), 0u) << res2.records[0].validation;
   EXPECT_FALSE(res2.records[0].summary.has_value());
+}
+
+// A rung that brings a new KIND of count (kinds.hpp), added the documented way: its file
+// (tests/rungs/pairs_t01_warp_atomic.cu: kernel + registered CountKind, built only into a CUDA build's GPU
+// tests) and one line (tests/rungs/pairs_rungs.def). Its metadata, here on any machine: the entry names
+// the kind, the solve's configuration carries it, and the ladder lists it after its declared predecessor
+// (skipped here for want of a CUDA runner; tests/gpu/test_abc471g_pairs_kinds.cpp runs it on the GPU).
+TEST(Abc471gPairsLadder, ATestOnlyKindRungIsListedAfterItsPredecessor) {
+  const gp::PairsRung& t01 = gp::test_rung("pt01");
+  EXPECT_EQ(t01.slug, "t01_warp_atomic");
+  EXPECT_EQ(t01.variant(), "pairs.t01_warp_atomic");
+  EXPECT_EQ(t01.counter, gp::Counter::Kind);
+  EXPECT_EQ(t01.count_kind, "warp_atomic");
+  EXPECT_EQ(t01.counter_label(), "warp_atomic");
+  EXPECT_TRUE(t01.combine_kind.empty());
+  ASSERT_TRUE(t01.combiner.has_value());
+  EXPECT_EQ(*t01.combiner, gp::Combiner::TensorCore);
+  const gp::PairsConfig c = t01.config();
+  EXPECT_EQ(c.count_kind, "warp_atomic");
+  EXPECT_EQ(gp::effective_counter(random_problem(10, 301, 1, 1, 1), c), gp::Counter::Kind);
+  EXPECT_EQ(gp::effective_counter(random_problem(10, 5000, 1, 1, 1), c), gp::Counter::Atomic) << "Kp > 4096";
+  EXPECT_TRUE(t01.precondition(random_problem(10, 301, 1, 1, 1)).empty());
+  EXPECT_FALSE(t01.precondition(random_problem(10, 5000, 1, 1, 1)).empty()) << "a kind counts where Kp <= 4096";
+  for (const gp::PairsRung& r : gp::pairs_ladder()) EXPECT_NE(r.id, t01.id) << "test ids stay out of the ladder";
+
+  const ab::Problem p = random_problem(4001, 301, 13, 5, 3);
+  std::vector<gp::PairsRung> rungs = gp::pairs_ladder();
+  rungs.push_back(gp::test_rung("pt01"));  // what the .def line adds
+  const joseki::measure::Ladder lad = gp::core_ladder(p, rungs);
+  ASSERT_NE(lad.find("pt01"), nullptr);
+  EXPECT_EQ(lad.find("pt01")->predecessor, "pairs.r02_atomic_tc_int8");
+  EXPECT_EQ(lad.find("pt01")->backend, "cuda");
+  EXPECT_EQ(lad.find("pt01")->position, 91);
+  const ab::Answer want = brute(p);  // the runner keeps a reference
+  const auto cpu = gp::make_cpu_runner(p, want);
+  joseki::measure::LadderOptions lo;
+  lo.rule.min_samples = 3;
+  lo.rule.min_time_s = 0;
+  lo.rule.timeout_s = 2;
+  lo.workload.set("n", static_cast<std::int64_t>(p.n)).set("k", static_cast<std::int64_t>(p.k));
+  const joseki::measure::LadderResult res = joseki::measure::run_ladder(lad, {cpu.get()}, lo);
+  EXPECT_TRUE(res.failures.empty()) << res.failures.front();
+  const std::string table = joseki::measure::ladder_table(res.records);
+  const std::size_t at = table.find("pairs.t01_warp_atomic"), pred = table.find("pairs.r02_atomic_tc_int8");
+  ASSERT_NE(at, std::string::npos) << table;
+  ASSERT_NE(pred, std::string::npos) << table;
+  EXPECT_LT(pred, at) << table;
+  bool skipped_row = false;
+  for (const auto& r : res.records)
+    if (r.variant == "pairs.t01_warp_atomic") {
+      skipped_row = r.skipped.has_value();
+      if (r.skipped) { EXPECT_NE(r.skipped->find("no cuda runner"), std::string::npos) << *r.skipped; }
+    }
+  EXPECT_TRUE(skipped_row);
+}
+
+// The built-in ladder's kinds are registered where their code is built (a CUDA build), by their rung
+// files (r08_dsmem_count.cu, r09_wgmma_combine.cpp); a CPU-only build has none.
+TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
+  const gp::PairsRung& r8 = gp::find_rung("p08");
+  const gp::PairsRung& r9 = gp::find_rung("p09");
+#ifdef JOSEKI_HAVE_CUDA
+  const gp::CountKind* dsmem = gp::find_count_kind(r8.count_kind);
+  ASSERT_NE(dsmem, nullptr);
+  EXPECT_EQ(dsmem->what, "the DSMEM count (r08)");
+  EXPECT_EQ(dsmem->needs.features, std::vector<joseki::measure::Feature>{joseki::measure::Feature::Clusters})
+      << "the kind checks clusters itself, as the ladder entry's needs say";
+  const gp::CombineKind* wgmma = gp::find_combine_kind(r9.combine_kind);
+  ASSERT_NE(wgmma, nullptr);
+  EXPECT_EQ(wgmma->what, "r09's wgmma combine");
+  ASSERT_NE(wgmma->unavailable, nullptr);
+  if (!joseki::gpu::availability().ok) { EXPECT_NE(wgmma->unavailable(2304, 0), "") << "no GPU: unavailable, with why"; }
+#else
+  EXPECT_EQ(gp::find_count_kind(r8.count_kind), nullptr);
+  EXPECT_EQ(gp::find_combine_kind(r9.combine_kind), nullptr);
+#endif
+  EXPECT_EQ(gp::find_count_kind("no_such_kind"), nullptr);
+  for (const gp::PairsRung& r : gp::pairs_ladder()) {
+    if (!r.count_kind.empty()) { EXPECT_EQ(r.counter, gp::Counter::Kind) << r.slug; }
+    if (r.slug != "r08_dsmem_count") { EXPECT_TRUE(r.count_kind.empty()) << r.slug; }
+    if (r.slug != "r09_wgmma_combine") { EXPECT_TRUE(r.combine_kind.empty()) << r.slug; }
+  }
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

@@ -122,6 +122,19 @@ std::int64_t tile_area(int t) { return t == 0 ? 128 * 128 : t == 1 ? 64 * 128 : 
 
 }  // namespace
 
+std::unique_ptr<measure::Runner> make_gpu_runner(const Problem& p, const Answer& want, int device) {
+#ifdef JOSEKI_HAVE_CUDA
+  BenchOptions o;
+  o.device = device;
+  return std::make_unique<GpuSolveRunner>(p, want, o);
+#else
+  (void)p;
+  (void)want;
+  (void)device;
+  return nullptr;
+#endif
+}
+
 std::vector<Record> bench_ladder(const Problem& p, const std::string& case_name, const BenchOptions& o) {
   std::vector<Record> ladder, extra;
   const std::string set_id = "pairs-ladder " + case_name + " " + bench::now_id();

@@ -40,10 +40,11 @@ PairsRung cpu_rung(std::string id, std::string slug, std::string name, std::stri
   return r;
 }
 
-// count_kind / combine_kind: a pluggable kind the rung brings (kinds.hpp), by its registered name.
+}  // namespace
+
 PairsRung gpu_rung(std::string id, int position, std::string slug, std::string name, std::string technique,
-                   std::string predecessor, Combiner combiner, Counter counter, std::string count_kind = "",
-                   std::string combine_kind = "") {
+                   std::string predecessor, Combiner combiner, Counter counter, std::string count_kind,
+                   std::string combine_kind) {
   PairsRung r;
   r.id = std::move(id);
   r.position = position;
@@ -56,13 +57,11 @@ PairsRung gpu_rung(std::string id, int position, std::string slug, std::string n
   r.counter = count_kind.empty() ? counter : Counter::Kind;
   r.count_kind = std::move(count_kind);
   r.combine_kind = std::move(combine_kind);
-  r.precondition = counter != Counter::Atomic ? partition_precondition
+  r.precondition = r.counter != Counter::Atomic ? partition_precondition
                                                  : std::function<std::string(const Problem&)>(
                                                        [combiner](const Problem& p) { return pairs_precondition(p, combiner); });
   return r;
 }
-
-}  // namespace
 
 const std::vector<PairsRung>& pairs_ladder() {
   static const std::vector<PairsRung> rungs = [] {

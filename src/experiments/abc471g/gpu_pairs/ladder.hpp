@@ -57,6 +57,15 @@ struct PairsRung {
 // and its entry names it (docs/ABC471G_SCALE.md, "Adding a rung").
 const std::vector<PairsRung>& pairs_ladder();
 
+// A GPU rung as the list's entries make it: precondition and needs from its combiner (and the
+// partition's K limit for a partition or kind counter); count_kind / combine_kind: a pluggable kind
+// the rung brings (kinds.hpp), by its registered name (counter becomes Counter::Kind with a count kind).
+// Knobs beyond these go into the entry's `configure`. The test-only rungs (tests/rungs/pairs_rungs.def)
+// are made by it too.
+PairsRung gpu_rung(std::string id, int position, std::string slug, std::string name, std::string technique,
+                   std::string predecessor, Combiner combiner, Counter counter, std::string count_kind = "",
+                   std::string combine_kind = "");
+
 // A list of rungs (pairs_ladder(), or it plus a test's rung) as the measurement core's ladder at
 // problem p (measure/ladder.hpp): variant "pairs." + slug, predecessor by variant, p00 the
 // baseline, a GPU rung's needs those of its combiner at this K; impl = the PairsRung (the list
@@ -65,6 +74,10 @@ measure::Ladder core_ladder(const Problem& p, const std::vector<PairsRung>& rung
 // The Runner of the CPU rungs (backend "cpu"): the rung's registry solver (cpu_solver), compared
 // exactly with `want`, timed in process around the solve call (at most 5 samples, one warm-up).
 std::unique_ptr<measure::Runner> make_cpu_runner(const Problem& p, const Answer& want);
+// The Runner of the GPU rungs (backend "cuda"; bench_ladder.cpp): one PairsDevice per rung, configured by
+// PairsRung::config(), poisoned, compared exactly with `want`, timed with GPU events (cold: the L2
+// flushed), checked again after the timed runs. nullptr in a CPU-only build.
+std::unique_ptr<measure::Runner> make_gpu_runner(const Problem& p, const Answer& want, int device);
 // By slug ("r03_partition_tc"), id ("p03") or variant ("pairs.r03_partition_tc"); throws InputError
 // listing the slugs.
 const PairsRung& find_rung(const std::string& name);
