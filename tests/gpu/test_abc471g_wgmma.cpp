@@ -150,7 +150,7 @@ TEST(Abc471gWgmmaGpu, BadArgumentsAreRefused) {
 #endif
 }
 
-// r09 inside the solve (PairsConfig::wgmma, the ladder's p09): fused single chunk, spills, several chunks
+// r09 inside the solve (combine kind "wgmma", the ladder's p09): fused single chunk, spills, several chunks
 // (the slicing pass writes the planes), a heavy cell (several planes), with and without the graph, every
 // shape, repeated solves and a poison in between.
 TEST(Abc471gWgmmaGpu, WholeSolvesWithTheWgmmaCombineAreExact) {
