@@ -6,6 +6,9 @@
 // and r09's wgmma combine (r09_wgmma_combine.cpp) are plugged in this way, and so is the test-only
 // tests/rungs/pairs_t01_warp_atomic.cu (docs/ABC471G_SCALE.md, "Adding a rung").
 //
+// A stage's enqueue_* calls only enqueue work on the stream they are given (no host synchronisation, no
+// allocation): PairsDevice runs them inside enqueue_count / enqueue_combine, which r05's CUDA graph
+// captures, and the harness times them with events.
 // Pure C++ (compiled by g++ and nvcc; no CUDA header): streams are CUstream_st* (= cudaStream_t).
 // The built-in kinds stay inside pipeline.cpp: counts Atomic and Partition, combiners Ntt, TensorCore
 // and Gemm (cuBLASLt).
