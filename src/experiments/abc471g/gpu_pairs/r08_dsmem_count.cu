@@ -261,19 +261,16 @@ __global__ void __launch_bounds__(ROUTE_THREADS, 2) route_kernel(DsmemArgs a, in
 
 // counter (entry & 0xFFFF) of block (entry >> 16) of this cluster += 1: the address of this block's
 // counter mapped into the target block's shared window, then a reduction there (result not returned).
-__device__ __forceinline__ void dsmem_add_one(std::uint32_t s_base32, std::uint32_t entry) {
+// Only in sm_90+ device passes, as its one caller (the kernel's body below).
 #if JK_R08_SM90
+__device__ __forceinline__ void dsmem_add_one(std::uint32_t s_base32, std::uint32_t entry) {
   std::uint32_t remote;
   asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
                : "=r"(remote)
                : "r"(s_base32 + ((entry & 0xFFFFu) << 2)), "r"(entry >> 16));
   asm volatile("red.shared::cluster.add.u32 [%0], %1;" ::"r"(remote), "r"(1u) : "memory");
-#else
-  (void)s_base32;
-  (void)entry;
-  __trap();
-#endif
 }
+#endif
 
 // One cluster per range, `cluster` blocks, each block `rows` table rows in its dynamic shared memory.
 // GENERIC: call 1's form (cluster.map_shared_rank + atomicAdd: a generic mapa and a generic atom.add),
