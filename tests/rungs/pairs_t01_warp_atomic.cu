@@ -73,14 +73,16 @@ __global__ void __launch_bounds__(T01_THREADS) warp_atomic_count_kernel(CountArg
 class WarpAtomicStage final : public CountStage {
  public:
   explicit WarpAtomicStage(const StageContext& ctx) {
+    // Checked here, not in enqueue_round (which may run inside r05's graph capture).
+    if (ctx.kp == 0 || ctx.kp > 16384)
+      throw InputError("t01 warp_atomic count: kp = " + std::to_string(ctx.kp) + " (need 1..16384)");
     chunk_pairs = ctx.round;  // one launch per round; pairs per thread: the device's (one wave)
     chunks_per_round = 1;
   }
   void enqueue_round(const CountArgs& a, cudaStream_t s) override {
     if (a.end <= a.begin) return;
-    if (a.pairs_per_thread == 0 || a.kp == 0 || a.kp > 16384)
-      throw InputError("t01 warp_atomic count: pairs_per_thread = " + std::to_string(a.pairs_per_thread) +
-                       ", kp = " + std::to_string(a.kp) + " (need >= 1 and 1..16384)");
+    if (a.pairs_per_thread == 0)  // the device always sets it (its own choice or the config's)
+      throw RunError("t01 warp_atomic count: pairs_per_thread = 0 from the device");
     const std::uint64_t threads = (a.end - a.begin + a.pairs_per_thread - 1) / a.pairs_per_thread;
     const unsigned blocks = static_cast<unsigned>((threads + T01_THREADS - 1) / T01_THREADS);
     const int bits = a.end > a.m ? bit_length(a.end - a.m) : 0;

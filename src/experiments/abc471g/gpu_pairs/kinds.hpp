@@ -102,6 +102,7 @@ class CombineStage {
 struct CombineKind {
   std::string name;  // PairsConfig::combine_kind ("wgmma")
   std::string what;  // in messages: "r09's wgmma combine"
+  measure::Needs needs;  // of the GPU (core_ladder adds them to the rung's; the smem a K needs: `unavailable`)
   // "" when it runs on this device at kp, else why (no such code in this build, unmet needs): the
   // device then counts only, and its combine throws GpuUnavailable("gpu-pairs: <what> <why>").
   std::string (*unavailable)(std::uint32_t kp, int device) = nullptr;

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "experiments/abc471g/gpu_pairs/bench.hpp"
+#include "experiments/abc471g/gpu_pairs/kinds.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "measure/clock.hpp"
 #include "measure/errors.hpp"
@@ -44,7 +45,8 @@ PairsRung cpu_rung(std::string id, std::string slug, std::string name, std::stri
 
 PairsRung gpu_rung(std::string id, int position, std::string slug, std::string name, std::string technique,
                    std::string predecessor, Combiner combiner, Counter counter, std::string count_kind,
-                   std::string combine_kind) {
+                   std::string combine_kind, std::vector<measure::Feature> features,
+                   std::function<void(PairsConfig&)> configure) {
   PairsRung r;
   r.id = std::move(id);
   r.position = position;
@@ -54,6 +56,10 @@ PairsRung gpu_rung(std::string id, int position, std::string slug, std::string n
   r.predecessor = std::move(predecessor);
   r.combiner = combiner;
   if (combiner != Combiner::Ntt) r.needs = combiner_needs(combiner);  // what it needs of the GPU
+  for (const measure::Feature f : features)  // the rung's own (r08: clusters)
+    if (std::find(r.needs.features.begin(), r.needs.features.end(), f) == r.needs.features.end())
+      r.needs.features.push_back(f);
+  r.configure = std::move(configure);
   r.counter = count_kind.empty() ? counter : Counter::Kind;
   r.count_kind = std::move(count_kind);
   r.combine_kind = std::move(combine_kind);
@@ -84,37 +90,37 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r03_partition_tc", Combiner::Gemm, Counter::Partition),
         gpu_rung("p05", 5, "r05_whole_graph", "r04 as one CUDA graph",
                  "r04's kernels (both streams, cuBLASLt's GEMM) captured once and replayed as one CUDA graph",
-                 "r04_partition_gemm", Combiner::Gemm, Counter::Partition),
+                 "r04_partition_gemm", Combiner::Gemm, Counter::Partition, "", "", {},
+                 [](PairsConfig& c) { c.graph = true; }),
         gpu_rung("p06", 6, "r06_gemm_panels", "r05 + GEMM in row panels",
                  "r05's graph; G = C_0 circ(V) in 3 panels of rows, each panel's masked column sum on a second "
                  "stream beside the next panel's GEMM (G read back from L2)",
-                 "r05_whole_graph", Combiner::Gemm, Counter::Partition),
+                 "r05_whole_graph", Combiner::Gemm, Counter::Partition, "", "", {},
+                 [](PairsConfig& c) {
+                   c.graph = true;
+                   c.gemm_panels = 3;
+                 }),
         gpu_rung("p07", 7, "r07_wide_tiles", "r05 + partition tiles of 24",
                  "r05's graph (not r06's panels, which lost); the partition kernel in tiles of 24 pairs per thread "
                  "(the per-tile scan, reservations and barriers shared by 1.5x the pairs)",
-                 "r05_whole_graph", Combiner::Gemm, Counter::Partition),
+                 "r05_whole_graph", Combiner::Gemm, Counter::Partition, "", "", {},
+                 [](PairsConfig& c) {
+                   c.graph = true;
+                   c.partition_tile = 24;
+                 }),
         gpu_rung("p08", 8, "r08_dsmem_count", "DSMEM count + cuBLASLt GEMM",
                  "pairs routed by row range (16 ways, 4-byte entries); each range counted by a cluster of 8 blocks "
                  "holding its rows in distributed shared memory (remote shared atomics); r04's combine after a "
                  "slicing pass",
-                 "r04_partition_gemm", Combiner::Gemm, Counter::Kind, "dsmem"),
+                 "r04_partition_gemm", Combiner::Gemm, Counter::Kind, "dsmem", "",
+                 {measure::Feature::Clusters}),  // thread-block clusters: sm_90
         gpu_rung("p09", 9, "r09_wgmma_combine", "r05 + combine on wgmma",
                  "r05's graph; every plane of C times circ(V) on joseki's own wgmma kernel (sm_90a; circ(V) made "
                  "from V in shared memory), the masked column sum in its epilogue: no cuBLASLt, no G, no circ(V) "
                  "in memory",
-                 "r05_whole_graph", Combiner::Gemm, Counter::Partition, "", "wgmma"),
-    };
-    v[8].needs.features.push_back(measure::Feature::Clusters);  // thread-block clusters: sm_90
-    v[9].configure = [](PairsConfig& c) { c.graph = true; };
-    v[9].needs.features.push_back(measure::Feature::Wgmma);  // sm_90a code on a 9.x GPU
-    v[5].configure = [](PairsConfig& c) { c.graph = true; };
-    v[7].configure = [](PairsConfig& c) {
-      c.graph = true;
-      c.partition_tile = 24;
-    };
-    v[6].configure = [](PairsConfig& c) {
-      c.graph = true;
-      c.gemm_panels = 3;
+                 "r05_whole_graph", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma},  // sm_90a code on a 9.x GPU
+                 [](PairsConfig& c) { c.graph = true; }),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =
@@ -197,7 +203,12 @@ measure::Ladder core_ladder(const Problem& p, const std::vector<PairsRung>& rung
     s.backend = r.combiner ? "cuda" : "cpu";
     if (r.combiner) {
       s.needs = combiner_needs(*r.combiner, p.k);
-      for (const measure::Feature f : r.needs.features)  // the rung's own (r08: clusters)
+      std::vector<measure::Feature> own = r.needs.features;  // the rung's own (r08: clusters), and its kinds'
+      if (const CountKind* ck = r.count_kind.empty() ? nullptr : find_count_kind(r.count_kind))
+        own.insert(own.end(), ck->needs.features.begin(), ck->needs.features.end());
+      if (const CombineKind* ck = r.combine_kind.empty() ? nullptr : find_combine_kind(r.combine_kind))
+        own.insert(own.end(), ck->needs.features.begin(), ck->needs.features.end());
+      for (const measure::Feature f : own)
         if (std::find(s.needs.features.begin(), s.needs.features.end(), f) == s.needs.features.end())
           s.needs.features.push_back(f);
     }

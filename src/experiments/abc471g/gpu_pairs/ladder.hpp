@@ -60,15 +60,20 @@ const std::vector<PairsRung>& pairs_ladder();
 // A GPU rung as the list's entries make it: precondition and needs from its combiner (and the
 // partition's K limit for a partition or kind counter); count_kind / combine_kind: a pluggable kind
 // the rung brings (kinds.hpp), by its registered name (counter becomes Counter::Kind with a count kind).
-// Knobs beyond these go into the entry's `configure`. The test-only rungs (tests/rungs/pairs_rungs.def)
-// are made by it too.
+// `features`: what the rung needs of the GPU beyond its combiner (r08: clusters; r09: wgmma), stated
+// in the entry so that a build without the kind (CPU only) still lists the rung with its skip reason;
+// core_ladder adds the registered kinds' own needs as well. `configure`: the knobs beyond these
+// (r05: PairsConfig::graph). So every rung is one entry. The test-only rungs
+// (tests/rungs/pairs_rungs.def) are made by it too.
 PairsRung gpu_rung(std::string id, int position, std::string slug, std::string name, std::string technique,
                    std::string predecessor, Combiner combiner, Counter counter, std::string count_kind = "",
-                   std::string combine_kind = "");
+                   std::string combine_kind = "", std::vector<measure::Feature> features = {},
+                   std::function<void(PairsConfig&)> configure = {});
 
 // A list of rungs (pairs_ladder(), or it plus a test's rung) as the measurement core's ladder at
 // problem p (measure/ladder.hpp): variant "pairs." + slug, predecessor by variant, p00 the
-// baseline, a GPU rung's needs those of its combiner at this K; impl = the PairsRung (the list
+// baseline, a GPU rung's needs those of its combiner at this K, its own features and those of the
+// kinds it names where they are registered in this build; impl = the PairsRung (the list
 // must outlive the ladder). measure::run_ladder runs it: `bench_ladder` (bench.hpp).
 measure::Ladder core_ladder(const Problem& p, const std::vector<PairsRung>& rungs);
 // The Runner of the CPU rungs (backend "cpu"): the rung's registry solver (cpu_solver), compared

@@ -80,6 +80,20 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     : m_p(p), m_cfg(c), m_device(device), m_kp(padded_k(p.k)) {
   const std::string why = pairs_precondition(p, c.combiner);
   if (!why.empty()) throw InputError(std::string("gpu-pairs: ") + why);
+  // The kinds a configuration names are checked first, whatever runs here later (a combiner this
+  // GPU lacks, the NTT fallback, the atomic count above Kp = 4096): a misspelt or misplaced kind is
+  // bad input everywhere, never silently dropped.
+  if (!c.count_kind.empty() && !find_count_kind(c.count_kind))
+    throw InputError("gpu-pairs: PairsConfig::count_kind = '" + c.count_kind +
+                     "': no such count kind in this build (count kinds: " + joined(count_kind_names()) + ")");
+  if (!c.combine_kind.empty()) {
+    if (!find_combine_kind(c.combine_kind))
+      throw InputError("gpu-pairs: PairsConfig::combine_kind = '" + c.combine_kind +
+                       "': no such combine kind in this build (combine kinds: " + joined(combine_kind_names()) + ")");
+    if (c.combiner != Combiner::Gemm)
+      throw InputError("gpu-pairs: PairsConfig::combine_kind = '" + c.combine_kind +
+                       "' takes the gemm combiner's planes, not the " + combiner_name(c.combiner) + " combiner's");
+  }
   // A combiner this GPU cannot run is never prepared nor launched: the count still runs (the
   // tests' count tables), and enqueue_combine() says why the combine cannot.
   if (auto need = measure::unmet(combiner_needs(c.combiner, p.k), gpu::needs_facts(device)))
@@ -136,9 +150,9 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
   }
   if (m_counter == Counter::Kind) {  // a pluggable count kind (kinds.hpp; r08: r08_dsmem_count.cu)
     m_count_kind = find_count_kind(c.count_kind);
-    if (!m_count_kind)
-      throw InputError("gpu-pairs: PairsConfig::count_kind = '" + c.count_kind +
-                       "': no such count kind in this build (count kinds: " + joined(count_kind_names()) + ")");
+    if (!m_count_kind)  // Counter::Kind without a name (a name that is not registered was refused above)
+      throw InputError("gpu-pairs: Counter::Kind needs PairsConfig::count_kind (count kinds: " +
+                       joined(count_kind_names()) + ")");
     if (auto need = measure::unmet(m_count_kind->needs, gpu::needs_facts(device)))
       throw GpuUnavailable("gpu-pairs: " + m_count_kind->what + " " + *need);
     m_count_stage = m_count_kind->make(m_ctx);
@@ -155,13 +169,7 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     m_planes = cuda::DeviceBuffer<std::uint8_t>(static_cast<std::size_t>(m_slices) * cells);
     prepare_tc_combine(static_cast<TcTile>(c.tile), m_kp);
     if (!c.combine_kind.empty()) {  // a pluggable combine kind (kinds.hpp; r09): no cuBLASLt; the fused count still writes the planes
-      const CombineKind* ck = find_combine_kind(c.combine_kind);
-      if (!ck)
-        throw InputError("gpu-pairs: PairsConfig::combine_kind = '" + c.combine_kind +
-                         "': no such combine kind in this build (combine kinds: " + joined(combine_kind_names()) + ")");
-      if (c.combiner != Combiner::Gemm)
-        throw InputError("gpu-pairs: PairsConfig::combine_kind = '" + c.combine_kind + "' takes the gemm combiner's planes, not the " +
-                         combiner_name(c.combiner) + " combiner's");
+      const CombineKind* ck = find_combine_kind(c.combine_kind);  // registered, with the gemm combiner (above)
       const std::string why = ck->unavailable ? ck->unavailable(m_kp, device) : std::string();
       if (why.empty()) {
         m_combine_kind = ck;
@@ -367,7 +375,7 @@ std::vector<std::pair<std::string, std::uint64_t>> PairsDevice::count_extras() c
 std::uint64_t PairsDevice::count_extra(const std::string& key) const {
   for (const auto& [k, v] : count_extras())
     if (k == key) return v;
-  return 0;
+  throw RunError("gpu-pairs: the count (" + counter_label() + ") reports no fact '" + key + "'");
 }
 
 void PairsDevice::enqueue_combine(cudaStream_t s) {

@@ -77,7 +77,8 @@ class WgmmaCombineStage final : public CombineStage {
 
 std::unique_ptr<CombineStage> make_wgmma_stage(const StageContext& ctx) { return std::make_unique<WgmmaCombineStage>(ctx); }
 
-const CombineKindRegistrar reg_wgmma{CombineKind{"wgmma", "r09's wgmma combine", wgmma_combine_unavailable, make_wgmma_stage}};
+const CombineKindRegistrar reg_wgmma{CombineKind{"wgmma", "r09's wgmma combine", measure::Needs{0, {measure::Feature::Wgmma}, 0},
+                                                      wgmma_combine_unavailable, make_wgmma_stage}};
 
 }  // namespace
 #endif
