@@ -38,30 +38,18 @@ __global__ void __launch_bounds__(T01_THREADS) warp_atomic_count_kernel(CountArg
   const std::uint64_t tid = blockIdx.x * static_cast<std::uint64_t>(T01_THREADS) + threadIdx.x;
   const std::uint64_t p0 = a.begin + tid * a.pairs_per_thread;
   const std::uint64_t p1 = p0 < a.end ? (a.end - p0 < a.pairs_per_thread ? a.end : p0 + a.pairs_per_thread) : p0;
-  const FastMod fm{a.fastmod_m, a.k};
-  std::uint64_t j = p0, state = 0;
-  auto next = [&]() -> std::uint32_t {
-    std::uint32_t v;
-    if (j < a.m) {
-      v = a.d_b[j];
-    } else {
-      v = fastmod(pcg_raw(state), fm);
-      state = state * LCG_MUL + LCG_INC;
-    }
-    ++j;
-    return v;
-  };
+  ElementCursor el{a.d_b, a.m, FastMod{a.fastmod_m, a.k}, p0, 0};
   std::uint32_t prev = 0;
   if (p0 < p1) {
-    state = jump_with(c_jump_t01, a.seed, (p0 > a.m ? p0 : a.m) - a.m, bits);
-    prev = next();
+    el.state = jump_with(c_jump_t01, a.seed, (p0 > a.m ? p0 : a.m) - a.m, bits);
+    prev = el.next();
   }
   const std::uint32_t lane = threadIdx.x & 31u;
   for (std::uint32_t t = 0; t < a.pairs_per_thread; ++t) {
     const bool valid = p0 + t < p1;
     std::uint32_t cell = 0xFFFFFFFFu;  // never a cell: kp * kp <= 2^28
     if (valid) {
-      const std::uint32_t cur = next();
+      const std::uint32_t cur = el.next();
       cell = prev * a.kp + cur;
       prev = cur;
     }

@@ -101,6 +101,28 @@ JOSEKI_HD std::uint32_t fastmod(std::uint32_t x, const FastMod& f) {
   return static_cast<std::uint32_t>((static_cast<std::uint64_t>(static_cast<std::uint32_t>(low >> 32)) * f.d + t) >> 32);
 }
 
+// One thread's run of the sequence A_j, j = j, j + 1, ...: b_j below M, the LCG's outputs from M on.
+// `state` is the LCG state of element max(j, M), set by the caller (jump_with) before the first next()
+// once the run has any element. (The count kernels of r08 and of the test-only rung t01 read pairs so.)
+struct ElementCursor {
+  const std::uint32_t* b = nullptr;  // the M given values
+  std::uint64_t m = 0;
+  FastMod fm;
+  std::uint64_t j = 0;  // the next element's index
+  std::uint64_t state = 0;
+  JOSEKI_HD std::uint32_t next() {
+    std::uint32_t v;
+    if (j < m) {
+      v = b[j];
+    } else {
+      v = fastmod(pcg_raw(state), fm);
+      state = state * LCG_MUL + LCG_INC;
+    }
+    ++j;
+    return v;
+  }
+};
+
 // ---- Goldilocks prime p = 2^64 - 2^32 + 1 ---------------------------------------------
 // p - 1 = 2^32 * 3 * 5 * 17 * 257 * 65537, so power-of-two NTTs up to 2^32 exist; 7 generates
 // the multiplicative group. Values are kept canonical (< p).

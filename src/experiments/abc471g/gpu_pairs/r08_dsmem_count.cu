@@ -157,23 +157,11 @@ __global__ void __launch_bounds__(ROUTE_THREADS, 2) route_kernel(DsmemArgs a, in
   const std::uint64_t gtid = blockIdx.x * static_cast<std::uint64_t>(ROUTE_THREADS) + threadIdx.x;
   const std::uint64_t p0 = c.begin + gtid * a.run;
   const std::uint64_t p1 = p0 < c.end ? (c.end - p0 < a.run ? c.end : p0 + a.run) : p0;
-  const FastMod fm{c.fastmod_m, c.k};
-  std::uint64_t j = p0, state = 0;
-  auto next = [&]() -> std::uint32_t {
-    std::uint32_t v;
-    if (j < c.m) {
-      v = c.d_b[j];
-    } else {
-      v = fastmod(pcg_raw(state), fm);
-      state = state * LCG_MUL + LCG_INC;
-    }
-    ++j;
-    return v;
-  };
+  ElementCursor el{c.d_b, c.m, FastMod{c.fastmod_m, c.k}, p0, 0};
   std::uint32_t prev = 0;
   if (p0 < p1) {
-    state = jump_with(c_jump8, c.seed, (p0 > c.m ? p0 : c.m) - c.m, bits);
-    prev = next();
+    el.state = jump_with(c_jump8, c.seed, (p0 > c.m ? p0 : c.m) - c.m, bits);
+    prev = el.next();
   }
   // Every thread of the block runs the same number of tiles (the block's longest run), so the
   // warp-wide ballots and the barriers see every thread.
@@ -191,7 +179,7 @@ __global__ void __launch_bounds__(ROUTE_THREADS, 2) route_kernel(DsmemArgs a, in
       key[e] = ~0u;
       std::uint32_t range = 0;
       if (q < p1) {
-        const std::uint32_t cur = next();
+        const std::uint32_t cur = el.next();
         key[e] = dsmem_key(prev, cur, kp, a.rows, a.magic);  // slot << 16 | offset
         range = dsmem_key_range(key[e], a.cluster_log);
         prev = cur;
