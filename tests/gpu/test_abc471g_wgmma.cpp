@@ -71,7 +71,7 @@ void expect_exact(const std::vector<std::uint64_t>& table, std::uint32_t kp, con
       for (std::size_t i = 0; i < got.size(); ++i)
         if (got[i] != want[i] && bad++ == 0) first = i;
       EXPECT_EQ(bad, 0u) << what << ": K = " << p.k << ", planes " << fx.planes() << ", operand "
-                         << gp::wgmma_shape_name(gp::wgmma_operand_name(sh.op), sh.warpgroups, sh.stage_bytes) << ", run " << rep
+                         << gp::wgmma_shape_name(sh) << ", run " << rep
                          << ": first wrong answer at k = " << first << ": got " << got[first] << ", expected "
                          << want[first];
     }
@@ -170,6 +170,7 @@ TEST(Abc471gWgmmaGpu, WholeSolvesWithTheWgmmaCombineAreExact) {
         c.wgmma_ss = sh.op == gp::WgmmaOperand::Ss;
         c.wgmma_warpgroups = sh.warpgroups;
         c.wgmma_stage_bytes = sh.stage_bytes;
+        c.wgmma_inflight = sh.inflight;
         c.graph = variant != 3;
         c.bucket_cap = variant == 1 ? 8u : 0u;    // spills into the table
         if (variant == 2) c.chunk_pairs = 1'000;  // several chunks: the slicing pass writes the planes
@@ -180,8 +181,7 @@ TEST(Abc471gWgmmaGpu, WholeSolvesWithTheWgmmaCombineAreExact) {
           if (rep == 1) dev.poison(s);
           dev.enqueue_solve(s);
           EXPECT_EQ(dev.download(s), want) << "solve " << rep << ", variant " << variant << ", shape "
-                                           << gp::wgmma_shape_name(gp::wgmma_operand_name(sh.op), sh.warpgroups,
-                                                                   sh.stage_bytes)
+                                           << gp::wgmma_shape_name(sh)
                                            << ", N = " << p.n << ", K = " << p.k;
         }
       }

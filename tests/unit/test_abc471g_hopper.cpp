@@ -109,6 +109,16 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
   bool needs_wgmma = false;
   for (joseki::measure::Feature f : r9.needs.features) needs_wgmma = needs_wgmma || f == joseki::measure::Feature::Wgmma;
   EXPECT_TRUE(needs_wgmma) << "r09 is skipped with the reason off sm_90a";
+  // r10: r09 with one wgmma group in flight, its one knob beside r09's graph.
+  const gp::PairsRung& r10 = gp::find_rung("p10");
+  EXPECT_EQ(r10.slug, "r10_wgmma_inflight");
+  EXPECT_EQ(r10.predecessor, "r09_wgmma_combine");
+  EXPECT_EQ(r10.combine_kind, "wgmma");
+  EXPECT_EQ(r10.needs.features, r9.needs.features);
+  const gp::PairsConfig c10 = r10.config();
+  EXPECT_EQ(c10.wgmma_inflight, 1);
+  EXPECT_TRUE(c10.graph);
+  EXPECT_EQ(c9.wgmma_inflight, 0) << "r09 waits for every group";
 }
 
 // r08's layout (dsmem_plan.hpp): every row in exactly one slot, the slot of a row by the magic

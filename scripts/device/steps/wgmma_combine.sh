@@ -9,7 +9,8 @@
 #      table, each validated first (a failure says whether exchanging the descriptors' LBO/SBO fixes it)
 #   3. `abc471g scale hopper` at the max case once: "r04's combine alone" measured in the same session (on
 #      branch wgmma-int also r09_wgmma_combine, the whole solve with r09 in r05's graph)
-#   4. ncu --set full of one launch of two shapes (where the time goes); compute-sanitizer memcheck and
+#   4. ncu --set full of one launch of r09's and r10's default shapes (where the time goes; r10 = r09 with
+#      one wgmma group in flight, shapes *.if1); compute-sanitizer memcheck and
 #      racecheck of Abc471gWgmmaGpu.SanitizerShapes
 #   5. a summary: variant | table | planes | median | int8 TOPS | validation, and r04's combine alone
 WC=$W/wgmma_combine
@@ -25,7 +26,9 @@ wc_rc=${PIPESTATUS[0]}
 echo "[exit $wc_rc]"
 if (( wc_rc != 0 )); then  # a fault ends the process: each shape on its own, to see which ones run
   step "wgmma_combine: scale wgmma, one process per shape (the run above exited $wc_rc)"
-  for sh in rs.wg2.bk64 rs.wg4.bk64 ss.wg2.bk64 ss.wg4.bk64 rs.wg2.bk128 rs.wg4.bk128 ss.wg2.bk128 ss.wg4.bk128; do
+  for sh in rs.wg2.bk64 rs.wg4.bk64 ss.wg2.bk64 ss.wg4.bk64 rs.wg2.bk128 rs.wg4.bk128 ss.wg2.bk128 ss.wg4.bk128 \
+            rs.wg2.bk64.if1 rs.wg4.bk64.if1 ss.wg2.bk64.if1 ss.wg4.bk64.if1 rs.wg2.bk128.if1 rs.wg4.bk128.if1 \
+            ss.wg2.bk128.if1 ss.wg4.bk128.if1; do
     timeout 15 "$J" --json "$WC/wgmma_$sh.json" abc471g scale wgmma --timeout 0.3 --shapes "$sh" > "$WC/wgmma_$sh.log" 2>&1
     echo "$sh: exit $? | $(grep -E "^\| pairs.r09" "$WC/wgmma_$sh.log" | head -1 | cut -c1-200) $(grep -iE "error|what\(\)" "$WC/wgmma_$sh.log" | head -1 | cut -c1-160)"
   done
@@ -34,9 +37,9 @@ fi
 step "wgmma_combine: scale hopper (max case; r04's combine alone, same session)"
 run timeout 75 "$J" --json "$WC/hopper_max.json" abc471g scale hopper 2>&1 | tee "$WC/hopper_max.log" | tail -16
 
-step "wgmma_combine: ncu --set full of one r09 launch (rs.wg4.bk128) and one of rs.wg2.bk64"
+step "wgmma_combine: ncu --set full of one launch of r09's default shape (rs.wg4.bk64) and of r10's (rs.wg4.bk64.if1)"
 NCU=ncu; command -v ncu >/dev/null || NCU=/usr/local/cuda/bin/ncu
-for sh in rs.wg4.bk128 rs.wg2.bk64; do
+for sh in rs.wg4.bk64 rs.wg4.bk64.if1; do
   timeout 120 $NCU --clock-control none --set full -k regex:wgmma_combine_kernel -c 1 \
     "$J" abc471g scale wgmma --shapes "$sh" --timeout 0.2 > "$WC/ncu_$sh.txt" 2>&1
   echo "ncu $sh: exit $?"

@@ -27,8 +27,9 @@ namespace joseki::abc471g::pairs {
 // (C >> (7 + 8 (j-1))) & 255; planes_for(max, 7) of them (at least one), plane-major.
 std::vector<std::uint8_t> gemm_planes(const std::vector<std::uint64_t>& table, std::uint32_t kp, int* planes);
 
-// "rs.wg2.bk64": a shape's name in the records' variants.
-std::string wgmma_shape_name(const std::string& operand, int warpgroups, int stage_bytes);
+// "rs.wg2.bk64" (r09), "rs.wg2.bk64.if1" (r10: one wgmma group in flight): a shape's name in the records' variants.
+std::string wgmma_shape_name(const std::string& operand, int warpgroups, int stage_bytes, int inflight = 0);
+std::string wgmma_shape_name(const WgmmaShape& shape);
 
 #ifdef JOSEKI_HAVE_CUDA
 // A table's planes, V and the answer on the device, ready for r09's combine of problem p (K, V, A_0).

@@ -121,6 +121,14 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r05_whole_graph", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma},  // sm_90a code on a 9.x GPU
                  [](PairsConfig& c) { c.graph = true; }),
+        gpu_rung("p10", 10, "r10_wgmma_inflight", "r09 + one wgmma group in flight",
+                 "r09's graph and wgmma combine; the stage's wgmma group left running across the next stage's "
+                 "barrier (wait_group 1, not 0; copies one stage less ahead, two sets of fragment registers)",
+                 "r09_wgmma_combine", Combiner::Gemm, Counter::Partition, "", "wgmma", {measure::Feature::Wgmma},
+                 [](PairsConfig& c) {
+                   c.graph = true;
+                   c.wgmma_inflight = 1;
+                 }),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -48,7 +48,8 @@ class WgmmaCombineStage final : public CombineStage {
   explicit WgmmaCombineStage(const StageContext& ctx)
       : m_op(ctx.cfg->wgmma_ss ? WgmmaOperand::Ss : WgmmaOperand::Rs),
         m_warpgroups(ctx.cfg->wgmma_warpgroups),
-        m_stage_bytes(ctx.cfg->wgmma_stage_bytes) {
+        m_stage_bytes(ctx.cfg->wgmma_stage_bytes),
+        m_inflight(ctx.cfg->wgmma_inflight) {
     prepare_wgmma_combine(ctx.kp);
   }
   void enqueue(const CombinePlanes& cp, CUstream_st* s) override {
@@ -63,6 +64,7 @@ class WgmmaCombineStage final : public CombineStage {
     wa.d_answer = cp.d_answer;
     wa.warpgroups = m_warpgroups;
     wa.stage_bytes = m_stage_bytes;
+    wa.inflight = m_inflight;
     launch_wgmma_combine(wa, m_op, s);
   }
   std::string description() const override {
@@ -72,7 +74,7 @@ class WgmmaCombineStage final : public CombineStage {
 
  private:
   WgmmaOperand m_op;
-  int m_warpgroups, m_stage_bytes;
+  int m_warpgroups, m_stage_bytes, m_inflight;
 };
 
 std::unique_ptr<CombineStage> make_wgmma_stage(const StageContext& ctx) { return std::make_unique<WgmmaCombineStage>(ctx); }

@@ -29,10 +29,15 @@ struct WgmmaShape {
   WgmmaOperand op = WgmmaOperand::Rs;
   int warpgroups = 2;    // WgmmaCombineArgs::warpgroups
   int stage_bytes = 64;  // WgmmaCombineArgs::stage_bytes
+  int inflight = 0;      // WgmmaCombineArgs::inflight (r10: 1)
 };
 inline constexpr WgmmaShape WGMMA_SHAPES[] = {
-    {WgmmaOperand::Rs, 2, 64},  {WgmmaOperand::Rs, 4, 64},  {WgmmaOperand::Ss, 2, 64},  {WgmmaOperand::Ss, 4, 64},
-    {WgmmaOperand::Rs, 2, 128}, {WgmmaOperand::Rs, 4, 128}, {WgmmaOperand::Ss, 2, 128}, {WgmmaOperand::Ss, 4, 128}};
+    {WgmmaOperand::Rs, 2, 64, 0},  {WgmmaOperand::Rs, 4, 64, 0},  {WgmmaOperand::Ss, 2, 64, 0},
+    {WgmmaOperand::Ss, 4, 64, 0},  {WgmmaOperand::Rs, 2, 128, 0}, {WgmmaOperand::Rs, 4, 128, 0},
+    {WgmmaOperand::Ss, 2, 128, 0}, {WgmmaOperand::Ss, 4, 128, 0}, {WgmmaOperand::Rs, 2, 64, 1},
+    {WgmmaOperand::Rs, 4, 64, 1},  {WgmmaOperand::Ss, 2, 64, 1},  {WgmmaOperand::Ss, 4, 64, 1},
+    {WgmmaOperand::Rs, 2, 128, 1}, {WgmmaOperand::Rs, 4, 128, 1}, {WgmmaOperand::Ss, 2, 128, 1},
+    {WgmmaOperand::Ss, 4, 128, 1}};
 
 struct WgmmaCombineArgs {
   const std::uint8_t* d_planes = nullptr;  // planes * kp * kp bytes (only rows and columns < K are read meaningfully)
@@ -52,6 +57,10 @@ struct WgmmaCombineArgs {
   int warpgroups = 2;
   // Bytes of b per pipeline stage: 64 (two k32 wgmmas per warpgroup between barriers) or 128 (four).
   int stage_bytes = 64;
+  // wgmma groups left in flight across the next stage's barrier: 0 (r09: wait_group 0 after every stage,
+  // the tensor cores idle while the warps pass the barrier and build the next fragments) or 1 (r10: the
+  // copies run one stage less ahead so that the running group's slot is not overwritten).
+  int inflight = 0;
   // Diagnostics for the bench only (answers are then wrong by design, except with 1): 1 no proxy fence
   // between the copies and the tensor cores, 2 no loads after the prologue. 0: the kernel.
   int debug = 0;

@@ -99,6 +99,7 @@ __device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_wait1() { asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory"); }
 
 // D (64 x 128, s32) += A (64 x 32 u8, registers) * B (32 x 128 u8, descriptor; K-major).
 __device__ __forceinline__ void wgmma_rs(u32 (&d)[64], u32 a0, u32 a1, u32 a2, u32 a3, u64 db) {
@@ -130,9 +131,16 @@ __device__ __forceinline__ void wgmma_ss(u32 (&d)[64], u64 da, u64 db) {
 // WGS consumer warpgroups (2: 128 rows of k, two blocks per SM; 4: 256 rows, one block per SM and
 // half the L2 reads of the planes).
 // BK bytes of b per stage (64 or 128).
-template <bool SS, u32 WGS, u32 BK>
+// INFLIGHT (r10): the stage's wgmma group stays in flight across the next stage's barrier (wait_group 1,
+// not 0), so the tensor cores run while the warps assemble the next fragments and pass the barrier; the
+// copies then run STAGES - 2 stages ahead (not STAGES - 1: the slot of the group still in flight is not
+// overwritten), and rs keeps its A fragments in two sets of registers (a set is rewritten only after
+// the group that read it has completed).
+template <bool SS, u32 WGS, u32 BK, bool INFLIGHT>
 __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_kernel(WgmmaCombineArgs a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  constexpr u32 AHEAD = INFLIGHT ? STAGES - 2 : STAGES - 1;  // stages copied ahead of the one computed
+  static_assert(AHEAD >= 1, "at least one stage ahead");
   constexpr u32 THREADS = block_threads(WGS), ROWS = block_rows(WGS);
   constexpr u32 TILE_BYTES = tile_bytes(BN, BK), W_TILE_BYTES = tile_bytes(ROWS, BK);
   constexpr u32 HALF_P = half_bytes(BN), HALF_W = half_bytes(ROWS), CHUNKS = BK / 16, HALVES = BK / 32;
@@ -217,7 +225,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
     };
 
 #pragma unroll
-    for (u32 st = 0; st < STAGES - 1; ++st) {
+    for (u32 st = 0; st < AHEAD; ++st) {
       if (st < nsteps) load_stage(st, st);
       cp_async_commit();
     }
@@ -228,9 +236,11 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
 
     // This thread's rows of k (its fragment rows): 16 warp + g and + 8 within its warpgroup's 64.
     const u32 row_lo = k0 + 64 * wg + 16 * warp + g;
-    for (u32 it = 0; it < nsteps; ++it) {
+    // One stage: wait for its copies, free the slot AHEAD stages on, compute. fr: rs's fragment registers
+    // for this stage (with INFLIGHT, two sets used in turn: see the loop below).
+    auto stage = [&](u32 it, u32 (&fr)[HALVES][4]) {
       const u32 slot = it % STAGES;
-      cp_async_wait<STAGES - 2>();  // this thread's copies of stage it have landed
+      cp_async_wait<AHEAD - 1>();  // this thread's copies of stage it have landed
       if constexpr (!SS) {
         // rs: W is not masked at b >= K; P's columns >= K are zeroed instead, each thread in the chunks it
         // copied itself (landed: its own wait above), in the tile's last stage only.
@@ -253,14 +263,17 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
         }
       }
       if (!dbg_nofence) fence_proxy_async();
-      __syncthreads();              // everyone's have; slot (it - 1) % STAGES is free again
+      // Everyone's copies are in; the slot the next copy overwrites is free: its group completed (wait_group
+      // 0, or with INFLIGHT wait_group 1 after the group of the stage after it) in every warpgroup.
+      __syncthreads();
       {
-        const u32 nx = it + STAGES - 1;
+        const u32 nx = it + AHEAD;
         if (nx < nsteps && !dbg_noloads) load_stage(nx, nx % STAGES);
         cp_async_commit();
       }
       const u32 b0 = (s0 + it) * BK;
       if constexpr (SS) {
+        (void)fr;
         wgmma_fence();
 #pragma unroll
         for (u32 h = 0; h < HALVES; ++h)
@@ -270,7 +283,6 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
         // A fragment of k32 half h (the mma.sync m16n8k32 layout per warp): a0 = row g, columns
         // 4q..4q+3; a1 = row g + 8, same columns; a2, a3 = the same rows, columns 16 + 4q...
         // W[row][b + col] = V2[row + b + col]: the bytes at o, o + 8, o + 16, o + 24 for o = row_lo + b + 4q.
-        u32 fr[HALVES][4];
 #pragma unroll
         for (u32 h = 0; h < HALVES; ++h) a_fragment_rs(my_copy, row_lo, b0 + 32 * h, q, fr[h]);
         wgmma_fence();
@@ -280,8 +292,24 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
                    desc(s_p_addr + slot * TILE_BYTES + h * HALF_P, swap));
       }
       wgmma_commit();
-      wgmma_wait0();
+      if constexpr (INFLIGHT)
+        wgmma_wait1();  // the previous stage's group has completed (its slot and fragments are free)
+      else
+        wgmma_wait0();
+    };
+    u32 fr_a[HALVES][4], fr_b[HALVES][4];
+    if constexpr (INFLIGHT) {  // fr_a and fr_b in turn: no fragment register is rewritten under a running group
+      u32 it = 0;
+      for (; it + 1 < nsteps; it += 2) {
+        stage(it, fr_a);
+        stage(it + 1, fr_b);
+      }
+      if (it < nsteps) stage(it, fr_a);
+      wgmma_wait0();  // the last group, before the epilogue reads d
+    } else {
+      for (u32 it = 0; it < nsteps; ++it) stage(it, fr_a);
     }
+    (void)fr_b;
     cp_async_wait<0>();  // the segment's trailing (empty) groups
 
     // Epilogue (acc_row / acc_col: the accumulator's layout): this thread's two rows' masked sums.
@@ -317,9 +345,9 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
 }
 
 // Blocks of one wave for this kernel, cached per device and shape (the occupancy query is not free).
-template <bool SS, u32 WGS, u32 BK>
+template <bool SS, u32 WGS, u32 BK, bool INFLIGHT>
 u32 wave_blocks(u32 kp) {
-  static std::atomic<u32> cached[64][2] = {};
+  static std::atomic<u32> cached[64][2] = {};  // one per instantiation (a function template's static)
   int dev = 0;
   JOSEKI_CUDA_CHECK(cudaGetDevice(&dev));
   if (dev < 0 || dev >= 64) dev = 0;
@@ -327,7 +355,7 @@ u32 wave_blocks(u32 kp) {
   u32 v = cached[dev][slot].load(std::memory_order_relaxed);
   if (v == 0) {
     int per_sm = 0, sms = 0;
-    JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, wgmma_combine_kernel<SS, WGS, BK>,
+    JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, wgmma_combine_kernel<SS, WGS, BK, INFLIGHT>,
                                                                     block_threads(WGS), smem_bytes(kp, SS, WGS, BK)));
     JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     v = static_cast<u32>((per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1));
@@ -336,29 +364,31 @@ u32 wave_blocks(u32 kp) {
   return v;
 }
 
-template <bool SS, u32 WGS, u32 BK>
+template <bool SS, u32 WGS, u32 BK, bool INFLIGHT>
 void launch_shape(const WgmmaCombineArgs& a, cudaStream_t s) {
   const u64 total = units(a.k, a.planes, WGS, BK).total;  // the planes the maximum needs may be fewer: same grid
-  const u32 wave = wave_blocks<SS, WGS, BK>(a.kp);
+  const u32 wave = wave_blocks<SS, WGS, BK, INFLIGHT>(a.kp);
   const u32 blocks = static_cast<u32>(total < wave ? total : wave);
-  wgmma_combine_kernel<SS, WGS, BK><<<blocks, block_threads(WGS), smem_bytes(a.kp, SS, WGS, BK), s>>>(a);
+  wgmma_combine_kernel<SS, WGS, BK, INFLIGHT><<<blocks, block_threads(WGS), smem_bytes(a.kp, SS, WGS, BK), s>>>(a);
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 
 template <bool SS, u32 WGS>
 void launch_wgs(const WgmmaCombineArgs& a, cudaStream_t s) {
   if (a.stage_bytes == 128)
-    launch_shape<SS, WGS, 128>(a, s);
+    a.inflight ? launch_shape<SS, WGS, 128, true>(a, s) : launch_shape<SS, WGS, 128, false>(a, s);
   else
-    launch_shape<SS, WGS, 64>(a, s);
+    a.inflight ? launch_shape<SS, WGS, 64, true>(a, s) : launch_shape<SS, WGS, 64, false>(a, s);
 }
 
 // The shared-memory limit, and the wave's size asked for now (not first during a graph capture).
 template <bool SS, u32 WGS, u32 BK>
 void set_smem_limit(u32 kp) {
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(wgmma_combine_kernel<SS, WGS, BK>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(smem_bytes(kp, SS, WGS, BK))));
-  (void)wave_blocks<SS, WGS, BK>(kp);
+  for (const auto kernel : {wgmma_combine_kernel<SS, WGS, BK, false>, wgmma_combine_kernel<SS, WGS, BK, true>})
+    JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(smem_bytes(kp, SS, WGS, BK))));
+  (void)wave_blocks<SS, WGS, BK, false>(kp);
+  (void)wave_blocks<SS, WGS, BK, true>(kp);
 }
 
 }  // namespace
@@ -392,12 +422,13 @@ void launch_wgmma_combine(const WgmmaCombineArgs& a, WgmmaOperand op, cudaStream
   if (!wgmma_combine_built())
     throw std::runtime_error("r09 wgmma combine: this build has no sm_90a code (90 not among its CUDA architectures)");
   if (a.k < 1 || a.kp % 128 != 0 || a.kp < a.k || a.planes < 1 || !a.d_planes || !a.d_v || !a.d_answer ||
-      (a.warpgroups != 2 && a.warpgroups != 4) || (a.stage_bytes != 64 && a.stage_bytes != 128))
+      (a.warpgroups != 2 && a.warpgroups != 4) || (a.stage_bytes != 64 && a.stage_bytes != 128) ||
+      (a.inflight != 0 && a.inflight != 1))
     throw std::invalid_argument("r09 wgmma combine: bad arguments (k = " + std::to_string(a.k) + ", kp = " +
                                 std::to_string(a.kp) + ", planes = " + std::to_string(a.planes) + ", warpgroups = " +
                                 std::to_string(a.warpgroups) + ", stage_bytes = " + std::to_string(a.stage_bytes) +
-                                "; kp must be a multiple of 128 >= k, planes >= 1, warpgroups 2 or 4, stage_bytes 64 "
-                                "or 128, pointers set)");
+                                ", inflight = " + std::to_string(a.inflight) + "; kp must be a multiple of 128 >= k, planes >= 1, warpgroups 2 or 4, stage_bytes 64 "
+                                "or 128, inflight 0 or 1, pointers set)");
   const bool ss = op == WgmmaOperand::Ss;
   if (a.warpgroups == 4)
     ss ? launch_wgs<true, 4>(a, s) : launch_wgs<false, 4>(a, s);
