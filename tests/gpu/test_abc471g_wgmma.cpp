@@ -171,6 +171,7 @@ TEST(Abc471gWgmmaGpu, WholeSolvesWithTheWgmmaCombineAreExact) {
         c.wgmma_warpgroups = sh.warpgroups;
         c.wgmma_stage_bytes = sh.stage_bytes;
         c.wgmma_inflight = sh.inflight;
+        c.wgmma_pad_copies = sh.pad_copies;
         c.graph = variant != 3;
         c.bucket_cap = variant == 1 ? 8u : 0u;    // spills into the table
         if (variant == 2) c.chunk_pairs = 1'000;  // several chunks: the slicing pass writes the planes

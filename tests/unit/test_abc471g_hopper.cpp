@@ -119,6 +119,17 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
   EXPECT_EQ(c10.wgmma_inflight, 1);
   EXPECT_TRUE(c10.graph);
   EXPECT_EQ(c9.wgmma_inflight, 0) << "r09 waits for every group";
+  EXPECT_EQ(c10.wgmma_pad_copies, 0);
+  // r11: r10 with the fragment copies padded apart in banks.
+  const gp::PairsRung& r11 = gp::find_rung("p11");
+  EXPECT_EQ(r11.slug, "r11_wgmma_banks");
+  EXPECT_EQ(r11.predecessor, "r10_wgmma_inflight");
+  EXPECT_EQ(r11.combine_kind, "wgmma");
+  const gp::PairsConfig c11 = r11.config();
+  EXPECT_EQ(c11.wgmma_inflight, 1);
+  EXPECT_EQ(c11.wgmma_pad_copies, 1);
+  EXPECT_FALSE(c11.wgmma_ss) << "the copies exist in rs only";
+  EXPECT_TRUE(c11.graph);
 }
 
 // r08's layout (dsmem_plan.hpp): every row in exactly one slot, the slot of a row by the magic

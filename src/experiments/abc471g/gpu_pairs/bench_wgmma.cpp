@@ -24,11 +24,13 @@ using bench::base_record;
 using measure::Record;
 using measure::Scope;
 
-std::string wgmma_shape_name(const std::string& operand, int warpgroups, int stage_bytes, int inflight) {
-  return fmt::format("{}.wg{}.bk{}{}", operand, warpgroups, stage_bytes, inflight ? ".if" + std::to_string(inflight) : "");
+std::string wgmma_shape_name(const std::string& operand, int warpgroups, int stage_bytes, int inflight, int pad_copies) {
+  return fmt::format("{}.wg{}.bk{}{}{}", operand, warpgroups, stage_bytes, inflight ? ".if" + std::to_string(inflight) : "",
+                     pad_copies ? ".pad" : "");
 }
 std::string wgmma_shape_name(const WgmmaShape& shape) {
-  return wgmma_shape_name(wgmma_operand_name(shape.op), shape.warpgroups, shape.stage_bytes, shape.inflight);
+  return wgmma_shape_name(wgmma_operand_name(shape.op), shape.warpgroups, shape.stage_bytes, shape.inflight,
+                          shape.pad_copies);
 }
 
 std::vector<std::uint8_t> gemm_planes(const std::vector<std::uint64_t>& table, std::uint32_t kp, int* planes) {
@@ -78,6 +80,7 @@ void WgmmaCombineFixture::enqueue_combine_only(const WgmmaShape& shape, cudaStre
   a.warpgroups = shape.warpgroups;
   a.stage_bytes = shape.stage_bytes;
   a.inflight = shape.inflight;
+  a.pad_copies = shape.pad_copies;
   a.debug = m_debug;
   launch_wgmma_combine(a, shape.op, s);
 }
@@ -125,7 +128,7 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
   for (const std::string& s : shapes)
     if (std::find(all.begin(), all.end(), s) == all.end())
       throw InputError("--shapes: unknown shape '" + s +
-                       "' (shapes: rs|ss.wg2|wg4.bk64|bk128[.if1], e.g. rs.wg2.bk64 or rs.wg4.bk64.if1)");
+                       "' (shapes: rs|ss.wg2|wg4.bk64|bk128[.if1][.pad], e.g. rs.wg2.bk64 or rs.wg4.bk64.if1.pad; .pad: rs only)");
   auto wanted = [&](const std::string& name) {
     return shapes.empty() || std::find(shapes.begin(), shapes.end(), name) != shapes.end();
   };
@@ -134,10 +137,11 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
   const char* technique =
       "r09: the combine on wgmma m64n128k32 u8 (sm_90a), circ(V) made from V in shared memory, the masked column "
       "sum in the epilogue (no G, no circ(V) in memory), stream-K over one wave";
-  auto make = [&](const std::string& table_name, const std::string& operand, int wgs, int bk, int inflight,
-                  const std::string& what) {
-    Record r = base_record("pairs.r09.wgmma_combine." + wgmma_shape_name(operand, wgs, bk, inflight) + what,
-                           technique, "cuda", Scope::GpuCompute, "cold");
+  auto make = [&](const std::string& table_name, const WgmmaShape& sh, const std::string& what) {
+    const std::string operand = wgmma_operand_name(sh.op);
+    const int wgs = sh.warpgroups, bk = sh.stage_bytes, inflight = sh.inflight;
+    Record r = base_record("pairs.r09.wgmma_combine." + wgmma_shape_name(sh) + what, technique, "cuda",
+                           Scope::GpuCompute, "cold");
     bench::set_problem_axes(r, p);
     r.axes.set("case", case_name);
     r.axes.set("table", table_name);
@@ -145,6 +149,7 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
     r.axes.set("warpgroups", static_cast<std::int64_t>(wgs));
     r.axes.set("stage_bytes", static_cast<std::int64_t>(bk));
     r.axes.set("inflight", static_cast<std::int64_t>(inflight));
+    r.axes.set("pad_copies", static_cast<std::int64_t>(sh.pad_copies));
     r.ladder.scope_set = set_id;
     return r;
   };
@@ -153,7 +158,7 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
     for (const WgmmaShape& sh : WGMMA_SHAPES)
       if (wanted(wgmma_shape_name(sh)))
         out.push_back(bench::skipped_record(
-            make("problem", wgmma_operand_name(sh.op), sh.warpgroups, sh.stage_bytes, sh.inflight, ""), why));
+            make("problem", sh, ""), why));
     return out;
   }
 #ifdef JOSEKI_HAVE_CUDA
@@ -180,7 +185,7 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
     for (const WgmmaShape& sh : WGMMA_SHAPES) {
         const std::string opn = wgmma_operand_name(sh.op);
         if (!wanted(wgmma_shape_name(sh))) continue;
-        Record r = make(t.name, opn, sh.warpgroups, sh.stage_bytes, sh.inflight, "");
+        Record r = make(t.name, sh, "");
         r.extra["planes"] = fx.planes();
         r.extra["max_count"] = fx.max_count();
         std::string bad = compare(fx.run(sh, s), want);
@@ -203,7 +208,7 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
         o.say(fmt::format("    {}: {:.2f} us", r.variant, r.summary->median * 1e6));
         out.push_back(r);
         if (t.name != "problem") continue;
-        Record k = make(t.name, opn, sh.warpgroups, sh.stage_bytes, sh.inflight, ".kernel");
+        Record k = make(t.name, sh, ".kernel");
         k.validation = "exact (the same kernel, validated above)";
         k.extra["planes"] = fx.planes();
         k.set_measurement(timer.measure([&](cudaStream_t st) { fx.enqueue_combine_only(sh, st); },
@@ -214,8 +219,8 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
         // Where the time goes (diagnostics, two shapes): the kernel with L2 warm (hot), without the proxy
         // fence (checked: still exact?), without loads after the prologue.
         const std::string shn = wgmma_shape_name(sh);
-        if (shn != "rs.wg4.bk128" && shn != "rs.wg2.bk64" && shn != "rs.wg4.bk64.if1") continue;
-        Record h = make(t.name, opn, sh.warpgroups, sh.stage_bytes, sh.inflight, ".kernel.hot");
+        if (shn != "rs.wg4.bk64" && shn != "rs.wg4.bk64.if1" && shn != "rs.wg4.bk64.if1.pad") continue;
+        Record h = make(t.name, sh, ".kernel.hot");
         h.mode = "hot";
         h.validation = "exact (the same kernel, validated above)";
         h.set_measurement(
@@ -224,7 +229,7 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
         out.push_back(h);
         for (const int bits : {1, 2}) {
           const char* what = bits == 1 ? ".diag.nofence" : ".diag.noloads";
-          Record g = make(t.name, opn, sh.warpgroups, sh.stage_bytes, sh.inflight, what);
+          Record g = make(t.name, sh, what);
           fx.set_debug(bits);
           if (bits == 1) {
             const std::string b1 = compare(fx.run(sh, s), want);

@@ -129,6 +129,15 @@ const std::vector<PairsRung>& pairs_ladder() {
                    c.graph = true;
                    c.wgmma_inflight = 1;
                  }),
+        gpu_rung("p11", 11, "r11_wgmma_banks", "r10 + conflict-free fragment loads",
+                 "r10; rs's four copies of V (the A fragments' source) 32 bytes further apart, so that a warp's "
+                 "fragment load hits 32 different banks instead of 4-way conflicts",
+                 "r10_wgmma_inflight", Combiner::Gemm, Counter::Partition, "", "wgmma", {measure::Feature::Wgmma},
+                 [](PairsConfig& c) {
+                   c.graph = true;
+                   c.wgmma_inflight = 1;
+                   c.wgmma_pad_copies = 1;
+                 }),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -92,7 +92,8 @@ struct PairsConfig {
   bool wgmma_ss = false;
   int wgmma_warpgroups = 4;
   int wgmma_stage_bytes = 64;
-  int wgmma_inflight = 0;  // r10: 1 (WgmmaCombineArgs::inflight)
+  int wgmma_inflight = 0;    // r10: 1 (WgmmaCombineArgs::inflight)
+  int wgmma_pad_copies = 0;  // r11: 1 (WgmmaCombineArgs::pad_copies)
 };
 
 // The counter a solve of p with c actually uses (Partition falls back to Atomic when K is too large).

@@ -49,7 +49,8 @@ class WgmmaCombineStage final : public CombineStage {
       : m_op(ctx.cfg->wgmma_ss ? WgmmaOperand::Ss : WgmmaOperand::Rs),
         m_warpgroups(ctx.cfg->wgmma_warpgroups),
         m_stage_bytes(ctx.cfg->wgmma_stage_bytes),
-        m_inflight(ctx.cfg->wgmma_inflight) {
+        m_inflight(ctx.cfg->wgmma_inflight),
+        m_pad_copies(ctx.cfg->wgmma_pad_copies) {
     prepare_wgmma_combine(ctx.kp);
   }
   void enqueue(const CombinePlanes& cp, CUstream_st* s) override {
@@ -65,6 +66,7 @@ class WgmmaCombineStage final : public CombineStage {
     wa.warpgroups = m_warpgroups;
     wa.stage_bytes = m_stage_bytes;
     wa.inflight = m_inflight;
+    wa.pad_copies = m_pad_copies;
     launch_wgmma_combine(wa, m_op, s);
   }
   std::string description() const override {
@@ -74,7 +76,7 @@ class WgmmaCombineStage final : public CombineStage {
 
  private:
   WgmmaOperand m_op;
-  int m_warpgroups, m_stage_bytes, m_inflight;
+  int m_warpgroups, m_stage_bytes, m_inflight, m_pad_copies;
 };
 
 std::unique_ptr<CombineStage> make_wgmma_stage(const StageContext& ctx) { return std::make_unique<WgmmaCombineStage>(ctx); }

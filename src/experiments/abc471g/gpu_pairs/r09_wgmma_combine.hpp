@@ -30,14 +30,17 @@ struct WgmmaShape {
   int warpgroups = 2;    // WgmmaCombineArgs::warpgroups
   int stage_bytes = 64;  // WgmmaCombineArgs::stage_bytes
   int inflight = 0;      // WgmmaCombineArgs::inflight (r10: 1)
+  int pad_copies = 0;    // WgmmaCombineArgs::pad_copies (r11: 1; rs only)
 };
 inline constexpr WgmmaShape WGMMA_SHAPES[] = {
-    {WgmmaOperand::Rs, 2, 64, 0},  {WgmmaOperand::Rs, 4, 64, 0},  {WgmmaOperand::Ss, 2, 64, 0},
-    {WgmmaOperand::Ss, 4, 64, 0},  {WgmmaOperand::Rs, 2, 128, 0}, {WgmmaOperand::Rs, 4, 128, 0},
-    {WgmmaOperand::Ss, 2, 128, 0}, {WgmmaOperand::Ss, 4, 128, 0}, {WgmmaOperand::Rs, 2, 64, 1},
-    {WgmmaOperand::Rs, 4, 64, 1},  {WgmmaOperand::Ss, 2, 64, 1},  {WgmmaOperand::Ss, 4, 64, 1},
-    {WgmmaOperand::Rs, 2, 128, 1}, {WgmmaOperand::Rs, 4, 128, 1}, {WgmmaOperand::Ss, 2, 128, 1},
-    {WgmmaOperand::Ss, 4, 128, 1}};
+    {WgmmaOperand::Rs, 2, 64, 0, 0},  {WgmmaOperand::Rs, 4, 64, 0, 0},  {WgmmaOperand::Ss, 2, 64, 0, 0},
+    {WgmmaOperand::Ss, 4, 64, 0, 0},  {WgmmaOperand::Rs, 2, 128, 0, 0}, {WgmmaOperand::Rs, 4, 128, 0, 0},
+    {WgmmaOperand::Ss, 2, 128, 0, 0}, {WgmmaOperand::Ss, 4, 128, 0, 0}, {WgmmaOperand::Rs, 2, 64, 1, 0},
+    {WgmmaOperand::Rs, 4, 64, 1, 0},  {WgmmaOperand::Ss, 2, 64, 1, 0},  {WgmmaOperand::Ss, 4, 64, 1, 0},
+    {WgmmaOperand::Rs, 2, 128, 1, 0}, {WgmmaOperand::Rs, 4, 128, 1, 0}, {WgmmaOperand::Ss, 2, 128, 1, 0},
+    {WgmmaOperand::Ss, 4, 128, 1, 0}, {WgmmaOperand::Rs, 2, 64, 0, 1},  {WgmmaOperand::Rs, 4, 64, 0, 1},
+    {WgmmaOperand::Rs, 2, 64, 1, 1},  {WgmmaOperand::Rs, 4, 64, 1, 1},  {WgmmaOperand::Rs, 2, 128, 1, 1},
+    {WgmmaOperand::Rs, 4, 128, 1, 1}};
 
 struct WgmmaCombineArgs {
   const std::uint8_t* d_planes = nullptr;  // planes * kp * kp bytes (only rows and columns < K are read meaningfully)
@@ -61,6 +64,10 @@ struct WgmmaCombineArgs {
   // the tensor cores idle while the warps pass the barrier and build the next fragments) or 1 (r10: the
   // copies run one stage less ahead so that the running group's slot is not overwritten).
   int inflight = 0;
+  // rs's four copies of V2 (the A fragments' source): 0 (r09, r10) v_bytes(kp) apart, every copy's word in
+  // the same bank, a fragment load 4-way conflicted; 1 (r11) 32 bytes more apart, conflict-free
+  // (r09_wgmma_math.hpp, copy_stride). ss has no copies (no effect).
+  int pad_copies = 0;
   // Diagnostics for the bench only (answers are then wrong by design, except with 1): 1 no proxy fence
   // between the copies and the tensor cores, 2 no loads after the prologue. 0: the kernel.
   int debug = 0;

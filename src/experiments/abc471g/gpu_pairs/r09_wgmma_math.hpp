@@ -28,10 +28,18 @@ inline constexpr std::uint32_t LBO = 128, SBO = 256;
 // V[i mod K] for i < 2 kp + 256: every window the fragments, the W tiles and the masks read (rows of k
 // run to kp + 127 when 256-row blocks overhang kp; columns b to kp - 1, plus a word past a fragment).
 JOSEKI_HD constexpr std::uint32_t v_bytes(std::uint32_t kp) { return 2 * kp + 256; }
+// rs's copies of V2 (below) lie copy_stride bytes apart. v_bytes is a multiple of 256 bytes, so copies
+// v_bytes apart (r09, r10: pad 0) put the same word of every copy in the same shared-memory bank, and the
+// four lanes of a fragment load that differ only in g & 3 (the same word, four copies) conflict 4-way (ncu
+// of r10: 3.7-way on average). 32 bytes more (r11: pad 1) move copy c by 8 c banks: a warp's fragment load
+// touches words w .. w + 4 of each copy, banks 8 c + (0 .. 4): no two lanes' banks meet.
+JOSEKI_HD constexpr std::uint32_t copy_stride(std::uint32_t kp, int pad) { return v_bytes(kp) + (pad ? 32u : 0u); }
 // P's stage tiles, W's (ss only), then V twice over.
-// rs also keeps V2 shifted by 1, 2 and 3 bytes (a_fragment_rs: aligned word loads, no shifts).
+// rs also keeps V2 shifted by 1, 2 and 3 bytes (a_fragment_rs: aligned word loads, no shifts), room for
+// the padded stride either way.
 JOSEKI_HD constexpr std::size_t smem_bytes(std::uint32_t kp, bool ss, std::uint32_t wgs, std::uint32_t bk) {
-  return STAGES * (tile_bytes(BN, bk) + (ss ? tile_bytes(block_rows(wgs), bk) : 0)) + (ss ? 1 : 4) * v_bytes(kp);
+  return STAGES * (tile_bytes(BN, bk) + (ss ? tile_bytes(block_rows(wgs), bk) : 0)) +
+         (ss ? v_bytes(kp) : 3 * copy_stride(kp, 1) + v_bytes(kp));
 }
 
 // Byte offset of (row r, 16-byte chunk c of the stage's bk bytes) in a stage tile of `rows` rows:

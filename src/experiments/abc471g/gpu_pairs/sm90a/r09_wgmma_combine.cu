@@ -178,7 +178,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
   if constexpr (!SS) {
     const u32 vw = v_bytes(kp) / 4;
     for (u32 c = 1; c < 4; ++c) {
-      u32* dst = reinterpret_cast<u32*>(s_v + c * v_bytes(kp));
+      u32* dst = reinterpret_cast<u32*>(s_v + c * copy_stride(kp, a.pad_copies));
       for (u32 j = threadIdx.x; j + 1 < vw; j += THREADS) dst[j] = window4(s_v32, 4 * j + c);
     }
     __syncthreads();
@@ -189,7 +189,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
 
   const u32 tid = threadIdx.x, wg = tid >> 7, warp = (tid >> 5) & 3, lane = tid & 31, g = lane >> 2, q = lane & 3;
   // This thread's fragment rows are = g (mod 4) (k0 and 64 wg + 16 warp are multiples of 4): its copy of V2.
-  const u32* my_copy = reinterpret_cast<const u32*>(s_v + (SS ? 0u : (g & 3) * v_bytes(kp)));
+  const u32* my_copy = reinterpret_cast<const u32*>(s_v + (SS ? 0u : (g & 3) * copy_stride(kp, a.pad_copies)));
   const u32 s_p_addr = static_cast<u32>(__cvta_generic_to_shared(smem));
   const u32 s_w_addr = static_cast<u32>(__cvta_generic_to_shared(s_w));
 
@@ -423,12 +423,13 @@ void launch_wgmma_combine(const WgmmaCombineArgs& a, WgmmaOperand op, cudaStream
     throw std::runtime_error("r09 wgmma combine: this build has no sm_90a code (90 not among its CUDA architectures)");
   if (a.k < 1 || a.kp % 128 != 0 || a.kp < a.k || a.planes < 1 || !a.d_planes || !a.d_v || !a.d_answer ||
       (a.warpgroups != 2 && a.warpgroups != 4) || (a.stage_bytes != 64 && a.stage_bytes != 128) ||
-      (a.inflight != 0 && a.inflight != 1))
+      (a.inflight != 0 && a.inflight != 1) || (a.pad_copies != 0 && a.pad_copies != 1))
     throw std::invalid_argument("r09 wgmma combine: bad arguments (k = " + std::to_string(a.k) + ", kp = " +
                                 std::to_string(a.kp) + ", planes = " + std::to_string(a.planes) + ", warpgroups = " +
                                 std::to_string(a.warpgroups) + ", stage_bytes = " + std::to_string(a.stage_bytes) +
-                                ", inflight = " + std::to_string(a.inflight) + "; kp must be a multiple of 128 >= k, planes >= 1, warpgroups 2 or 4, stage_bytes 64 "
-                                "or 128, inflight 0 or 1, pointers set)");
+                                ", inflight = " + std::to_string(a.inflight) +
+                                ", pad_copies = " + std::to_string(a.pad_copies) + "; kp must be a multiple of 128 >= k, planes >= 1, warpgroups 2 or 4, stage_bytes 64 "
+                                "or 128, inflight and pad_copies 0 or 1, pointers set)");
   const bool ss = op == WgmmaOperand::Ss;
   if (a.warpgroups == 4)
     ss ? launch_wgs<true, 4>(a, s) : launch_wgs<false, 4>(a, s);
