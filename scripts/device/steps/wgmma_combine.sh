@@ -9,8 +9,8 @@
 #      table, each validated first (a failure says whether exchanging the descriptors' LBO/SBO fixes it)
 #   3. `abc471g scale hopper` at the max case once: "r04's combine alone" measured in the same session (on
 #      branch wgmma-int also r09_wgmma_combine, the whole solve with r09 in r05's graph)
-#   4. ncu --set full of one launch of r09's and r10's default shapes (where the time goes; r10 = r09 with
-#      one wgmma group in flight, shapes *.if1); compute-sanitizer memcheck and
+#   4. ncu --set full of one launch of r10 and r11 (where the time goes; r10 = r09 with
+#      one wgmma group in flight, shapes *.if1; r11 = r10 with padded fragment copies, *.pad); compute-sanitizer memcheck and
 #      racecheck of Abc471gWgmmaGpu.SanitizerShapes
 #   5. a summary: variant | table | planes | median | int8 TOPS | validation, and r04's combine alone
 WC=$W/wgmma_combine
@@ -28,7 +28,8 @@ if (( wc_rc != 0 )); then  # a fault ends the process: each shape on its own, to
   step "wgmma_combine: scale wgmma, one process per shape (the run above exited $wc_rc)"
   for sh in rs.wg2.bk64 rs.wg4.bk64 ss.wg2.bk64 ss.wg4.bk64 rs.wg2.bk128 rs.wg4.bk128 ss.wg2.bk128 ss.wg4.bk128 \
             rs.wg2.bk64.if1 rs.wg4.bk64.if1 ss.wg2.bk64.if1 ss.wg4.bk64.if1 rs.wg2.bk128.if1 rs.wg4.bk128.if1 \
-            ss.wg2.bk128.if1 ss.wg4.bk128.if1; do
+            ss.wg2.bk128.if1 ss.wg4.bk128.if1 rs.wg2.bk64.pad rs.wg4.bk64.pad rs.wg2.bk64.if1.pad rs.wg4.bk64.if1.pad \
+            rs.wg2.bk128.if1.pad rs.wg4.bk128.if1.pad rs.wg3.bk64.if1.pad rs.wg3.bk128.if1.pad; do
     timeout 15 "$J" --json "$WC/wgmma_$sh.json" abc471g scale wgmma --timeout 0.3 --shapes "$sh" > "$WC/wgmma_$sh.log" 2>&1
     echo "$sh: exit $? | $(grep -E "^\| pairs.r09" "$WC/wgmma_$sh.log" | head -1 | cut -c1-200) $(grep -iE "error|what\(\)" "$WC/wgmma_$sh.log" | head -1 | cut -c1-160)"
   done
@@ -37,14 +38,22 @@ fi
 step "wgmma_combine: scale hopper (max case; r04's combine alone, same session)"
 run timeout 75 "$J" --json "$WC/hopper_max.json" abc471g scale hopper 2>&1 | tee "$WC/hopper_max.log" | tail -16
 
-step "wgmma_combine: ncu --set full of one launch of r09's default shape (rs.wg4.bk64) and of r10's (rs.wg4.bk64.if1)"
+step "wgmma_combine: ncu --set full of one launch of r10 (rs.wg4.bk64.if1) and of r11 (rs.wg4.bk64.if1.pad)"
 NCU=ncu; command -v ncu >/dev/null || NCU=/usr/local/cuda/bin/ncu
-for sh in rs.wg4.bk64 rs.wg4.bk64.if1; do
+for sh in rs.wg4.bk64.if1 rs.wg4.bk64.if1.pad; do
   timeout 120 $NCU --clock-control none --set full -k regex:wgmma_combine_kernel -c 1 \
     "$J" abc471g scale wgmma --shapes "$sh" --timeout 0.2 > "$WC/ncu_$sh.txt" 2>&1
   echo "ncu $sh: exit $?"
   grep -E "Duration|Compute \(SM\) Throughput|Memory Throughput|L2 Hit Rate|L1/TEX Hit|Achieved Occupancy|Registers Per|Issue Slots Busy|Warp Cycles Per Issued|No Eligible|Shared Memory|Bank|Stall|stall|Tensor|tensor" "$WC/ncu_$sh.txt" | cut -c1-200 | head -40
 done
+
+step "wgmma_combine: ncu stall reasons of r11's kernel (rs.wg4.bk64.if1.pad): where its warps wait"
+timeout 90 $NCU --clock-control none --section WarpStateStats --section SchedulerStats --page raw \
+  -k regex:wgmma_combine_kernel -c 1 "$J" abc471g scale wgmma --shapes rs.wg4.bk64.if1.pad --timeout 0.2 \
+  > "$WC/ncu_stalls_r11.txt" 2>&1
+echo "ncu stalls: exit $?"
+grep -E "issue_stalled_[a-z_]+_per_warp_active.pct|warps_issue_stalled_[a-z_]+_per_issue_active" "$WC/ncu_stalls_r11.txt" \
+  | awk '{ v = $NF; if (v + 0 > 0.05) print }' | sort -k3 -g -r | head -14 | cut -c1-160
 
 step "wgmma_combine: compute-sanitizer on the small shapes"
 left=$(( 420 - ($(date +%s) - WC_T0) ))
