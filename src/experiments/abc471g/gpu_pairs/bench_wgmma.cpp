@@ -128,8 +128,7 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
   for (const std::string& s : shapes)
     if (std::find(all.begin(), all.end(), s) == all.end())
       throw InputError("--shapes: unknown shape '" + s +
-                       "' (shapes: rs|ss.wg2|wg4.bk64|bk128[.if1][.pad], rs.wg3.bk64|bk128.if1.pad, e.g. rs.wg2.bk64 or "
-                       "rs.wg4.bk64.if1.pad; the list: WGMMA_SHAPES)");
+                       "' (shapes: rs|ss.wg2|wg4.bk64|bk128[.if1][.pad], e.g. rs.wg2.bk64 or rs.wg4.bk64.if1.pad; .pad: rs only)");
   auto wanted = [&](const std::string& name) {
     return shapes.empty() || std::find(shapes.begin(), shapes.end(), name) != shapes.end();
   };

@@ -40,7 +40,7 @@ inline constexpr WgmmaShape WGMMA_SHAPES[] = {
     {WgmmaOperand::Rs, 2, 128, 1, 0}, {WgmmaOperand::Rs, 4, 128, 1, 0}, {WgmmaOperand::Ss, 2, 128, 1, 0},
     {WgmmaOperand::Ss, 4, 128, 1, 0}, {WgmmaOperand::Rs, 2, 64, 0, 1},  {WgmmaOperand::Rs, 4, 64, 0, 1},
     {WgmmaOperand::Rs, 2, 64, 1, 1},  {WgmmaOperand::Rs, 4, 64, 1, 1},  {WgmmaOperand::Rs, 2, 128, 1, 1},
-    {WgmmaOperand::Rs, 4, 128, 1, 1}, {WgmmaOperand::Rs, 3, 64, 1, 1},  {WgmmaOperand::Rs, 3, 128, 1, 1}};
+    {WgmmaOperand::Rs, 4, 128, 1, 1}};
 
 struct WgmmaCombineArgs {
   const std::uint8_t* d_planes = nullptr;  // planes * kp * kp bytes (only rows and columns < K are read meaningfully)
@@ -56,10 +56,7 @@ struct WgmmaCombineArgs {
   // leading and stride byte offsets exchanged (256 / 128 instead of 128 / 256).
   int desc_swap = 0;
   // Consumer warpgroups per block: 2 (128 rows of k per block, two blocks per SM) or 4 (256 rows, one
-  // block per SM: half the L2 traffic of the planes, which every row tile reads again); rs also 3 (192
-  // rows, one block of 384 threads per SM: up to 168 registers a thread, room for two sets of a 128-byte
-  // stage's fragments beside the accumulators, which 128 registers do not leave: ptxas serializes the
-  // wgmmas of rs.wg2/wg4.bk128.if1).
+  // block per SM: half the L2 traffic of the planes, which every row tile reads again).
   int warpgroups = 2;
   // Bytes of b per pipeline stage: 64 (two k32 wgmmas per warpgroup between barriers) or 128 (four).
   int stage_bytes = 64;

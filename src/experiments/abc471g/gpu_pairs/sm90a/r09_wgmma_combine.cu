@@ -137,17 +137,13 @@ __device__ __forceinline__ void wgmma_ss(u32 (&d)[64], u64 da, u64 db) {
 // overwritten), and rs keeps its A fragments in two sets of registers (a set is rewritten only after
 // the group that read it has completed).
 template <bool SS, u32 WGS, u32 BK, bool INFLIGHT>
-__global__ void __launch_bounds__(block_threads(WGS), WGS == 2 ? 2 : 1) wgmma_combine_kernel(WgmmaCombineArgs a) {
+__global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_kernel(WgmmaCombineArgs a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   constexpr u32 AHEAD = INFLIGHT ? STAGES - 2 : STAGES - 1;  // stages copied ahead of the one computed
   static_assert(AHEAD >= 1, "at least one stage ahead");
   constexpr u32 THREADS = block_threads(WGS), ROWS = block_rows(WGS);
   constexpr u32 TILE_BYTES = tile_bytes(BN, BK), W_TILE_BYTES = tile_bytes(ROWS, BK);
   constexpr u32 HALF_P = half_bytes(BN), HALF_W = half_bytes(ROWS), CHUNKS = BK / 16, HALVES = BK / 32;
-  // P's 16-byte chunks per stage over the threads: whole rounds with 2 and 4 warpgroups; with 3 (384
-  // threads) the last round is partial.
-  constexpr u32 P_ROUNDS = (BN * CHUNKS + THREADS - 1) / THREADS;
-  auto p_chunk_here = [](u32 c) { return (BN * CHUNKS) % THREADS == 0 || c < BN * CHUNKS; };
   extern __shared__ __align__(128) unsigned char smem[];
   unsigned char* s_w = smem + STAGES * TILE_BYTES;                             // ss only
   unsigned char* s_v = smem + STAGES * TILE_BYTES + (SS ? STAGES * W_TILE_BYTES : 0);
@@ -210,16 +206,13 @@ __global__ void __launch_bounds__(block_threads(WGS), WGS == 2 ? 2 : 1) wgmma_co
     auto load_stage = [&](u32 st, u32 slot) {
       const u32 b0 = (s0 + st) * BK;
 #pragma unroll
-      for (u32 i = 0; i < P_ROUNDS; ++i) {
+      for (u32 i = 0; i < BN * CHUNKS / THREADS; ++i) {
         // A warp: 8 rows x 4 chunks (each bank group of the core layout written 4 times: 4 wavefronts).
-        const u32 c = tid + i * THREADS;
-        if (!p_chunk_here(c)) break;
-        const u32 r = ((c >> 3) / CHUNKS) * 8 + (c & 7), cc = (c >> 3) % CHUNKS;
+        const u32 c = tid + i * THREADS, r = ((c >> 3) / CHUNKS) * 8 + (c & 7), cc = (c >> 3) % CHUNKS;
         cp_async16(s_p_addr + slot * TILE_BYTES + tile_offset(r, cc, BN),
                    P + static_cast<std::size_t>(a0 + r) * kp + b0 + 16 * cc);
       }
       if constexpr (SS) {
-        static_assert(ROWS * CHUNKS % THREADS == 0, "W's chunks spread evenly over the threads");
 #pragma unroll
         for (u32 i = 0; i < ROWS * CHUNKS / THREADS; ++i) {
           const u32 c = tid + i * THREADS, r = ((c >> 3) / CHUNKS) * 8 + (c & 7), cc = (c >> 3) % CHUNKS;
@@ -254,10 +247,8 @@ __global__ void __launch_bounds__(block_threads(WGS), WGS == 2 ? 2 : 1) wgmma_co
         const u32 bz = (s0 + it) * BK;
         if (bz + BK > K) {
 #pragma unroll
-          for (u32 i = 0; i < P_ROUNDS; ++i) {
-            const u32 c = tid + i * THREADS;
-            if (!p_chunk_here(c)) break;
-            const u32 r = ((c >> 3) / CHUNKS) * 8 + (c & 7), cc = (c >> 3) % CHUNKS;
+          for (u32 i = 0; i < BN * CHUNKS / THREADS; ++i) {
+            const u32 c = tid + i * THREADS, r = ((c >> 3) / CHUNKS) * 8 + (c & 7), cc = (c >> 3) % CHUNKS;
             const int keep = p_chunk_keep(K, bz + 16 * cc);
             if (keep < 16) {
               uint4* q4 = reinterpret_cast<uint4*>(smem + slot * TILE_BYTES + tile_offset(r, cc, BN));
@@ -413,7 +404,7 @@ bool wgmma_combine_built() {
 }
 
 std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, WgmmaOperand op, int warpgroups, int stage_bytes) {
-  return smem_bytes(kp, op == WgmmaOperand::Ss, warpgroups == 4 ? 4 : warpgroups == 3 ? 3 : 2, stage_bytes == 128 ? 128 : 64);
+  return smem_bytes(kp, op == WgmmaOperand::Ss, warpgroups == 4 ? 4 : 2, stage_bytes == 128 ? 128 : 64);
 }
 
 void prepare_wgmma_combine(std::uint32_t kp) {
@@ -425,27 +416,23 @@ void prepare_wgmma_combine(std::uint32_t kp) {
   set_smem_limit<true, 2, 128>(kp);
   set_smem_limit<false, 4, 128>(kp);
   set_smem_limit<true, 4, 128>(kp);
-  set_smem_limit<false, 3, 64>(kp);
-  set_smem_limit<false, 3, 128>(kp);
 }
 
 void launch_wgmma_combine(const WgmmaCombineArgs& a, WgmmaOperand op, cudaStream_t s) {
   if (!wgmma_combine_built())
     throw std::runtime_error("r09 wgmma combine: this build has no sm_90a code (90 not among its CUDA architectures)");
   if (a.k < 1 || a.kp % 128 != 0 || a.kp < a.k || a.planes < 1 || !a.d_planes || !a.d_v || !a.d_answer ||
-      (a.warpgroups < 2 || a.warpgroups > 4) || (a.warpgroups == 3 && op == WgmmaOperand::Ss) || (a.stage_bytes != 64 && a.stage_bytes != 128) ||
+      (a.warpgroups != 2 && a.warpgroups != 4) || (a.stage_bytes != 64 && a.stage_bytes != 128) ||
       (a.inflight != 0 && a.inflight != 1) || (a.pad_copies != 0 && a.pad_copies != 1))
     throw std::invalid_argument("r09 wgmma combine: bad arguments (k = " + std::to_string(a.k) + ", kp = " +
                                 std::to_string(a.kp) + ", planes = " + std::to_string(a.planes) + ", warpgroups = " +
                                 std::to_string(a.warpgroups) + ", stage_bytes = " + std::to_string(a.stage_bytes) +
                                 ", inflight = " + std::to_string(a.inflight) +
-                                ", pad_copies = " + std::to_string(a.pad_copies) + "; kp must be a multiple of 128 >= k, planes >= 1, warpgroups 2, 4 or (rs) 3, stage_bytes 64 "
+                                ", pad_copies = " + std::to_string(a.pad_copies) + "; kp must be a multiple of 128 >= k, planes >= 1, warpgroups 2 or 4, stage_bytes 64 "
                                 "or 128, inflight and pad_copies 0 or 1, pointers set)");
   const bool ss = op == WgmmaOperand::Ss;
   if (a.warpgroups == 4)
     ss ? launch_wgs<true, 4>(a, s) : launch_wgs<false, 4>(a, s);
-  else if (a.warpgroups == 3)  // rs only (checked above): 384 threads, up to 168 registers each
-    launch_wgs<false, 3>(a, s);
   else
     ss ? launch_wgs<true, 2>(a, s) : launch_wgs<false, 2>(a, s);
 }
