@@ -147,6 +147,19 @@ TEST(Abc471gWgmmaGpu, BadArgumentsAreRefused) {
   a.warpgroups = 2;
   a.stage_bytes = 32;
   EXPECT_THROW(gp::launch_wgmma_combine(a, gp::WgmmaOperand::Rs, nullptr), std::invalid_argument);
+  a.stage_bytes = 64;
+  a.stages = 6;  // 6 stage slots: rs with a group in flight only
+  EXPECT_THROW(gp::launch_wgmma_combine(a, gp::WgmmaOperand::Rs, nullptr), std::invalid_argument);
+  a.inflight = 1;
+  EXPECT_THROW(gp::launch_wgmma_combine(a, gp::WgmmaOperand::Ss, nullptr), std::invalid_argument);
+  a.stages = 5;
+  EXPECT_THROW(gp::launch_wgmma_combine(a, gp::WgmmaOperand::Rs, nullptr), std::invalid_argument);
+  a.stages = 4;
+  a.inflight = 2;
+  EXPECT_THROW(gp::launch_wgmma_combine(a, gp::WgmmaOperand::Rs, nullptr), std::invalid_argument);
+  a.inflight = 0;
+  a.pad_copies = 2;
+  EXPECT_THROW(gp::launch_wgmma_combine(a, gp::WgmmaOperand::Rs, nullptr), std::invalid_argument);
 #endif
 }
 
@@ -172,6 +185,7 @@ TEST(Abc471gWgmmaGpu, WholeSolvesWithTheWgmmaCombineAreExact) {
         c.wgmma_stage_bytes = sh.stage_bytes;
         c.wgmma_inflight = sh.inflight;
         c.wgmma_pad_copies = sh.pad_copies;
+        c.wgmma_stages = sh.stages;
         c.graph = variant != 3;
         c.bucket_cap = variant == 1 ? 8u : 0u;    // spills into the table
         if (variant == 2) c.chunk_pairs = 1'000;  // several chunks: the slicing pass writes the planes

@@ -130,6 +130,15 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
   EXPECT_EQ(c11.wgmma_pad_copies, 1);
   EXPECT_FALSE(c11.wgmma_ss) << "the copies exist in rs only";
   EXPECT_TRUE(c11.graph);
+  EXPECT_EQ(c11.wgmma_stages, 4);
+  // r12: r11 with six stage slots.
+  const gp::PairsRung& r12 = gp::find_rung("p12");
+  EXPECT_EQ(r12.slug, "r12_wgmma_stages");
+  EXPECT_EQ(r12.predecessor, "r11_wgmma_banks");
+  const gp::PairsConfig c12 = r12.config();
+  EXPECT_EQ(c12.wgmma_stages, 6);
+  EXPECT_EQ(c12.wgmma_inflight, 1) << "six slots exist for the kernel with a group in flight only";
+  EXPECT_EQ(c12.wgmma_pad_copies, 1);
 }
 
 // r08's layout (dsmem_plan.hpp): every row in exactly one slot, the slot of a row by the magic

@@ -138,6 +138,16 @@ const std::vector<PairsRung>& pairs_ladder() {
                    c.wgmma_inflight = 1;
                    c.wgmma_pad_copies = 1;
                  }),
+        gpu_rung("p12", 12, "r12_wgmma_stages", "r11 + six stage slots",
+                 "r11; six stage slots instead of four, so that the copies run four stages ahead of the "
+                 "tensor cores instead of two",
+                 "r11_wgmma_banks", Combiner::Gemm, Counter::Partition, "", "wgmma", {measure::Feature::Wgmma},
+                 [](PairsConfig& c) {
+                   c.graph = true;
+                   c.wgmma_inflight = 1;
+                   c.wgmma_pad_copies = 1;
+                   c.wgmma_stages = 6;
+                 }),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

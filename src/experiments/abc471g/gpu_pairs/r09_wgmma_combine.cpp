@@ -50,7 +50,8 @@ class WgmmaCombineStage final : public CombineStage {
         m_warpgroups(ctx.cfg->wgmma_warpgroups),
         m_stage_bytes(ctx.cfg->wgmma_stage_bytes),
         m_inflight(ctx.cfg->wgmma_inflight),
-        m_pad_copies(ctx.cfg->wgmma_pad_copies) {
+        m_pad_copies(ctx.cfg->wgmma_pad_copies),
+        m_stages(ctx.cfg->wgmma_stages) {
     prepare_wgmma_combine(ctx.kp);
   }
   void enqueue(const CombinePlanes& cp, CUstream_st* s) override {
@@ -67,6 +68,7 @@ class WgmmaCombineStage final : public CombineStage {
     wa.stage_bytes = m_stage_bytes;
     wa.inflight = m_inflight;
     wa.pad_copies = m_pad_copies;
+    wa.stages = m_stages;
     launch_wgmma_combine(wa, m_op, s);
   }
   std::string description() const override {
@@ -76,7 +78,7 @@ class WgmmaCombineStage final : public CombineStage {
 
  private:
   WgmmaOperand m_op;
-  int m_warpgroups, m_stage_bytes, m_inflight, m_pad_copies;
+  int m_warpgroups, m_stage_bytes, m_inflight, m_pad_copies, m_stages;
 };
 
 std::unique_ptr<CombineStage> make_wgmma_stage(const StageContext& ctx) { return std::make_unique<WgmmaCombineStage>(ctx); }

@@ -31,6 +31,7 @@ struct WgmmaShape {
   int stage_bytes = 64;  // WgmmaCombineArgs::stage_bytes
   int inflight = 0;      // WgmmaCombineArgs::inflight (r10: 1)
   int pad_copies = 0;    // WgmmaCombineArgs::pad_copies (r11: 1; rs only)
+  int stages = 4;        // WgmmaCombineArgs::stages (r12: 6; rs with inflight 1 only)
 };
 inline constexpr WgmmaShape WGMMA_SHAPES[] = {
     {WgmmaOperand::Rs, 2, 64, 0, 0},  {WgmmaOperand::Rs, 4, 64, 0, 0},  {WgmmaOperand::Ss, 2, 64, 0, 0},
@@ -40,7 +41,8 @@ inline constexpr WgmmaShape WGMMA_SHAPES[] = {
     {WgmmaOperand::Rs, 2, 128, 1, 0}, {WgmmaOperand::Rs, 4, 128, 1, 0}, {WgmmaOperand::Ss, 2, 128, 1, 0},
     {WgmmaOperand::Ss, 4, 128, 1, 0}, {WgmmaOperand::Rs, 2, 64, 0, 1},  {WgmmaOperand::Rs, 4, 64, 0, 1},
     {WgmmaOperand::Rs, 2, 64, 1, 1},  {WgmmaOperand::Rs, 4, 64, 1, 1},  {WgmmaOperand::Rs, 2, 128, 1, 1},
-    {WgmmaOperand::Rs, 4, 128, 1, 1}};
+    {WgmmaOperand::Rs, 4, 128, 1, 1}, {WgmmaOperand::Rs, 2, 64, 1, 1, 6}, {WgmmaOperand::Rs, 4, 64, 1, 1, 6},
+    {WgmmaOperand::Rs, 4, 128, 1, 1, 6}};
 
 struct WgmmaCombineArgs {
   const std::uint8_t* d_planes = nullptr;  // planes * kp * kp bytes (only rows and columns < K are read meaningfully)
@@ -68,6 +70,10 @@ struct WgmmaCombineArgs {
   // the same bank, a fragment load 4-way conflicted; 1 (r11) 32 bytes more apart, conflict-free
   // (r09_wgmma_math.hpp, copy_stride). ss has no copies (no effect).
   int pad_copies = 0;
+  // Stage slots: 4 (r09 .. r11; the copies 3 stages ahead, 2 with inflight) or 6 (r12, rs with inflight 1
+  // only: the copies 4 stages ahead; ncu of r11 put long-scoreboard waits third among its stalls, and r11
+  // without any load after the prologue ran 30 us against 36.6).
+  int stages = 4;
   // Diagnostics for the bench only (answers are then wrong by design, except with 1): 1 no proxy fence
   // between the copies and the tensor cores, 2 no loads after the prologue. 0: the kernel.
   int debug = 0;
@@ -82,7 +88,8 @@ std::string wgmma_combine_unavailable(std::uint32_t kp, int device);
 bool wgmma_combine_built();
 // Dynamic shared memory per block at this kp (bytes). Host code states the needs as
 // measure::Needs{0, {Feature::Wgmma}, wgmma_combine_smem_bytes(kp, op)} (cc 9.x, sm_90a code).
-std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, WgmmaOperand op, int warpgroups = 2, int stage_bytes = 64);
+std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, WgmmaOperand op, int warpgroups = 2, int stage_bytes = 64,
+                                     int stages = 4);
 // Sets the kernels' shared-memory limit, every variant (call once per device before launching at this kp).
 void prepare_wgmma_combine(std::uint32_t kp);
 // Enqueues the combine on s (one kernel; planes the maximum does not need cost nothing). Launch checked.

@@ -14,7 +14,8 @@ namespace joseki::abc471g::pairs::r09 {
 // A block is WGS consumer warpgroups (2 or 4), each 64 rows of k: BM = 64 WGS rows of k, BN = 128 columns a;
 // a stage is BK bytes of b (64 or 128: BK / 32 k32 wgmmas per warpgroup between barriers).
 inline constexpr std::uint32_t BN = 128;       // columns a per block (wgmma n128)
-inline constexpr std::uint32_t STAGES = 4;
+inline constexpr std::uint32_t STAGES = 4;       // stage slots (r09 .. r11)
+inline constexpr std::uint32_t DEEP_STAGES = 6;  // r12: rs with a group in flight, copies 4 stages ahead
 JOSEKI_HD constexpr std::uint32_t block_rows(std::uint32_t wgs) { return 64 * wgs; }       // BM
 JOSEKI_HD constexpr std::uint32_t block_threads(std::uint32_t wgs) { return 128 * wgs; }
 // One k32 half of a stage tile of `rows` rows: rows x 32 bytes; a stage is two halves.
@@ -37,8 +38,9 @@ JOSEKI_HD constexpr std::uint32_t copy_stride(std::uint32_t kp, int pad) { retur
 // P's stage tiles, W's (ss only), then V twice over.
 // rs also keeps V2 shifted by 1, 2 and 3 bytes (a_fragment_rs: aligned word loads, no shifts), room for
 // the padded stride either way.
-JOSEKI_HD constexpr std::size_t smem_bytes(std::uint32_t kp, bool ss, std::uint32_t wgs, std::uint32_t bk) {
-  return STAGES * (tile_bytes(BN, bk) + (ss ? tile_bytes(block_rows(wgs), bk) : 0)) +
+JOSEKI_HD constexpr std::size_t smem_bytes(std::uint32_t kp, bool ss, std::uint32_t wgs, std::uint32_t bk,
+                                           std::uint32_t stages = STAGES) {
+  return stages * (tile_bytes(BN, bk) + (ss ? tile_bytes(block_rows(wgs), bk) : 0)) +
          (ss ? v_bytes(kp) : 3 * copy_stride(kp, 1) + v_bytes(kp));
 }
 

@@ -136,17 +136,18 @@ __device__ __forceinline__ void wgmma_ss(u32 (&d)[64], u64 da, u64 db) {
 // copies then run STAGES - 2 stages ahead (not STAGES - 1: the slot of the group still in flight is not
 // overwritten), and rs keeps its A fragments in two sets of registers (a set is rewritten only after
 // the group that read it has completed).
-template <bool SS, u32 WGS, u32 BK, bool INFLIGHT>
+// NST: stage slots (STAGES; r12: DEEP_STAGES with rs and INFLIGHT, the copies NST - 2 = 4 stages ahead).
+template <bool SS, u32 WGS, u32 BK, bool INFLIGHT, u32 NST = STAGES>
 __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_kernel(WgmmaCombineArgs a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  constexpr u32 AHEAD = INFLIGHT ? STAGES - 2 : STAGES - 1;  // stages copied ahead of the one computed
+  constexpr u32 AHEAD = INFLIGHT ? NST - 2 : NST - 1;  // stages copied ahead of the one computed
   static_assert(AHEAD >= 1, "at least one stage ahead");
   constexpr u32 THREADS = block_threads(WGS), ROWS = block_rows(WGS);
   constexpr u32 TILE_BYTES = tile_bytes(BN, BK), W_TILE_BYTES = tile_bytes(ROWS, BK);
   constexpr u32 HALF_P = half_bytes(BN), HALF_W = half_bytes(ROWS), CHUNKS = BK / 16, HALVES = BK / 32;
   extern __shared__ __align__(128) unsigned char smem[];
-  unsigned char* s_w = smem + STAGES * TILE_BYTES;                             // ss only
-  unsigned char* s_v = smem + STAGES * TILE_BYTES + (SS ? STAGES * W_TILE_BYTES : 0);
+  unsigned char* s_w = smem + NST * TILE_BYTES;                             // ss only
+  unsigned char* s_v = smem + NST * TILE_BYTES + (SS ? NST * W_TILE_BYTES : 0);
   const u32* s_v32 = reinterpret_cast<const u32*>(s_v);
   const u32 K = a.k, kp = a.kp;
   const bool swap = a.desc_swap != 0;
@@ -239,7 +240,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
     // One stage: wait for its copies, free the slot AHEAD stages on, compute. fr: rs's fragment registers
     // for this stage (with INFLIGHT, two sets used in turn: see the loop below).
     auto stage = [&](u32 it, u32 (&fr)[HALVES][4]) {
-      const u32 slot = it % STAGES;
+      const u32 slot = it % NST;
       cp_async_wait<AHEAD - 1>();  // this thread's copies of stage it have landed
       if constexpr (!SS) {
         // rs: W is not masked at b >= K; P's columns >= K are zeroed instead, each thread in the chunks it
@@ -268,7 +269,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
       __syncthreads();
       {
         const u32 nx = it + AHEAD;
-        if (nx < nsteps && !dbg_noloads) load_stage(nx, nx % STAGES);
+        if (nx < nsteps && !dbg_noloads) load_stage(nx, nx % NST);
         cp_async_commit();
       }
       const u32 b0 = (s0 + it) * BK;
@@ -345,7 +346,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
 }
 
 // Blocks of one wave for this kernel, cached per device and shape (the occupancy query is not free).
-template <bool SS, u32 WGS, u32 BK, bool INFLIGHT>
+template <bool SS, u32 WGS, u32 BK, bool INFLIGHT, u32 NST>
 u32 wave_blocks(u32 kp) {
   static std::atomic<u32> cached[64][2] = {};  // one per instantiation (a function template's static)
   int dev = 0;
@@ -355,8 +356,8 @@ u32 wave_blocks(u32 kp) {
   u32 v = cached[dev][slot].load(std::memory_order_relaxed);
   if (v == 0) {
     int per_sm = 0, sms = 0;
-    JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, wgmma_combine_kernel<SS, WGS, BK, INFLIGHT>,
-                                                                    block_threads(WGS), smem_bytes(kp, SS, WGS, BK)));
+    JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, wgmma_combine_kernel<SS, WGS, BK, INFLIGHT, NST>,
+                                                                    block_threads(WGS), smem_bytes(kp, SS, WGS, BK, NST)));
     JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     v = static_cast<u32>((per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1));
     cached[dev][slot].store(v, std::memory_order_relaxed);
@@ -364,31 +365,45 @@ u32 wave_blocks(u32 kp) {
   return v;
 }
 
-template <bool SS, u32 WGS, u32 BK, bool INFLIGHT>
+template <bool SS, u32 WGS, u32 BK, bool INFLIGHT, u32 NST = STAGES>
 void launch_shape(const WgmmaCombineArgs& a, cudaStream_t s) {
   const u64 total = units(a.k, a.planes, WGS, BK).total;  // the planes the maximum needs may be fewer: same grid
-  const u32 wave = wave_blocks<SS, WGS, BK, INFLIGHT>(a.kp);
+  const u32 wave = wave_blocks<SS, WGS, BK, INFLIGHT, NST>(a.kp);
   const u32 blocks = static_cast<u32>(total < wave ? total : wave);
-  wgmma_combine_kernel<SS, WGS, BK, INFLIGHT><<<blocks, block_threads(WGS), smem_bytes(a.kp, SS, WGS, BK), s>>>(a);
+  wgmma_combine_kernel<SS, WGS, BK, INFLIGHT, NST>
+      <<<blocks, block_threads(WGS), smem_bytes(a.kp, SS, WGS, BK, NST), s>>>(a);
   JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+template <bool SS, u32 WGS, u32 BK>
+void launch_bk(const WgmmaCombineArgs& a, cudaStream_t s) {
+  if constexpr (!SS) {
+    if (a.stages == static_cast<int>(DEEP_STAGES)) return launch_shape<SS, WGS, BK, true, DEEP_STAGES>(a, s);
+  }
+  a.inflight ? launch_shape<SS, WGS, BK, true>(a, s) : launch_shape<SS, WGS, BK, false>(a, s);
 }
 
 template <bool SS, u32 WGS>
 void launch_wgs(const WgmmaCombineArgs& a, cudaStream_t s) {
   if (a.stage_bytes == 128)
-    a.inflight ? launch_shape<SS, WGS, 128, true>(a, s) : launch_shape<SS, WGS, 128, false>(a, s);
+    launch_bk<SS, WGS, 128>(a, s);
   else
-    a.inflight ? launch_shape<SS, WGS, 64, true>(a, s) : launch_shape<SS, WGS, 64, false>(a, s);
+    launch_bk<SS, WGS, 64>(a, s);
 }
 
 // The shared-memory limit, and the wave's size asked for now (not first during a graph capture).
+template <bool SS, u32 WGS, u32 BK, bool INFLIGHT, u32 NST = STAGES>
+void set_smem_limit_of(u32 kp) {
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(wgmma_combine_kernel<SS, WGS, BK, INFLIGHT, NST>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(smem_bytes(kp, SS, WGS, BK, NST))));
+  (void)wave_blocks<SS, WGS, BK, INFLIGHT, NST>(kp);
+}
 template <bool SS, u32 WGS, u32 BK>
 void set_smem_limit(u32 kp) {
-  for (const auto kernel : {wgmma_combine_kernel<SS, WGS, BK, false>, wgmma_combine_kernel<SS, WGS, BK, true>})
-    JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(smem_bytes(kp, SS, WGS, BK))));
-  (void)wave_blocks<SS, WGS, BK, false>(kp);
-  (void)wave_blocks<SS, WGS, BK, true>(kp);
+  set_smem_limit_of<SS, WGS, BK, false>(kp);
+  set_smem_limit_of<SS, WGS, BK, true>(kp);
+  if constexpr (!SS) set_smem_limit_of<SS, WGS, BK, true, DEEP_STAGES>(kp);
 }
 
 }  // namespace
@@ -403,8 +418,9 @@ bool wgmma_combine_built() {
 #endif
 }
 
-std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, WgmmaOperand op, int warpgroups, int stage_bytes) {
-  return smem_bytes(kp, op == WgmmaOperand::Ss, warpgroups == 4 ? 4 : 2, stage_bytes == 128 ? 128 : 64);
+std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, WgmmaOperand op, int warpgroups, int stage_bytes, int stages) {
+  return smem_bytes(kp, op == WgmmaOperand::Ss, warpgroups == 4 ? 4 : 2, stage_bytes == 128 ? 128 : 64,
+                    stages == static_cast<int>(DEEP_STAGES) ? DEEP_STAGES : STAGES);
 }
 
 void prepare_wgmma_combine(std::uint32_t kp) {
@@ -423,13 +439,16 @@ void launch_wgmma_combine(const WgmmaCombineArgs& a, WgmmaOperand op, cudaStream
     throw std::runtime_error("r09 wgmma combine: this build has no sm_90a code (90 not among its CUDA architectures)");
   if (a.k < 1 || a.kp % 128 != 0 || a.kp < a.k || a.planes < 1 || !a.d_planes || !a.d_v || !a.d_answer ||
       (a.warpgroups != 2 && a.warpgroups != 4) || (a.stage_bytes != 64 && a.stage_bytes != 128) ||
-      (a.inflight != 0 && a.inflight != 1) || (a.pad_copies != 0 && a.pad_copies != 1))
+      (a.inflight != 0 && a.inflight != 1) || (a.pad_copies != 0 && a.pad_copies != 1) ||
+      (a.stages != static_cast<int>(STAGES) &&
+       (a.stages != static_cast<int>(DEEP_STAGES) || op != WgmmaOperand::Rs || a.inflight != 1)))
     throw std::invalid_argument("r09 wgmma combine: bad arguments (k = " + std::to_string(a.k) + ", kp = " +
                                 std::to_string(a.kp) + ", planes = " + std::to_string(a.planes) + ", warpgroups = " +
                                 std::to_string(a.warpgroups) + ", stage_bytes = " + std::to_string(a.stage_bytes) +
                                 ", inflight = " + std::to_string(a.inflight) +
-                                ", pad_copies = " + std::to_string(a.pad_copies) + "; kp must be a multiple of 128 >= k, planes >= 1, warpgroups 2 or 4, stage_bytes 64 "
-                                "or 128, inflight and pad_copies 0 or 1, pointers set)");
+                                ", pad_copies = " + std::to_string(a.pad_copies) +
+                                ", stages = " + std::to_string(a.stages) + "; kp must be a multiple of 128 >= k, planes >= 1, warpgroups 2 or 4, stage_bytes 64 "
+                                "or 128, inflight and pad_copies 0 or 1, stages 4 (6: rs with inflight 1 only), pointers set)");
   const bool ss = op == WgmmaOperand::Ss;
   if (a.warpgroups == 4)
     ss ? launch_wgs<true, 4>(a, s) : launch_wgs<false, 4>(a, s);
