@@ -160,6 +160,14 @@ TEST(Abc471gWgmmaGpu, BadArgumentsAreRefused) {
   a.inflight = 0;
   a.pad_copies = 2;
   EXPECT_THROW(gp::launch_wgmma_combine(a, gp::WgmmaOperand::Rs, nullptr), std::invalid_argument);
+  a.pad_copies = 1;
+  a.inflight = 1;
+  a.tma = 1;  // the TMA pipeline: rs, a group in flight, padded copies, six 64-byte stages only
+  EXPECT_THROW(gp::launch_wgmma_combine(a, gp::WgmmaOperand::Rs, nullptr), std::invalid_argument) << "stages 4";
+  a.stages = 6;
+  EXPECT_THROW(gp::launch_wgmma_combine(a, gp::WgmmaOperand::Ss, nullptr), std::invalid_argument);
+  a.stage_bytes = 128;
+  EXPECT_THROW(gp::launch_wgmma_combine(a, gp::WgmmaOperand::Rs, nullptr), std::invalid_argument);
 #endif
 }
 
@@ -186,6 +194,7 @@ TEST(Abc471gWgmmaGpu, WholeSolvesWithTheWgmmaCombineAreExact) {
         c.wgmma_inflight = sh.inflight;
         c.wgmma_pad_copies = sh.pad_copies;
         c.wgmma_stages = sh.stages;
+        c.wgmma_tma = sh.tma;
         c.graph = variant != 3;
         c.bucket_cap = variant == 1 ? 8u : 0u;    // spills into the table
         if (variant == 2) c.chunk_pairs = 1'000;  // several chunks: the slicing pass writes the planes

@@ -139,6 +139,17 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
   EXPECT_EQ(c12.wgmma_stages, 6);
   EXPECT_EQ(c12.wgmma_inflight, 1) << "six slots exist for the kernel with a group in flight only";
   EXPECT_EQ(c12.wgmma_pad_copies, 1);
+  EXPECT_EQ(c12.wgmma_tma, 0);
+  // r13: r12 fed by TMA through mbarriers; it also needs tensor-map copies.
+  const gp::PairsRung& r13 = gp::find_rung("p13");
+  EXPECT_EQ(r13.slug, "r13_wgmma_tma");
+  EXPECT_EQ(r13.predecessor, "r12_wgmma_stages");
+  const gp::PairsConfig c13 = r13.config();
+  EXPECT_EQ(c13.wgmma_tma, 1);
+  EXPECT_EQ(c13.wgmma_stages, 6);
+  bool needs_tma = false;
+  for (joseki::measure::Feature f : r13.needs.features) needs_tma = needs_tma || f == joseki::measure::Feature::TensorMapCopy;
+  EXPECT_TRUE(needs_tma);
 }
 
 // r08's layout (dsmem_plan.hpp): every row in exactly one slot, the slot of a row by the magic

@@ -29,7 +29,7 @@ if (( wc_rc != 0 )); then  # a fault ends the process: each shape on its own, to
   for sh in rs.wg2.bk64 rs.wg4.bk64 ss.wg2.bk64 ss.wg4.bk64 rs.wg2.bk128 rs.wg4.bk128 ss.wg2.bk128 ss.wg4.bk128 \
             rs.wg2.bk64.if1 rs.wg4.bk64.if1 ss.wg2.bk64.if1 ss.wg4.bk64.if1 rs.wg2.bk128.if1 rs.wg4.bk128.if1 \
             ss.wg2.bk128.if1 ss.wg4.bk128.if1 rs.wg2.bk64.pad rs.wg4.bk64.pad rs.wg2.bk64.if1.pad rs.wg4.bk64.if1.pad \
-            rs.wg2.bk128.if1.pad rs.wg4.bk128.if1.pad rs.wg2.bk64.if1.pad.st6 rs.wg4.bk64.if1.pad.st6 rs.wg4.bk128.if1.pad.st6; do
+            rs.wg2.bk128.if1.pad rs.wg4.bk128.if1.pad rs.wg2.bk64.if1.pad.st6 rs.wg4.bk64.if1.pad.st6 rs.wg4.bk128.if1.pad.st6 rs.wg2.bk64.if1.pad.st6.tma rs.wg4.bk64.if1.pad.st6.tma; do
     timeout 15 "$J" --json "$WC/wgmma_$sh.json" abc471g scale wgmma --timeout 0.3 --shapes "$sh" > "$WC/wgmma_$sh.log" 2>&1
     echo "$sh: exit $? | $(grep -E "^\| pairs.r09" "$WC/wgmma_$sh.log" | head -1 | cut -c1-200) $(grep -iE "error|what\(\)" "$WC/wgmma_$sh.log" | head -1 | cut -c1-160)"
   done
@@ -38,21 +38,21 @@ fi
 step "wgmma_combine: scale hopper (max case; r04's combine alone, same session)"
 run timeout 75 "$J" --json "$WC/hopper_max.json" abc471g scale hopper 2>&1 | tee "$WC/hopper_max.log" | tail -16
 
-step "wgmma_combine: ncu --set full of one launch of r11 (rs.wg4.bk64.if1.pad) and of r12 (rs.wg4.bk64.if1.pad.st6)"
+step "wgmma_combine: ncu --set full of one launch of r12 (rs.wg4.bk64.if1.pad.st6) and of r13 (rs.wg4.bk64.if1.pad.st6.tma)"
 NCU=ncu; command -v ncu >/dev/null || NCU=/usr/local/cuda/bin/ncu
-for sh in rs.wg4.bk64.if1.pad rs.wg4.bk64.if1.pad.st6; do
+for sh in rs.wg4.bk64.if1.pad.st6 rs.wg4.bk64.if1.pad.st6.tma; do
   timeout 120 $NCU --clock-control none --set full -k regex:wgmma_combine_kernel -c 1 \
     "$J" abc471g scale wgmma --shapes "$sh" --timeout 0.2 > "$WC/ncu_$sh.txt" 2>&1
   echo "ncu $sh: exit $?"
   grep -E "Duration|Compute \(SM\) Throughput|Memory Throughput|L2 Hit Rate|L1/TEX Hit|Achieved Occupancy|Registers Per|Issue Slots Busy|Warp Cycles Per Issued|No Eligible|Shared Memory|Bank|Stall|stall|Tensor|tensor" "$WC/ncu_$sh.txt" | cut -c1-200 | head -40
 done
 
-step "wgmma_combine: ncu stall reasons of r12's kernel (rs.wg4.bk64.if1.pad.st6): where its warps wait"
+step "wgmma_combine: ncu stall reasons of r13's kernel (rs.wg4.bk64.if1.pad.st6.tma): where its warps wait"
 timeout 90 $NCU --clock-control none --section WarpStateStats --section SchedulerStats --page raw \
-  -k regex:wgmma_combine_kernel -c 1 "$J" abc471g scale wgmma --shapes rs.wg4.bk64.if1.pad.st6 --timeout 0.2 \
-  > "$WC/ncu_stalls_r12.txt" 2>&1
+  -k regex:wgmma_combine_kernel -c 1 "$J" abc471g scale wgmma --shapes rs.wg4.bk64.if1.pad.st6.tma --timeout 0.2 \
+  > "$WC/ncu_stalls_r13.txt" 2>&1
 echo "ncu stalls: exit $?"
-grep -E "issue_stalled_[a-z_]+_per_warp_active.pct|warps_issue_stalled_[a-z_]+_per_issue_active" "$WC/ncu_stalls_r12.txt" \
+grep -E "issue_stalled_[a-z_]+_per_warp_active.pct|warps_issue_stalled_[a-z_]+_per_issue_active" "$WC/ncu_stalls_r13.txt" \
   | awk '{ v = $NF; if (v + 0 > 0.05) print }' | sort -k3 -g -r | head -14 | cut -c1-160
 
 step "wgmma_combine: compute-sanitizer on the small shapes"

@@ -10,10 +10,10 @@
 #include <cuda_runtime.h>
 
 #include <cstring>
-#include <mutex>
 #include <string>
 
 #include "backend/cuda/check.hpp"
+#include "backend/cuda/tensor_map.hpp"
 #include "experiments/probes/hopper_device.cuh"
 #include "experiments/probes/probe_device.cuh"
 #include "experiments/probes/tma_kernels.hpp"
@@ -76,32 +76,11 @@ __global__ void tma_tensor_stream_kernel(const __grid_constant__ CUtensorMap map
 #endif
 }
 
-using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
-                                 const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
-                                 CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
-
-EncodeTiled encode_fn(std::string* why) {
-  static std::once_flag once;
-  static EncodeTiled fn = nullptr;
-  static std::string reason;
-  std::call_once(once, [] {
-    void* p = nullptr;
-    cudaDriverEntryPointQueryResult q{};
-    const cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q);
-    if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !p)
-      reason = std::string("the driver has no cuTensorMapEncodeTiled (") + cudaGetErrorString(e) + ")";
-    else
-      fn = reinterpret_cast<EncodeTiled>(p);
-  });
-  if (!fn && why) *why = reason;
-  return fn;
-}
-
 }  // namespace
 
 std::string tma_tensor_unavailable() {
   std::string why;
-  return encode_fn(&why) ? std::string() : why;
+  return cuda::tensor_map_encoder(&why) ? std::string() : why;
 }
 
 int tma_tensor_blocks_per_sm(unsigned tile_bytes, int stages, int threads) {
@@ -120,7 +99,7 @@ int tma_tensor_blocks_per_sm(unsigned tile_bytes, int stages, int threads) {
 void launch_tma_tensor_stream(const void* d, std::size_t bytes, unsigned tile_bytes, int stages, int blocks,
                               int threads, std::uint32_t* d_partials, cudaStream_t s) {
   std::string why;
-  const EncodeTiled encode = encode_fn(&why);
+  const cuda::TensorMapEncodeTiled encode = cuda::tensor_map_encoder(&why);
   if (!encode) throw RunError("tma tensor copies: " + why);
   const unsigned row_bytes = ROW_WORDS * 4;
   if (tile_bytes % row_bytes || tile_bytes / row_bytes > 256 || bytes % tile_bytes)

@@ -25,14 +25,14 @@ using measure::Record;
 using measure::Scope;
 
 std::string wgmma_shape_name(const std::string& operand, int warpgroups, int stage_bytes, int inflight, int pad_copies,
-                             int stages) {
-  return fmt::format("{}.wg{}.bk{}{}{}{}", operand, warpgroups, stage_bytes,
+                             int stages, int tma) {
+  return fmt::format("{}.wg{}.bk{}{}{}{}{}", operand, warpgroups, stage_bytes,
                      inflight ? ".if" + std::to_string(inflight) : "", pad_copies ? ".pad" : "",
-                     stages != 4 ? ".st" + std::to_string(stages) : "");
+                     stages != 4 ? ".st" + std::to_string(stages) : "", tma ? ".tma" : "");
 }
 std::string wgmma_shape_name(const WgmmaShape& shape) {
   return wgmma_shape_name(wgmma_operand_name(shape.op), shape.warpgroups, shape.stage_bytes, shape.inflight,
-                          shape.pad_copies, shape.stages);
+                          shape.pad_copies, shape.stages, shape.tma);
 }
 
 std::vector<std::uint8_t> gemm_planes(const std::vector<std::uint64_t>& table, std::uint32_t kp, int* planes) {
@@ -84,6 +84,7 @@ void WgmmaCombineFixture::enqueue_combine_only(const WgmmaShape& shape, cudaStre
   a.inflight = shape.inflight;
   a.pad_copies = shape.pad_copies;
   a.stages = shape.stages;
+  a.tma = shape.tma;
   a.debug = m_debug;
   launch_wgmma_combine(a, shape.op, s);
 }
@@ -131,7 +132,7 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
   for (const std::string& s : shapes)
     if (std::find(all.begin(), all.end(), s) == all.end())
       throw InputError("--shapes: unknown shape '" + s +
-                       "' (shapes: rs|ss.wg2|wg4.bk64|bk128[.if1][.pad][.st6], e.g. rs.wg2.bk64 or rs.wg4.bk64.if1.pad.st6; the "
+                       "' (shapes: rs|ss.wg2|wg4.bk64|bk128[.if1][.pad][.st6][.tma], e.g. rs.wg2.bk64 or rs.wg4.bk64.if1.pad.st6.tma; the "
                        "list: WGMMA_SHAPES)");
   auto wanted = [&](const std::string& name) {
     return shapes.empty() || std::find(shapes.begin(), shapes.end(), name) != shapes.end();
@@ -155,6 +156,7 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
     r.axes.set("inflight", static_cast<std::int64_t>(inflight));
     r.axes.set("pad_copies", static_cast<std::int64_t>(sh.pad_copies));
     r.axes.set("stages", static_cast<std::int64_t>(sh.stages));
+    r.axes.set("tma", static_cast<std::int64_t>(sh.tma));
     r.ladder.scope_set = set_id;
     return r;
   };
@@ -224,7 +226,8 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
         // Where the time goes (diagnostics, two shapes): the kernel with L2 warm (hot), without the proxy
         // fence (checked: still exact?), without loads after the prologue.
         const std::string shn = wgmma_shape_name(sh);
-        if (shn != "rs.wg4.bk64.if1" && shn != "rs.wg4.bk64.if1.pad" && shn != "rs.wg4.bk64.if1.pad.st6") continue;
+        if (shn != "rs.wg4.bk64.if1.pad" && shn != "rs.wg4.bk64.if1.pad.st6" && shn != "rs.wg4.bk64.if1.pad.st6.tma")
+          continue;
         Record h = make(t.name, sh, ".kernel.hot");
         h.mode = "hot";
         h.validation = "exact (the same kernel, validated above)";

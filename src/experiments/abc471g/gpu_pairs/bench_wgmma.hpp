@@ -28,10 +28,10 @@ namespace joseki::abc471g::pairs {
 std::vector<std::uint8_t> gemm_planes(const std::vector<std::uint64_t>& table, std::uint32_t kp, int* planes);
 
 // "rs.wg2.bk64" (r09), "rs.wg2.bk64.if1" (r10: one wgmma group in flight), "rs.wg4.bk64.if1.pad" (r11: the
-// fragment copies 32 bytes apart in banks), "rs.wg4.bk64.if1.pad.st6" (r12: 6 stage slots): a shape's name in the
-// records' variants.
+// fragment copies 32 bytes apart in banks), "rs.wg4.bk64.if1.pad.st6" (r12: 6 stage slots), "...st6.tma" (r13:
+// TMA copies and mbarriers): a shape's name in the records' variants.
 std::string wgmma_shape_name(const std::string& operand, int warpgroups, int stage_bytes, int inflight = 0,
-                             int pad_copies = 0, int stages = 4);
+                             int pad_copies = 0, int stages = 4, int tma = 0);
 std::string wgmma_shape_name(const WgmmaShape& shape);
 
 #ifdef JOSEKI_HAVE_CUDA

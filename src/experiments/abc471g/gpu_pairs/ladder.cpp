@@ -148,6 +148,19 @@ const std::vector<PairsRung>& pairs_ladder() {
                    c.wgmma_pad_copies = 1;
                    c.wgmma_stages = 6;
                  }),
+        gpu_rung("p13", 13, "r13_wgmma_tma", "r12 fed by TMA through mbarriers",
+                 "r12; P's stages copied by the tensor memory accelerator (one thread, 16-byte x 128-row boxes, "
+                 "zeros past column K) and handed over through full/empty mbarriers per slot: no block barrier "
+                 "and no cp.async in the main loop",
+                 "r12_wgmma_stages", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 [](PairsConfig& c) {
+                   c.graph = true;
+                   c.wgmma_inflight = 1;
+                   c.wgmma_pad_copies = 1;
+                   c.wgmma_stages = 6;
+                   c.wgmma_tma = 1;
+                 }),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

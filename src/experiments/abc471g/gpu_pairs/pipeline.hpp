@@ -95,6 +95,7 @@ struct PairsConfig {
   int wgmma_inflight = 0;    // r10: 1 (WgmmaCombineArgs::inflight)
   int wgmma_pad_copies = 0;  // r11: 1 (WgmmaCombineArgs::pad_copies)
   int wgmma_stages = 4;      // r12: 6 (WgmmaCombineArgs::stages)
+  int wgmma_tma = 0;         // r13: 1 (WgmmaCombineArgs::tma)
 };
 
 // The counter a solve of p with c actually uses (Partition falls back to Atomic when K is too large).

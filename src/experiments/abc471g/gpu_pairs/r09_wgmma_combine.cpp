@@ -51,7 +51,8 @@ class WgmmaCombineStage final : public CombineStage {
         m_stage_bytes(ctx.cfg->wgmma_stage_bytes),
         m_inflight(ctx.cfg->wgmma_inflight),
         m_pad_copies(ctx.cfg->wgmma_pad_copies),
-        m_stages(ctx.cfg->wgmma_stages) {
+        m_stages(ctx.cfg->wgmma_stages),
+        m_tma(ctx.cfg->wgmma_tma) {
     prepare_wgmma_combine(ctx.kp);
   }
   void enqueue(const CombinePlanes& cp, CUstream_st* s) override {
@@ -69,6 +70,7 @@ class WgmmaCombineStage final : public CombineStage {
     wa.inflight = m_inflight;
     wa.pad_copies = m_pad_copies;
     wa.stages = m_stages;
+    wa.tma = m_tma;
     launch_wgmma_combine(wa, m_op, s);
   }
   std::string description() const override {
@@ -78,7 +80,7 @@ class WgmmaCombineStage final : public CombineStage {
 
  private:
   WgmmaOperand m_op;
-  int m_warpgroups, m_stage_bytes, m_inflight, m_pad_copies, m_stages;
+  int m_warpgroups, m_stage_bytes, m_inflight, m_pad_copies, m_stages, m_tma;
 };
 
 std::unique_ptr<CombineStage> make_wgmma_stage(const StageContext& ctx) { return std::make_unique<WgmmaCombineStage>(ctx); }

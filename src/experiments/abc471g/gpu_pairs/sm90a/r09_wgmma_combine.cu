@@ -58,16 +58,20 @@
 // -gencode=arch=compute_90a,code=sm_90a and JOSEKI_WGMMA_SM90A when 90 is among the build's
 // architectures); in any other pass the kernel body is left out (__CUDA_ARCH_FEAT_SM90_ALL) and
 // wgmma_combine_built() says false: callers check measure::Needs{Feature::Wgmma} and it first.
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <atomic>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
 #include "backend/cuda/check.hpp"
+#include "backend/cuda/tensor_map.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/r09_wgmma_combine.hpp"
 #include "experiments/abc471g/gpu_pairs/r09_wgmma_math.hpp"
+#include "measure/errors.hpp"
 
 namespace joseki::abc471g::pairs {
 
@@ -131,6 +135,70 @@ __device__ __forceinline__ void wgmma_ss(u32 (&d)[64], u64 da, u64 db) {
 // WGS consumer warpgroups (2: 128 rows of k, two blocks per SM; 4: 256 rows, one block per SM and
 // half the L2 reads of the planes).
 // BK bytes of b per stage (64 or 128).
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+// V into shared memory at s_v as V2 (V twice over, v_bytes(kp) bytes): up to 8 independent loads per thread
+// in flight (not one round trip per byte), then the copies beyond K from shared memory. COPIES (rs): also
+// V2 shifted by 1, 2, 3 bytes, copy_stride(kp, a.pad_copies) apart (the fragments' aligned word loads).
+// Ends with a block barrier.
+template <u32 THREADS, bool COPIES>
+__device__ __forceinline__ void load_v(const WgmmaCombineArgs& a, unsigned char* s_v) {
+  const u32 K = a.k, kp = a.kp;
+  for (u32 base = 0; base < K; base += 8 * THREADS) {
+    unsigned char x[8];
+#pragma unroll
+    for (u32 e = 0; e < 8; ++e) {
+      const u32 i = base + e * THREADS + threadIdx.x;
+      x[e] = i < K ? __ldg(a.d_v + i) : 0;
+    }
+#pragma unroll
+    for (u32 e = 0; e < 8; ++e) {
+      const u32 i = base + e * THREADS + threadIdx.x;
+      if (i < K) s_v[i] = x[e];
+    }
+  }
+  __syncthreads();
+  for (u32 i = K + threadIdx.x; i < v_bytes(kp); i += THREADS) s_v[i] = s_v[i % K];
+  __syncthreads();
+  if constexpr (COPIES) {
+    const u32* s_v32 = reinterpret_cast<const u32*>(s_v);
+    const u32 vw = v_bytes(kp) / 4;
+    for (u32 c = 1; c < 4; ++c) {
+      u32* dst = reinterpret_cast<u32*>(s_v + c * copy_stride(kp, a.pad_copies));
+      for (u32 j = threadIdx.x; j + 1 < vw; j += THREADS) dst[j] = window4(s_v32, 4 * j + c);
+    }
+    __syncthreads();
+  }
+}
+
+// The epilogue (acc_row / acc_col: the accumulator's layout): this thread's two rows' masked sums,
+// answer[k] += sum_{a < K} (1 - V[(a + k) mod K]) D[k][a] << shift, one 64-bit atomic per row and quad.
+__device__ __forceinline__ void masked_row_sums(const WgmmaCombineArgs& a, const u32 (&d)[64], const unsigned char* s_v,
+                                                u32 plane, u32 k0, u32 a0, u32 row_lo, u32 wg, u32 warp, u32 g, u32 q) {
+  const u32 K = a.k;
+  u32 s_lo = 0, s_hi = 0;
+#pragma unroll
+  for (u32 e = 0; e < 64; ++e) {
+    const u32 col = a0 + acc_col(q, e), row = k0 + 64 * wg + acc_row(warp, g, e);
+    const bool keep = col < K && s_v[row + col] == 0;  // row + col < 2 kp + 128 < v_bytes
+    const u32 add = keep ? d[e] : 0u;
+    if ((e & 3) >> 1)
+      s_hi += add;
+    else
+      s_lo += add;
+  }
+  s_lo += __shfl_xor_sync(0xFFFFFFFFu, s_lo, 1);
+  s_lo += __shfl_xor_sync(0xFFFFFFFFu, s_lo, 2);
+  s_hi += __shfl_xor_sync(0xFFFFFFFFu, s_hi, 1);
+  s_hi += __shfl_xor_sync(0xFFFFFFFFu, s_hi, 2);
+  if (q == 0) {
+    const int shift = plane_shift(static_cast<int>(plane), a.low_bits);
+    auto* ans = reinterpret_cast<unsigned long long*>(a.d_answer);
+    if (row_lo < K && s_lo) atomicAdd(ans + row_lo, static_cast<unsigned long long>(s_lo) << shift);
+    if (row_lo + 8 < K && s_hi) atomicAdd(ans + row_lo + 8, static_cast<unsigned long long>(s_hi) << shift);
+  }
+}
+#endif
+
 // INFLIGHT (r10): the stage's wgmma group stays in flight across the next stage's barrier (wait_group 1,
 // not 0), so the tensor cores run while the warps assemble the next fragments and pass the barrier; the
 // copies then run STAGES - 2 stages ahead (not STAGES - 1: the slot of the group still in flight is not
@@ -149,6 +217,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
   unsigned char* s_w = smem + NST * TILE_BYTES;                             // ss only
   unsigned char* s_v = smem + NST * TILE_BYTES + (SS ? NST * W_TILE_BYTES : 0);
   const u32* s_v32 = reinterpret_cast<const u32*>(s_v);
+  (void)s_v32;  // ss's W tiles read it
   const u32 K = a.k, kp = a.kp;
   const bool swap = a.desc_swap != 0;
 
@@ -157,33 +226,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
   const u64 u_begin = block_begin(un, blockIdx.x, gridDim.x), u_end = block_begin(un, blockIdx.x + 1, gridDim.x);
   if (u_begin >= u_end) return;  // the whole block
 
-  // V into shared memory: up to 8 independent loads per thread in flight (not one round trip per byte),
-  // then the copies beyond K from shared memory.
-  for (u32 base = 0; base < K; base += 8 * THREADS) {
-    unsigned char x[8];
-#pragma unroll
-    for (u32 e = 0; e < 8; ++e) {
-      const u32 i = base + e * THREADS + threadIdx.x;
-      x[e] = i < K ? __ldg(a.d_v + i) : 0;
-    }
-#pragma unroll
-    for (u32 e = 0; e < 8; ++e) {
-      const u32 i = base + e * THREADS + threadIdx.x;
-      if (i < K) s_v[i] = x[e];
-    }
-  }
-  __syncthreads();
-  for (u32 i = K + threadIdx.x; i < v_bytes(kp); i += THREADS) s_v[i] = s_v[i % K];
-  __syncthreads();
-  // rs: V2 shifted by 1, 2, 3 bytes after it (the fragments' aligned word loads).
-  if constexpr (!SS) {
-    const u32 vw = v_bytes(kp) / 4;
-    for (u32 c = 1; c < 4; ++c) {
-      u32* dst = reinterpret_cast<u32*>(s_v + c * copy_stride(kp, a.pad_copies));
-      for (u32 j = threadIdx.x; j + 1 < vw; j += THREADS) dst[j] = window4(s_v32, 4 * j + c);
-    }
-    __syncthreads();
-  }
+  load_v<THREADS, !SS>(a, s_v);
   // Diagnostics (WgmmaCombineArgs::debug; 0 in every real run): 1 no proxy fence, 2 no loads after the
   // prologue (a runtime "no wgmma" made ptxas inject warpgroup arrives into the real path: left out).
   const bool dbg_nofence = (a.debug & 1) != 0, dbg_noloads = (a.debug & 2) != 0;
@@ -313,29 +356,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
     (void)fr_b;
     cp_async_wait<0>();  // the segment's trailing (empty) groups
 
-    // Epilogue (acc_row / acc_col: the accumulator's layout): this thread's two rows' masked sums.
-    // answer[k] += sum_{a < K} (1 - V[(a + k) mod K]) D[k][a] << shift.
-    u32 s_lo = 0, s_hi = 0;
-#pragma unroll
-    for (u32 e = 0; e < 64; ++e) {
-      const u32 col = a0 + acc_col(q, e), row = k0 + 64 * wg + acc_row(warp, g, e);
-      const bool keep = col < K && s_v[row + col] == 0;  // row + col < 2 kp + 128 < v_bytes
-      const u32 add = keep ? d[e] : 0u;
-      if ((e & 3) >> 1)
-        s_hi += add;
-      else
-        s_lo += add;
-    }
-    s_lo += __shfl_xor_sync(0xFFFFFFFFu, s_lo, 1);
-    s_lo += __shfl_xor_sync(0xFFFFFFFFu, s_lo, 2);
-    s_hi += __shfl_xor_sync(0xFFFFFFFFu, s_hi, 1);
-    s_hi += __shfl_xor_sync(0xFFFFFFFFu, s_hi, 2);
-    if (q == 0) {
-      const int shift = plane_shift(static_cast<int>(plane), a.low_bits);
-      auto* ans = reinterpret_cast<unsigned long long*>(a.d_answer);
-      if (row_lo < K && s_lo) atomicAdd(ans + row_lo, static_cast<unsigned long long>(s_lo) << shift);
-      if (row_lo + 8 < K && s_hi) atomicAdd(ans + row_lo + 8, static_cast<unsigned long long>(s_hi) << shift);
-    }
+    masked_row_sums(a, d, s_v, plane, k0, a0, row_lo, wg, warp, g, q);
   }
 #elif defined(__CUDA_ARCH__)
   (void)a;
@@ -343,6 +364,212 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
 #else
   (void)a;
 #endif
+}
+
+// r13: the same product and epilogue as r12 (rs, one group in flight, padded copies), fed by the tensor
+// memory accelerator through mbarriers instead of cp.async and a block barrier per stage:
+//   * thread 0 copies a stage with CHUNKS cp.async.bulk.tensor.3d boxes of 16 bytes x 128 rows of P (the
+//     map's dims {K, kp, planes}: columns b >= K arrive as zeros, so no masking pass) into its slot, a
+//     slot laid out chunk-major (chunk c at c x 2 KB, row r at 16 r: core matrices 8 rows x 16 bytes,
+//     LBO = 2 KB along K, SBO = 128 bytes along the rows), and announces the bytes on the slot's `full`
+//     mbarrier;
+//   * every warpgroup waits for `full`, computes, keeps one group in flight (wait_group 1) and then
+//     releases the previous stage's slot with one arrival on its `empty` mbarrier (WGS arrivals a phase);
+//   * thread 0 refills a slot only after its `empty` phase completed: no block barrier in the main loop,
+//     and a warpgroup never waits for another one except through a slot.
+// Stages are counted across the block's segments (the mbarriers' phases); the copies do not run across a
+// segment boundary (each segment starts its own AHEAD stages).
+inline constexpr u32 TMA_BARRIER_BYTES = 128;  // full[NST] and empty[NST], 8 bytes each, before the ring
+JOSEKI_HD constexpr std::size_t tma_smem_bytes(u32 kp, u32 nst, u32 bk) {
+  return TMA_BARRIER_BYTES + static_cast<std::size_t>(nst) * tile_bytes(BN, bk) + 3 * copy_stride(kp, 1) + v_bytes(kp);
+}
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+__device__ __forceinline__ u32 smem_u32(const void* p) { return static_cast<u32>(__cvta_generic_to_shared(p)); }
+__device__ __forceinline__ void mbar_init(u32 bar, u32 count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(u32 bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+__device__ __forceinline__ void mbar_expect_tx(u32 bar, u32 bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void mbar_wait(u32 bar, u32 parity) {
+  u32 done = 0;
+  do {
+    asm volatile(
+        "{\n"
+        " .reg .pred p;\n"
+        " mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+        " selp.u32 %0, 1, 0, p;\n"
+        "}\n"
+        : "=r"(done)
+        : "r"(bar), "r"(parity)
+        : "memory");
+  } while (!done);
+}
+__device__ __forceinline__ void tma_load_3d(u32 dst, const CUtensorMap* map, int x, int y, int z, u32 bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(
+          dst),
+      "l"(reinterpret_cast<u64>(map)), "r"(x), "r"(y), "r"(z), "r"(bar)
+      : "memory");
+}
+// Matrix descriptor, no swizzle, with this layout's own offsets (bytes, multiples of 16).
+__device__ __forceinline__ u64 desc_lbo_sbo(u32 saddr, u32 lbo, u32 sbo) {
+  return static_cast<u64>((saddr & 0x3FFFFu) >> 4) | (static_cast<u64>(lbo >> 4) << 16) | (static_cast<u64>(sbo >> 4) << 32);
+}
+#endif
+
+template <u32 WGS, u32 BK, u32 NST>
+__global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
+    wgmma_combine_tma_kernel(const __grid_constant__ CUtensorMap map, WgmmaCombineArgs a) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  constexpr u32 THREADS = block_threads(WGS), CHUNKS = BK / 16, HALVES = BK / 32;
+  constexpr u32 CHUNK_BYTES = BN * 16, TILE = tile_bytes(BN, BK), AHEAD = NST - 2;
+  static_assert(2 * NST * 8 <= TMA_BARRIER_BYTES && AHEAD >= 1, "barriers fit, copies run ahead");
+  extern __shared__ __align__(1024) unsigned char smem[];
+  const u32 bars = smem_u32(smem);  // full[i] at bars + 8 i, empty[i] at bars + 8 (NST + i)
+  const u32 ring = bars + TMA_BARRIER_BYTES;
+  unsigned char* s_v = smem + TMA_BARRIER_BYTES + NST * TILE;
+  const u32 K = a.k, kp = a.kp;
+
+  const int planes = planes_to_run(a.planes, a.d_max != nullptr, a.d_max ? *a.d_max : 0, a.low_bits);
+  const Units un = units(K, planes, WGS, BK);
+  const u64 u_begin = block_begin(un, blockIdx.x, gridDim.x), u_end = block_begin(un, blockIdx.x + 1, gridDim.x);
+  if (u_begin >= u_end) return;  // the whole block
+
+  const u32 tid = threadIdx.x, wg = tid >> 7, warp = (tid >> 5) & 3, lane = tid & 31, g = lane >> 2, q = lane & 3;
+  if (tid == 0) {
+    for (u32 i = 0; i < NST; ++i) {
+      mbar_init(bars + 8 * i, 1);            // full: the copier's arrival, plus the bytes
+      mbar_init(bars + 8 * (NST + i), WGS);  // empty: one arrival per warpgroup
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  }
+  load_v<THREADS, true>(a, s_v);  // ends with a block barrier: the mbarriers are initialised too
+  const u32* my_copy = reinterpret_cast<const u32*>(s_v + (g & 3) * copy_stride(kp, a.pad_copies));
+
+  u32 run = 0;  // stages of this block before the segment (the mbarriers' phases count them)
+  for (u64 u = u_begin; u < u_end;) {
+    const Segment sg = segment_at(un, u, u_end);
+    u += sg.nsteps;
+    const u32 plane = sg.plane, s0 = sg.s0, nsteps = sg.nsteps, k0 = sg.k0, a0 = sg.a0;
+    // Stage st of the segment (running index r) into its slot; thread 0 only.
+    auto copy_stage = [&](u32 st, u32 r) {
+      const u32 slot = r % NST;
+      if (r >= NST) mbar_wait(bars + 8 * (NST + slot), (r / NST - 1) & 1);  // the slot's last use released
+      mbar_expect_tx(bars + 8 * slot, TILE);
+      const int b0 = static_cast<int>((s0 + st) * BK);
+#pragma unroll
+      for (u32 c = 0; c < CHUNKS; ++c)
+        tma_load_3d(ring + slot * TILE + c * CHUNK_BYTES, &map, b0 + 16 * static_cast<int>(c), static_cast<int>(a0),
+                    static_cast<int>(plane), bars + 8 * slot);
+    };
+    if (tid == 0)
+      for (u32 st = 0; st < AHEAD && st < nsteps; ++st) copy_stage(st, run + st);
+    __syncwarp();
+
+    u32 d[64];
+#pragma unroll
+    for (int j = 0; j < 64; ++j) d[j] = 0;
+    const u32 row_lo = k0 + 64 * wg + 16 * warp + g;
+    auto stage = [&](u32 it, u32 (&fr)[HALVES][4]) {
+      const u32 r = run + it, slot = r % NST;
+      if (tid == 0 && it + AHEAD < nsteps) copy_stage(it + AHEAD, r + AHEAD);
+      __syncwarp();
+      mbar_wait(bars + 8 * slot, (r / NST) & 1);  // the stage's bytes have landed
+      const u32 b0 = (s0 + it) * BK;
+#pragma unroll
+      for (u32 h = 0; h < HALVES; ++h) a_fragment_rs(my_copy, row_lo, b0 + 32 * h, q, fr[h]);
+      wgmma_fence();
+#pragma unroll
+      for (u32 h = 0; h < HALVES; ++h)
+        wgmma_rs(d, fr[h][0], fr[h][1], fr[h][2], fr[h][3],
+                 desc_lbo_sbo(ring + slot * TILE + 2 * h * CHUNK_BYTES, CHUNK_BYTES, 128));
+      wgmma_commit();
+      wgmma_wait1();  // the previous stage's group has completed: release its slot
+      if (it > 0 && (tid & 127) == 0) mbar_arrive(bars + 8 * (NST + (r - 1) % NST));
+    };
+    u32 fr_a[HALVES][4], fr_b[HALVES][4];
+    u32 it = 0;
+    for (; it + 1 < nsteps; it += 2) {
+      stage(it, fr_a);
+      stage(it + 1, fr_b);
+    }
+    if (it < nsteps) stage(it, fr_a);
+    wgmma_wait0();
+    if ((tid & 127) == 0) mbar_arrive(bars + 8 * (NST + (run + nsteps - 1) % NST));
+    run += nsteps;
+    masked_row_sums(a, d, s_v, plane, k0, a0, row_lo, wg, warp, g, q);
+  }
+#elif defined(__CUDA_ARCH__)
+  (void)map;
+  (void)a;
+  __trap();  // no sm_90a code in this pass
+#else
+  (void)map;
+  (void)a;
+#endif
+}
+
+template <u32 WGS>
+u32 tma_wave_blocks(u32 kp) {
+  static std::atomic<u32> cached[64][2] = {};
+  int dev = 0;
+  JOSEKI_CUDA_CHECK(cudaGetDevice(&dev));
+  if (dev < 0 || dev >= 64) dev = 0;
+  const int slot = kp <= 2304 ? 0 : 1;
+  u32 v = cached[dev][slot].load(std::memory_order_relaxed);
+  if (v == 0) {
+    int per_sm = 0, sms = 0;
+    JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, wgmma_combine_tma_kernel<WGS, 64, DEEP_STAGES>, block_threads(WGS), tma_smem_bytes(kp, DEEP_STAGES, 64)));
+    JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    v = static_cast<u32>((per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1));
+    cached[dev][slot].store(v, std::memory_order_relaxed);
+  }
+  return v;
+}
+
+template <u32 WGS>
+void set_tma_smem_limit(u32 kp) {
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(wgmma_combine_tma_kernel<WGS, 64, DEEP_STAGES>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(tma_smem_bytes(kp, DEEP_STAGES, 64))));
+  (void)tma_wave_blocks<WGS>(kp);
+}
+
+// P's planes as a 3-D tensor of bytes {K columns, kp rows, planes}: the boxes past column K read zeros.
+CUtensorMap planes_map(const WgmmaCombineArgs& a) {
+  std::string why;
+  const cuda::TensorMapEncodeTiled encode = cuda::tensor_map_encoder(&why);
+  if (!encode) throw RunError("r13 wgmma combine (tma): " + why);
+  CUtensorMap map;
+  std::memset(&map, 0, sizeof map);
+  const cuuint64_t dims[3] = {a.k, a.kp, static_cast<cuuint64_t>(a.planes)};
+  const cuuint64_t strides[2] = {a.kp, static_cast<cuuint64_t>(a.kp) * a.kp};  // bytes: a row, a plane
+  const cuuint32_t box[3] = {16, BN, 1};
+  const cuuint32_t elem_strides[3] = {1, 1, 1};
+  const CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 3, const_cast<std::uint8_t*>(a.d_planes), dims, strides,
+                            box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                            CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw RunError("r13 wgmma combine (tma): cuTensorMapEncodeTiled failed (CUresult " + std::to_string(r) + ")");
+  return map;
+}
+
+template <u32 WGS>
+void launch_tma(const WgmmaCombineArgs& a, cudaStream_t s) {
+  const CUtensorMap map = planes_map(a);
+  const u64 total = units(a.k, a.planes, WGS, 64).total;
+  const u32 wave = tma_wave_blocks<WGS>(a.kp);
+  const u32 blocks = static_cast<u32>(total < wave ? total : wave);
+  wgmma_combine_tma_kernel<WGS, 64, DEEP_STAGES>
+      <<<blocks, block_threads(WGS), tma_smem_bytes(a.kp, DEEP_STAGES, 64), s>>>(map, a);
+  JOSEKI_CUDA_CHECK_LAUNCH();
 }
 
 // Blocks of one wave for this kernel, cached per device and shape (the occupancy query is not free).
@@ -424,6 +651,8 @@ std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, WgmmaOperand op, int warp
 }
 
 void prepare_wgmma_combine(std::uint32_t kp) {
+  set_tma_smem_limit<2>(kp);
+  set_tma_smem_limit<4>(kp);
   set_smem_limit<false, 2, 64>(kp);
   set_smem_limit<true, 2, 64>(kp);
   set_smem_limit<false, 4, 64>(kp);
@@ -441,15 +670,23 @@ void launch_wgmma_combine(const WgmmaCombineArgs& a, WgmmaOperand op, cudaStream
       (a.warpgroups != 2 && a.warpgroups != 4) || (a.stage_bytes != 64 && a.stage_bytes != 128) ||
       (a.inflight != 0 && a.inflight != 1) || (a.pad_copies != 0 && a.pad_copies != 1) ||
       (a.stages != static_cast<int>(STAGES) &&
-       (a.stages != static_cast<int>(DEEP_STAGES) || op != WgmmaOperand::Rs || a.inflight != 1)))
+       (a.stages != static_cast<int>(DEEP_STAGES) || op != WgmmaOperand::Rs || a.inflight != 1)) ||
+      (a.tma != 0 && (a.tma != 1 || op != WgmmaOperand::Rs || a.inflight != 1 || a.pad_copies != 1 ||
+                      a.stages != static_cast<int>(DEEP_STAGES) || a.stage_bytes != 64 || a.debug != 0)))
     throw std::invalid_argument("r09 wgmma combine: bad arguments (k = " + std::to_string(a.k) + ", kp = " +
                                 std::to_string(a.kp) + ", planes = " + std::to_string(a.planes) + ", warpgroups = " +
                                 std::to_string(a.warpgroups) + ", stage_bytes = " + std::to_string(a.stage_bytes) +
                                 ", inflight = " + std::to_string(a.inflight) +
                                 ", pad_copies = " + std::to_string(a.pad_copies) +
-                                ", stages = " + std::to_string(a.stages) + "; kp must be a multiple of 128 >= k, planes >= 1, warpgroups 2 or 4, stage_bytes 64 "
-                                "or 128, inflight and pad_copies 0 or 1, stages 4 (6: rs with inflight 1 only), pointers set)");
+                                ", stages = " + std::to_string(a.stages) + ", tma = " + std::to_string(a.tma) +
+                                "; kp must be a multiple of 128 >= k, planes >= 1, warpgroups 2 or 4, stage_bytes 64 "
+                                "or 128, inflight and pad_copies 0 or 1, stages 4 (6: rs with inflight 1 only), tma 0 or 1 (1: rs, "
+                                "inflight 1, pad_copies 1, stages 6, stage_bytes 64, no debug), pointers set)");
   const bool ss = op == WgmmaOperand::Ss;
+  if (a.tma) {
+    a.warpgroups == 4 ? launch_tma<4>(a, s) : launch_tma<2>(a, s);
+    return;
+  }
   if (a.warpgroups == 4)
     ss ? launch_wgs<true, 4>(a, s) : launch_wgs<false, 4>(a, s);
   else
