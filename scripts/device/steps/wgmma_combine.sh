@@ -17,7 +17,7 @@ WC=$W/wgmma_combine
 mkdir -p "$WC"
 WC_T0=$(date +%s)
 step "wgmma_combine: GPU tests (Abc471gWgmmaGpu.*)"
-run timeout 200 "$B/joseki_gpu_tests" --gtest_filter='Abc471gWgmmaGpu.*' --gtest_brief=1 2>&1 | tee "$WC/gpu_tests.log" | tail -12
+run timeout 60 "$B/joseki_gpu_tests" --gtest_filter='Abc471gWgmmaGpu.*' --gtest_brief=1 2>&1 | tee "$WC/gpu_tests.log" | tail -12
 
 step "wgmma_combine: scale wgmma (max case)"
 echo "\$ $J --json $WC/wgmma_max.json abc471g scale wgmma --timeout 1"
@@ -41,7 +41,7 @@ run timeout 75 "$J" --json "$WC/hopper_max.json" abc471g scale hopper 2>&1 | tee
 step "wgmma_combine: ncu --set full of one launch of r12 (rs.wg4.bk64.if1.pad.st6) and of r13 (rs.wg4.bk64.if1.pad.st6.tma)"
 NCU=ncu; command -v ncu >/dev/null || NCU=/usr/local/cuda/bin/ncu
 for sh in rs.wg4.bk64.if1.pad.st6 rs.wg4.bk64.if1.pad.st6.tma; do
-  timeout 120 $NCU --clock-control none --set full -k regex:wgmma_combine_kernel -c 1 \
+  timeout 120 $NCU --clock-control none --set full -k regex:wgmma_combine_ -c 1 \
     "$J" abc471g scale wgmma --shapes "$sh" --timeout 0.2 > "$WC/ncu_$sh.txt" 2>&1
   echo "ncu $sh: exit $?"
   grep -E "Duration|Compute \(SM\) Throughput|Memory Throughput|L2 Hit Rate|L1/TEX Hit|Achieved Occupancy|Registers Per|Issue Slots Busy|Warp Cycles Per Issued|No Eligible|Shared Memory|Bank|Stall|stall|Tensor|tensor" "$WC/ncu_$sh.txt" | cut -c1-200 | head -40
@@ -49,7 +49,7 @@ done
 
 step "wgmma_combine: ncu stall reasons of r13's kernel (rs.wg4.bk64.if1.pad.st6.tma): where its warps wait"
 timeout 90 $NCU --clock-control none --section WarpStateStats --section SchedulerStats --page raw \
-  -k regex:wgmma_combine_kernel -c 1 "$J" abc471g scale wgmma --shapes rs.wg4.bk64.if1.pad.st6.tma --timeout 0.2 \
+  -k regex:wgmma_combine_ -c 1 "$J" abc471g scale wgmma --shapes rs.wg4.bk64.if1.pad.st6.tma --timeout 0.2 \
   > "$WC/ncu_stalls_r13.txt" 2>&1
 echo "ncu stalls: exit $?"
 grep -E "issue_stalled_[a-z_]+_per_warp_active.pct|warps_issue_stalled_[a-z_]+_per_issue_active" "$WC/ncu_stalls_r13.txt" \
