@@ -368,18 +368,24 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
 
 // r13: the same product and epilogue as r12 (rs, one group in flight, padded copies), fed by the tensor
 // memory accelerator through mbarriers instead of cp.async and a block barrier per stage:
-//   * thread 0 copies a stage with CHUNKS cp.async.bulk.tensor.3d boxes of 16 bytes x 128 rows of P (the
-//     map's dims {K, kp, planes}: columns b >= K arrive as zeros, so no masking pass) into its slot, a
-//     slot laid out chunk-major (chunk c at c x 2 KB, row r at 16 r: core matrices 8 rows x 16 bytes,
-//     LBO = 2 KB along K, SBO = 128 bytes along the rows), and announces the bytes on the slot's `full`
-//     mbarrier;
+//   * thread 0 copies a stage with one cp.async.bulk.tensor.3d box of 64 bytes x 128 rows of P (the map's
+//     dims {K, kp, planes}: columns b >= K arrive as zeros, so no masking pass) into its slot, written
+//     with the 64-byte swizzle (16-byte granule j of row r at granule j ^ ((r >> 1) & 3)), which is the
+//     layout wgmma reads with a SWIZZLE_64B descriptor (SBO = 512 bytes for 8 rows; the k32 half h
+//     starts 32 h bytes in), and announces the bytes on the slot's `full` mbarrier. (A first version
+//     used four boxes of 16 bytes x 128 rows and the no-swizzle layout: exact, but no faster than r12:
+//     34.4 us under ncu, long-scoreboard waits for the copies first among its stalls, device call 5 of
+//     2026-12-02 at 121d6f1: 512 narrow row requests a stage);
 //   * every warpgroup waits for `full`, computes, keeps one group in flight (wait_group 1) and then
 //     releases the previous stage's slot with one arrival on its `empty` mbarrier (WGS arrivals a phase);
 //   * thread 0 refills a slot only after its `empty` phase completed: no block barrier in the main loop,
 //     and a warpgroup never waits for another one except through a slot.
 // Stages are counted across the block's segments (the mbarriers' phases); the copies do not run across a
 // segment boundary (each segment starts its own AHEAD stages).
-inline constexpr u32 TMA_BARRIER_BYTES = 128;  // full[NST] and empty[NST], 8 bytes each, before the ring
+// full[NST] and empty[NST], 8 bytes each, at the start; the ring at the next 1 KB boundary past them
+// (the 64-byte swizzle repeats every 512 bytes and the descriptors assume an aligned pattern: base
+// offset 0), whatever the alignment of the dynamic shared memory: 2 KB cover both.
+inline constexpr u32 TMA_BARRIER_BYTES = 2048;
 JOSEKI_HD constexpr std::size_t tma_smem_bytes(u32 kp, u32 nst, u32 bk) {
   return TMA_BARRIER_BYTES + static_cast<std::size_t>(nst) * tile_bytes(BN, bk) + 3 * copy_stride(kp, 1) + v_bytes(kp);
 }
@@ -416,9 +422,10 @@ __device__ __forceinline__ void tma_load_3d(u32 dst, const CUtensorMap* map, int
       "l"(reinterpret_cast<u64>(map)), "r"(x), "r"(y), "r"(z), "r"(bar)
       : "memory");
 }
-// Matrix descriptor, no swizzle, with this layout's own offsets (bytes, multiples of 16).
-__device__ __forceinline__ u64 desc_lbo_sbo(u32 saddr, u32 lbo, u32 sbo) {
-  return static_cast<u64>((saddr & 0x3FFFFu) >> 4) | (static_cast<u64>(lbo >> 4) << 16) | (static_cast<u64>(sbo >> 4) << 32);
+// Matrix descriptor of a K-major tile written with the 64-byte swizzle (layout type 2 in bits 62-63):
+// SBO = 512 bytes between 8-row groups, LBO unused for a swizzled K-major tile (1).
+__device__ __forceinline__ u64 desc_sw64(u32 saddr) {
+  return static_cast<u64>((saddr & 0x3FFFFu) >> 4) | (1ull << 16) | (static_cast<u64>(512 >> 4) << 32) | (2ull << 62);
 }
 #endif
 
@@ -426,13 +433,14 @@ template <u32 WGS, u32 BK, u32 NST>
 __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
     wgmma_combine_tma_kernel(const __grid_constant__ CUtensorMap map, WgmmaCombineArgs a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  constexpr u32 THREADS = block_threads(WGS), CHUNKS = BK / 16, HALVES = BK / 32;
-  constexpr u32 CHUNK_BYTES = BN * 16, TILE = tile_bytes(BN, BK), AHEAD = NST - 2;
-  static_assert(2 * NST * 8 <= TMA_BARRIER_BYTES && AHEAD >= 1, "barriers fit, copies run ahead");
-  extern __shared__ __align__(1024) unsigned char smem[];
+  constexpr u32 THREADS = block_threads(WGS), HALVES = BK / 32;
+  constexpr u32 TILE = tile_bytes(BN, BK), AHEAD = NST - 2;
+  static_assert(2 * NST * 8 + 1023 <= TMA_BARRIER_BYTES && AHEAD >= 1, "barriers and alignment fit, copies run ahead");
+  static_assert(BK == 64 && TILE % 1024 == 0, "one 64-byte swizzled box a stage, slots 1 KB aligned");
+  extern __shared__ __align__(16) unsigned char smem[];
   const u32 bars = smem_u32(smem);  // full[i] at bars + 8 i, empty[i] at bars + 8 (NST + i)
-  const u32 ring = bars + TMA_BARRIER_BYTES;
-  unsigned char* s_v = smem + TMA_BARRIER_BYTES + NST * TILE;
+  const u32 ring = (bars + 2 * NST * 8 + 1023) & ~1023u;
+  unsigned char* s_v = smem + (ring - bars) + NST * TILE;
   const u32 K = a.k, kp = a.kp;
 
   const int planes = planes_to_run(a.planes, a.d_max != nullptr, a.d_max ? *a.d_max : 0, a.low_bits);
@@ -462,11 +470,8 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
       const u32 slot = r % NST;
       if (r >= NST) mbar_wait(bars + 8 * (NST + slot), (r / NST - 1) & 1);  // the slot's last use released
       mbar_expect_tx(bars + 8 * slot, TILE);
-      const int b0 = static_cast<int>((s0 + st) * BK);
-#pragma unroll
-      for (u32 c = 0; c < CHUNKS; ++c)
-        tma_load_3d(ring + slot * TILE + c * CHUNK_BYTES, &map, b0 + 16 * static_cast<int>(c), static_cast<int>(a0),
-                    static_cast<int>(plane), bars + 8 * slot);
+      tma_load_3d(ring + slot * TILE, &map, static_cast<int>((s0 + st) * BK), static_cast<int>(a0),
+                  static_cast<int>(plane), bars + 8 * slot);
     };
     if (tid == 0)
       for (u32 st = 0; st < AHEAD && st < nsteps; ++st) copy_stage(st, run + st);
@@ -487,8 +492,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
       wgmma_fence();
 #pragma unroll
       for (u32 h = 0; h < HALVES; ++h)
-        wgmma_rs(d, fr[h][0], fr[h][1], fr[h][2], fr[h][3],
-                 desc_lbo_sbo(ring + slot * TILE + 2 * h * CHUNK_BYTES, CHUNK_BYTES, 128));
+        wgmma_rs(d, fr[h][0], fr[h][1], fr[h][2], fr[h][3], desc_sw64(ring + slot * TILE + 32 * h));
       wgmma_commit();
       wgmma_wait1();  // the previous stage's group has completed: release its slot
       if (it > 0 && (tid & 127) == 0) mbar_arrive(bars + 8 * (NST + (r - 1) % NST));
@@ -551,10 +555,10 @@ CUtensorMap planes_map(const WgmmaCombineArgs& a) {
   std::memset(&map, 0, sizeof map);
   const cuuint64_t dims[3] = {a.k, a.kp, static_cast<cuuint64_t>(a.planes)};
   const cuuint64_t strides[2] = {a.kp, static_cast<cuuint64_t>(a.kp) * a.kp};  // bytes: a row, a plane
-  const cuuint32_t box[3] = {16, BN, 1};
+  const cuuint32_t box[3] = {64, BN, 1};  // one stage: 64 bytes of b x 128 rows
   const cuuint32_t elem_strides[3] = {1, 1, 1};
   const CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 3, const_cast<std::uint8_t*>(a.d_planes), dims, strides,
-                            box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                            box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_64B,
                             CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     throw RunError("r13 wgmma combine (tma): cuTensorMapEncodeTiled failed (CUresult " + std::to_string(r) + ")");
