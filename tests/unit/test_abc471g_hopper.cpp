@@ -150,6 +150,13 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
   bool needs_tma = false;
   for (joseki::measure::Feature f : r13.needs.features) needs_tma = needs_tma || f == joseki::measure::Feature::TensorMapCopy;
   EXPECT_TRUE(needs_tma);
+  // r14: r13's combine with r07's tiles of 24.
+  const gp::PairsRung& r14 = gp::find_rung("p14");
+  EXPECT_EQ(r14.predecessor, "r13_wgmma_tma");
+  const gp::PairsConfig c14 = r14.config();
+  EXPECT_EQ(c14.partition_tile, 24);
+  EXPECT_EQ(c14.wgmma_tma, 1);
+  EXPECT_EQ(c13.partition_tile, 0) << "r13 counts as r05";
 }
 
 // r08's layout (dsmem_plan.hpp): every row in exactly one slot, the slot of a row by the magic

@@ -29,7 +29,7 @@ if (( wc_rc != 0 )); then  # a fault ends the process: each shape on its own, to
   for sh in rs.wg2.bk64 rs.wg4.bk64 ss.wg2.bk64 ss.wg4.bk64 rs.wg2.bk128 rs.wg4.bk128 ss.wg2.bk128 ss.wg4.bk128 \
             rs.wg2.bk64.if1 rs.wg4.bk64.if1 ss.wg2.bk64.if1 ss.wg4.bk64.if1 rs.wg2.bk128.if1 rs.wg4.bk128.if1 \
             ss.wg2.bk128.if1 ss.wg4.bk128.if1 rs.wg2.bk64.pad rs.wg4.bk64.pad rs.wg2.bk64.if1.pad rs.wg4.bk64.if1.pad \
-            rs.wg2.bk128.if1.pad rs.wg4.bk128.if1.pad rs.wg2.bk64.if1.pad.st6 rs.wg4.bk64.if1.pad.st6 rs.wg4.bk128.if1.pad.st6 rs.wg2.bk64.if1.pad.st6.tma rs.wg4.bk64.if1.pad.st6.tma; do
+            rs.wg2.bk128.if1.pad rs.wg4.bk128.if1.pad rs.wg2.bk64.if1.pad.st6 rs.wg4.bk64.if1.pad.st6 rs.wg4.bk128.if1.pad.st6 rs.wg2.bk64.if1.pad.st6.tma rs.wg4.bk64.if1.pad.st6.tma rs.wg4.bk64.if1.pad.st8.tma; do
     timeout 15 "$J" --json "$WC/wgmma_$sh.json" abc471g scale wgmma --timeout 0.3 --shapes "$sh" > "$WC/wgmma_$sh.log" 2>&1
     echo "$sh: exit $? | $(grep -E "^\| pairs.r09" "$WC/wgmma_$sh.log" | head -1 | cut -c1-200) $(grep -iE "error|what\(\)" "$WC/wgmma_$sh.log" | head -1 | cut -c1-160)"
   done

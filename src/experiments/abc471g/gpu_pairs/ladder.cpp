@@ -161,6 +161,19 @@ const std::vector<PairsRung>& pairs_ladder() {
                    c.wgmma_stages = 6;
                    c.wgmma_tma = 1;
                  }),
+        gpu_rung("p14", 14, "r14_tma_wide_tiles", "r13 + partition tiles of 24",
+                 "r13's combine with r07's count (the partition kernel in tiles of 24 pairs per thread): the "
+                 "best count at 10^9 and the best combine in one solve",
+                 "r13_wgmma_tma", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 [](PairsConfig& c) {
+                   c.graph = true;
+                   c.partition_tile = 24;
+                   c.wgmma_inflight = 1;
+                   c.wgmma_pad_copies = 1;
+                   c.wgmma_stages = 6;
+                   c.wgmma_tma = 1;
+                 }),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

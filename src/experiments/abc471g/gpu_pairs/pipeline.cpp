@@ -175,6 +175,10 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
         m_combine_kind = ck;
         m_combine_stage = ck->make(m_ctx);
         m_gemm_why = ck->what + " takes every plane";
+        // The answers' first terms beside the count (enqueue_first_terms), as r04's prep.
+        m_side = std::make_unique<cuda::Stream>(cuda::Stream::lowest_priority());
+        m_fork = std::make_unique<cuda::Event>();
+        m_join = std::make_unique<cuda::Event>();
       } else {
         m_combine_unmet = "gpu-pairs: " + ck->what + " " + why;
       }
@@ -242,6 +246,23 @@ void PairsDevice::enqueue_prep(cudaStream_t s, bool forked) {
   m_prep_pending = true;
 }
 
+// A combine kind after a fused count: the answers' first terms (answer[k] = V[(A_0 + k) mod K], which the
+// kind's kernel adds to) on the low-priority side stream from the fork recorded before the count, so that
+// they are not a kernel on the critical path between the histograms and the combine (they were, until the
+// r13 session: one more launch in the graph's chain).
+void PairsDevice::enqueue_first_terms() {
+  JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(*m_side, *m_fork, 0));
+  ProductPrepArgs pp;  // d_circ = nullptr: the first terms only
+  pp.d_v = m_v.data();
+  pp.k = m_p.k;
+  pp.kp = m_kp;
+  pp.a0 = m_a0;
+  pp.d_answer = m_answer.data();
+  launch_product_prep(pp, *m_side);
+  JOSEKI_CUDA_CHECK(cudaEventRecord(*m_join, *m_side));
+  m_first_pending = true;
+}
+
 // G (kp^2 int32, written by the GEMM, read once by the reduction) kept in a set-aside part of the
 // L2 (persisting accesses) while this device object lives: without it G went to HBM and the
 // reduction read it back at ~2.3 TB/s (ncu). Off by default (PairsConfig::persist_g): no gain at the
@@ -283,7 +304,8 @@ void PairsDevice::set_g_window(cudaStream_t s, bool on) {
 void PairsDevice::enqueue_zero(cudaStream_t s) {
   // The prep may start with the count, but is enqueued after its kernels (enqueue_round), on the
   // low-priority stream: forked first, it ran ahead of the partition (+4 us on the critical path).
-  if (m_fused && m_gemm) JOSEKI_CUDA_CHECK(cudaEventRecord(*m_fork, s));
+  if (m_fused && (m_gemm || m_combine_stage)) JOSEKI_CUDA_CHECK(cudaEventRecord(*m_fork, s));
+  m_first_pending = false;  // set again by this count's enqueue_first_terms
   // The fused histograms leave the table and the buckets empty, and the upper planes zero wherever
   // a slice's maximum is below 2^GEMM_LOW_BITS; the partition kernel zeroes the maximum.
   if (m_fused && m_table_clean) return;
@@ -339,6 +361,7 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
         pa.d_zero = b == a.begin ? fa.d_max : nullptr;
         launch_partition_fused(pa, fa, m_cfg.partition_threads, s);
         if (m_gemm) enqueue_prep(s, true);  // from the fork recorded before the count (enqueue_zero)
+        if (m_combine_stage) enqueue_first_terms();
       } else {
         launch_partition(pa, m_cfg.partition_threads, s);
       }
@@ -398,7 +421,10 @@ void PairsDevice::enqueue_combine(cudaStream_t s) {
       sa.low_bits = m_low_bits;
       launch_slice_table(sa, s);
     }
-    if (m_fused && !m_gemm) {  // mma.sync for every plane: the first terms here
+    if (m_fused && !m_gemm && m_first_pending) {  // a combine kind: the first terms ran beside the count
+      JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(s, *m_join, 0));
+      m_first_pending = false;
+    } else if (m_fused && !m_gemm) {  // mma.sync for every plane (or a second combine): the first terms here
       ProductPrepArgs pp;
       pp.d_v = m_v.data();
       pp.k = m_p.k;

@@ -145,9 +145,11 @@ class PairsDevice {
   cuda::DeviceBuffer<std::uint8_t> m_u2;     // 1 - V[i mod K], i < 2 kp
   std::unique_ptr<cuda::Stream> m_side;  // circ(V) beside the count or the slicing; the upper planes beside the GEMM
   std::unique_ptr<cuda::Event> m_fork, m_join, m_join2;
+  bool m_first_pending = false;  // enqueue_first_terms ran (with the count); the combine waits for m_join
   bool m_prep_pending = false;  // enqueue_prep ran (with the count); the combine waits for m_join
   // forked: m_fork was recorded on s already (at the start of the count).
   void enqueue_prep(cudaStream_t s, bool forked = false);
+  void enqueue_first_terms();  // a combine kind's first terms on the side stream, from the count's fork
   // L2 persistence for G: the stream's access-policy window on (GEMM, reduction) or off.
   bool m_persist = false;
   std::size_t m_persist_before = 0;

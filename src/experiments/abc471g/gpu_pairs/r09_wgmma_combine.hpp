@@ -43,7 +43,8 @@ inline constexpr WgmmaShape WGMMA_SHAPES[] = {
     {WgmmaOperand::Ss, 4, 128, 1, 0}, {WgmmaOperand::Rs, 2, 64, 0, 1},  {WgmmaOperand::Rs, 4, 64, 0, 1},
     {WgmmaOperand::Rs, 2, 64, 1, 1},  {WgmmaOperand::Rs, 4, 64, 1, 1},  {WgmmaOperand::Rs, 2, 128, 1, 1},
     {WgmmaOperand::Rs, 4, 128, 1, 1}, {WgmmaOperand::Rs, 2, 64, 1, 1, 6}, {WgmmaOperand::Rs, 4, 64, 1, 1, 6},
-    {WgmmaOperand::Rs, 4, 128, 1, 1, 6}, {WgmmaOperand::Rs, 2, 64, 1, 1, 6, 1}, {WgmmaOperand::Rs, 4, 64, 1, 1, 6, 1}};
+    {WgmmaOperand::Rs, 4, 128, 1, 1, 6}, {WgmmaOperand::Rs, 2, 64, 1, 1, 6, 1}, {WgmmaOperand::Rs, 4, 64, 1, 1, 6, 1},
+    {WgmmaOperand::Rs, 4, 64, 1, 1, 8, 1}};
 
 struct WgmmaCombineArgs {
   const std::uint8_t* d_planes = nullptr;  // planes * kp * kp bytes (only rows and columns < K are read meaningfully)
@@ -77,8 +78,8 @@ struct WgmmaCombineArgs {
   int stages = 4;
   // 1 (r13): P's stages copied by the tensor memory accelerator (one thread, cp.async.bulk.tensor boxes
   // of 16 bytes x 128 rows, zeros past column K) and handed over through mbarriers (full / empty per
-  // slot): no block barrier and no cp.async in the main loop. rs, inflight 1, pad_copies 1, stages 6 and
-  // stage_bytes 64 only; needs the driver's cuTensorMapEncodeTiled (a RunError says so when missing).
+  // slot): no block barrier and no cp.async in the main loop. rs, inflight 1, pad_copies 1, stages 6 (or 8:
+  // the copies six stages ahead, a bench shape) and stage_bytes 64 only; needs the driver's cuTensorMapEncodeTiled (a RunError says so when missing).
   int tma = 0;
   // Diagnostics for the bench only (answers are then wrong by design, except with 1): 1 no proxy fence
   // between the copies and the tensor cores, 2 no loads after the prologue. 0: the kernel.

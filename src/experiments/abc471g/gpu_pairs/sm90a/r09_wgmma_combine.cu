@@ -386,6 +386,8 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
 // (the 64-byte swizzle repeats every 512 bytes and the descriptors assume an aligned pattern: base
 // offset 0), whatever the alignment of the dynamic shared memory: 2 KB cover both.
 inline constexpr u32 TMA_BARRIER_BYTES = 2048;
+// r13 runs six slots (the copies four stages ahead); eight (six ahead) is a shape of the bench (.st8.tma).
+inline constexpr u32 TMA_DEEPER_STAGES = 8;
 JOSEKI_HD constexpr std::size_t tma_smem_bytes(u32 kp, u32 nst, u32 bk) {
   return TMA_BARRIER_BYTES + static_cast<std::size_t>(nst) * tile_bytes(BN, bk) + 3 * copy_stride(kp, 1) + v_bytes(kp);
 }
@@ -519,7 +521,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
 #endif
 }
 
-template <u32 WGS>
+template <u32 WGS, u32 NST>
 u32 tma_wave_blocks(u32 kp) {
   static std::atomic<u32> cached[64][2] = {};
   int dev = 0;
@@ -530,7 +532,7 @@ u32 tma_wave_blocks(u32 kp) {
   if (v == 0) {
     int per_sm = 0, sms = 0;
     JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, wgmma_combine_tma_kernel<WGS, 64, DEEP_STAGES>, block_threads(WGS), tma_smem_bytes(kp, DEEP_STAGES, 64)));
+        &per_sm, wgmma_combine_tma_kernel<WGS, 64, NST>, block_threads(WGS), tma_smem_bytes(kp, NST, 64)));
     JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     v = static_cast<u32>((per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1));
     cached[dev][slot].store(v, std::memory_order_relaxed);
@@ -538,12 +540,12 @@ u32 tma_wave_blocks(u32 kp) {
   return v;
 }
 
-template <u32 WGS>
+template <u32 WGS, u32 NST>
 void set_tma_smem_limit(u32 kp) {
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(wgmma_combine_tma_kernel<WGS, 64, DEEP_STAGES>,
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(wgmma_combine_tma_kernel<WGS, 64, NST>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(tma_smem_bytes(kp, DEEP_STAGES, 64))));
-  (void)tma_wave_blocks<WGS>(kp);
+                                         static_cast<int>(tma_smem_bytes(kp, NST, 64))));
+  (void)tma_wave_blocks<WGS, NST>(kp);
 }
 
 // P's planes as a 3-D tensor of bytes {K columns, kp rows, planes}: the boxes past column K read zeros.
@@ -565,15 +567,19 @@ CUtensorMap planes_map(const WgmmaCombineArgs& a) {
   return map;
 }
 
-template <u32 WGS>
-void launch_tma(const WgmmaCombineArgs& a, cudaStream_t s) {
+template <u32 WGS, u32 NST>
+void launch_tma_nst(const WgmmaCombineArgs& a, cudaStream_t s) {
   const CUtensorMap map = planes_map(a);
   const u64 total = units(a.k, a.planes, WGS, 64).total;
-  const u32 wave = tma_wave_blocks<WGS>(a.kp);
+  const u32 wave = tma_wave_blocks<WGS, NST>(a.kp);
   const u32 blocks = static_cast<u32>(total < wave ? total : wave);
-  wgmma_combine_tma_kernel<WGS, 64, DEEP_STAGES>
-      <<<blocks, block_threads(WGS), tma_smem_bytes(a.kp, DEEP_STAGES, 64), s>>>(map, a);
+  wgmma_combine_tma_kernel<WGS, 64, NST><<<blocks, block_threads(WGS), tma_smem_bytes(a.kp, NST, 64), s>>>(map, a);
   JOSEKI_CUDA_CHECK_LAUNCH();
+}
+template <u32 WGS>
+void launch_tma(const WgmmaCombineArgs& a, cudaStream_t s) {
+  a.stages == static_cast<int>(TMA_DEEPER_STAGES) ? launch_tma_nst<WGS, TMA_DEEPER_STAGES>(a, s)
+                                                  : launch_tma_nst<WGS, DEEP_STAGES>(a, s);
 }
 
 // Blocks of one wave for this kernel, cached per device and shape (the occupancy query is not free).
@@ -655,8 +661,10 @@ std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, WgmmaOperand op, int warp
 }
 
 void prepare_wgmma_combine(std::uint32_t kp) {
-  set_tma_smem_limit<2>(kp);
-  set_tma_smem_limit<4>(kp);
+  set_tma_smem_limit<2, DEEP_STAGES>(kp);
+  set_tma_smem_limit<4, DEEP_STAGES>(kp);
+  set_tma_smem_limit<2, TMA_DEEPER_STAGES>(kp);
+  set_tma_smem_limit<4, TMA_DEEPER_STAGES>(kp);
   set_smem_limit<false, 2, 64>(kp);
   set_smem_limit<true, 2, 64>(kp);
   set_smem_limit<false, 4, 64>(kp);
@@ -673,10 +681,11 @@ void launch_wgmma_combine(const WgmmaCombineArgs& a, WgmmaOperand op, cudaStream
   if (a.k < 1 || a.kp % 128 != 0 || a.kp < a.k || a.planes < 1 || !a.d_planes || !a.d_v || !a.d_answer ||
       (a.warpgroups != 2 && a.warpgroups != 4) || (a.stage_bytes != 64 && a.stage_bytes != 128) ||
       (a.inflight != 0 && a.inflight != 1) || (a.pad_copies != 0 && a.pad_copies != 1) ||
-      (a.stages != static_cast<int>(STAGES) &&
+      (a.stages != static_cast<int>(STAGES) && !(a.tma == 1 && a.stages == static_cast<int>(TMA_DEEPER_STAGES)) &&
        (a.stages != static_cast<int>(DEEP_STAGES) || op != WgmmaOperand::Rs || a.inflight != 1)) ||
       (a.tma != 0 && (a.tma != 1 || op != WgmmaOperand::Rs || a.inflight != 1 || a.pad_copies != 1 ||
-                      a.stages != static_cast<int>(DEEP_STAGES) || a.stage_bytes != 64 || a.debug != 0)))
+                      (a.stages != static_cast<int>(DEEP_STAGES) && a.stages != static_cast<int>(TMA_DEEPER_STAGES)) ||
+                      a.stage_bytes != 64 || a.debug != 0)))
     throw std::invalid_argument("r09 wgmma combine: bad arguments (k = " + std::to_string(a.k) + ", kp = " +
                                 std::to_string(a.kp) + ", planes = " + std::to_string(a.planes) + ", warpgroups = " +
                                 std::to_string(a.warpgroups) + ", stage_bytes = " + std::to_string(a.stage_bytes) +
@@ -685,7 +694,7 @@ void launch_wgmma_combine(const WgmmaCombineArgs& a, WgmmaOperand op, cudaStream
                                 ", stages = " + std::to_string(a.stages) + ", tma = " + std::to_string(a.tma) +
                                 "; kp must be a multiple of 128 >= k, planes >= 1, warpgroups 2 or 4, stage_bytes 64 "
                                 "or 128, inflight and pad_copies 0 or 1, stages 4 (6: rs with inflight 1 only), tma 0 or 1 (1: rs, "
-                                "inflight 1, pad_copies 1, stages 6, stage_bytes 64, no debug), pointers set)");
+                                "inflight 1, pad_copies 1, stages 6 or 8, stage_bytes 64, no debug), pointers set)");
   const bool ss = op == WgmmaOperand::Ss;
   if (a.tma) {
     a.warpgroups == 4 ? launch_tma<4>(a, s) : launch_tma<2>(a, s);
