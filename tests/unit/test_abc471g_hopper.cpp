@@ -157,6 +157,13 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
   EXPECT_EQ(c14.partition_tile, 24);
   EXPECT_EQ(c14.wgmma_tma, 1);
   EXPECT_EQ(c13.partition_tile, 0) << "r13 counts as r05";
+  // r15: r13 with eight slots.
+  const gp::PairsRung& r15 = gp::find_rung("p15");
+  EXPECT_EQ(r15.predecessor, "r13_wgmma_tma");
+  const gp::PairsConfig c15 = r15.config();
+  EXPECT_EQ(c15.wgmma_stages, 8);
+  EXPECT_EQ(c15.wgmma_tma, 1);
+  EXPECT_EQ(c15.partition_tile, 0);
 }
 
 // r08's layout (dsmem_plan.hpp): every row in exactly one slot, the slot of a row by the magic

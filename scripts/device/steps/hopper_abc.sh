@@ -33,7 +33,9 @@ for c in $HA_CASES; do
 done
 
 left=$(( 200 - ($(date +%s) - HA_T0) ))
-if (( left > 25 )); then
+if [[ ${HA_TMA_PROBE:-1} == 0 ]]; then
+  echo "tma probe skipped: HA_TMA_PROBE=0 (a call that re-measures the rungs only)"
+elif (( left > 25 )); then
   step "hopper_abc: probe tma --quick (bulk and tensor-map copies vs plain loads)"
   run timeout $(( left < 40 ? left : 40 )) "$J" --json "$HA/tma_quick.json" probe tma --quick > "$HA/tma_quick.md" 2> "$HA/tma_quick.err"
   grep -E 'tensor_copy|bulk_vs_loads|tensor_vs_loads|stream_read_ceiling|vector_loads_x4' "$HA/tma_quick.md" | cut -c1-220 | head -8

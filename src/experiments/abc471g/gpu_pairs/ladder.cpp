@@ -174,6 +174,18 @@ const std::vector<PairsRung>& pairs_ladder() {
                    c.wgmma_stages = 6;
                    c.wgmma_tma = 1;
                  }),
+        gpu_rung("p15", 15, "r15_tma_eight_slots", "r13 + eight stage slots",
+                 "r13 with eight stage slots instead of six: the TMA copies run six stages ahead of the tensor "
+                 "cores instead of four",
+                 "r13_wgmma_tma", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 [](PairsConfig& c) {
+                   c.graph = true;
+                   c.wgmma_inflight = 1;
+                   c.wgmma_pad_copies = 1;
+                   c.wgmma_stages = 8;
+                   c.wgmma_tma = 1;
+                 }),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =
