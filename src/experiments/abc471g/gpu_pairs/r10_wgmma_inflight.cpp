@@ -15,5 +15,8 @@
 // alone at the max case, the whole max case ~91 -> ~70-75 us (below r05's 77.5 us only if the kernel
 // reaches ~30 us: r04's combine is 40 us with its column sum). No change at 10^9 beyond ~0.02 ms (the
 // combine is ~0.1 ms there).
-// Measured: see docs/ABC471G_SCALE.md "r10" (filled in from the H200 run).
+// Measured (H200, results/h200/2026-12-02-session8; kernel alone final-a, whole solve final-b, median of
+// three processes, every answer exact): the kernel alone 47.20 -> 42.18 us (-11 %), the whole max case
+// 89.70 -> 84.96 us, 10^9 4.651 -> 4.644 ms. Wrong: 11 %, not 1.5-2x. ncu of this kernel (call 1) found why:
+// its shared loads are 3.7-way bank-conflicted (r11) and the tensor pipe stays 30.7 % busy.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

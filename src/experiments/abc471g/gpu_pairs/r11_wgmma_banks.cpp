@@ -15,5 +15,8 @@
 // Abc471gWgmmaEmu.PaddedCopiesMakeFragmentLoadsConflictFree checks every kp, row and step).
 // Prediction: shared memory per stage ~768 -> ~384 cycles, below the tensor cores' 512: the kernel alone
 // ~42 -> ~25-30 us at the max case, the whole max case ~86 -> ~70-75 us (r05: 77 us).
-// Measured: see docs/ABC471G_SCALE.md "r10, r11" (filled in from the H200 run).
+// Measured (H200, results/h200/2026-12-02-session8): the kernel alone 42.18 -> 36.74 us (the padding alone,
+// without r10's group in flight: 47.20 -> 43.26 us), the whole max case 84.96 -> 79.62 us, 10^9 4.628 ms.
+// Wrong by half: shared memory was one bound of two; ncu now has the tensor pipe 35 % busy and ranks MIO
+// throttle (2.22), wait (1.41) and long scoreboard (1.35) first among the stalls.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

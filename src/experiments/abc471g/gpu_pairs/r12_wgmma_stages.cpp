@@ -11,5 +11,7 @@
 // past an L2 round trip), at 16 KB more shared memory per block (68 KB at K = 2300, one block per SM).
 // Prediction: the long-scoreboard share goes; the kernel alone ~36.6 -> ~31-33 us (the no-load diagnostic
 // is the floor of this structure), the whole max case ~81 -> ~76-78 us, about r05's 77.5 us.
-// Measured: see docs/ABC471G_SCALE.md "r10, r11, r12" (filled in from the H200 run).
+// Measured (H200, results/h200/2026-12-02-session8): the kernel alone 36.74 -> 35.87 us (-2 %), the whole max
+// case 79.62 -> 78.91 us, 10^9 4.632 ms. Wrong: the loads were not the bound; MIO throttle stays first (1.83),
+// i.e. 512 threads' cp.async and fragment loads queueing on one unit (r13 removes the cp.async).
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

@@ -18,5 +18,10 @@
 // Prediction: the handshake and the MIO queue go, the warps wait only for the tensor cores and their own
 // fragment loads: the kernel alone ~35.8 -> ~22-26 us at the max case, the whole max case ~80 -> ~68-72 us,
 // below r05's 77.5 us (the first rung to beat cuBLASLt's GEMM plus column sum inside the solve).
-// Measured: see docs/ABC471G_SCALE.md "r10 .. r13" (filled in from the H200 run).
+// Measured (H200, results/h200/2026-12-02-session8): the first version (four 16-byte boxes a stage, no
+// swizzle; call 5) was exact but no faster than r12 (34.4 us under ncu: 512 narrow row requests a stage);
+// with one 64-byte box and the 64-byte swizzle: the kernel alone 35.87 -> 31.74 us (767 int8 TOPS), the whole
+// max case 78.91 -> **74.40 us**, below r05's 77.18 us (the first rung whose own combine beats cuBLASLt's GEMM
+// plus the column sum inside the solve); 10^9 4.622 ms. Half right: 31.7 us, not 22-26; ncu: tensor pipe
+// 41 % busy, long-scoreboard waits on `full` first (2.54): the copies still arrive late (r15).
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

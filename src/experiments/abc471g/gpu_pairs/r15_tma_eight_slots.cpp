@@ -9,5 +9,7 @@
 // cold, max case): the copies need more than four stages of lead.
 // Prediction: the whole max case ~r13 - 3 us: ~71-72 us (r13: 74.46 us, median of three processes);
 // 10^9 unchanged within noise (the combine is ~0.1 ms there).
-// Measured: see docs/ABC471G_SCALE.md "r10 .. r15" (filled in from the H200 run).
+// Measured (H200, results/h200/2026-12-02-session8/final-b, median of three processes, exact): the max case
+// **71.10 us** [70.88, 71.26] (r13 74.40, r05 77.18: the best, 4.61x the floor), 10^8 492.64 us, 10^9
+// 4.618 ms (unchanged, as predicted). Held. The goal (<= 40 us) stays far: r04's count alone is 44.16 us.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

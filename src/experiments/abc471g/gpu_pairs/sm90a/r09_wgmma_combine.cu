@@ -54,6 +54,12 @@
 // slots 18-23 % busy. The prediction (18-25 us) was wrong: ~12 % off, not 2x; the fragment assembly still
 // bounds it. A negative-result rung.
 //
+// Rungs r10 .. r15 (session 8, docs/ABC471G_SCALE.md "r10 .. r15") are this kernel with knobs, measured one at
+// a time (kernel alone at the max case, results/h200/2026-12-02-session8/final-a): INFLIGHT (r10, a wgmma group
+// left in flight across the barrier) 42.18 us; pad_copies (r11, conflict-free fragment loads) 36.74 us; six
+// slots (r12) 35.87 us; and wgmma_combine_tma_kernel below (r13: TMA through mbarriers, no block barrier)
+// 31.74 us, with eight slots (r15) 28.38 us, against r09's 47.20 us in the same run.
+//
 // Built for sm_90a only (CMake: gpu_pairs/sm90a is this file's own object library with
 // -gencode=arch=compute_90a,code=sm_90a and JOSEKI_WGMMA_SM90A when 90 is among the build's
 // architectures); in any other pass the kernel body is left out (__CUDA_ARCH_FEAT_SM90_ALL) and
