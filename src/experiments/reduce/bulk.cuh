@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "backend/cuda/mbarrier.cuh"
 #include "experiments/reduce/common.cuh"
 
 namespace joseki::reduce::bulk {
@@ -17,46 +18,19 @@ constexpr unsigned RING_OFFSET = 128;  // the mbarriers (8 bytes each) sit befor
 
 #if JOSEKI_ARCH_AT_LEAST(900)  // cp.async.bulk, mbarrier tx counts, cluster-scope fences: sm_90+
 
-__device__ __forceinline__ unsigned smem_addr(const void* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-
-__device__ __forceinline__ void mbar_init(unsigned long long* bar, unsigned count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count) : "memory");
-}
-
-// Makes the initialised barriers visible to the async proxy (the copy engine).
-__device__ __forceinline__ void fence_barrier_init() {
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-}
-
-// Orders this block's earlier shared-memory reads (generic proxy) before the next bulk write.
-__device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+using cuda::fence_barrier_init;  // the mbarrier pieces (backend/cuda/mbarrier.cuh)
+using cuda::fence_proxy_async;
+using cuda::mbar_init;
+using cuda::mbar_wait;
+using cuda::smem_addr;
 
 // One arrival that also announces `bytes` to come; then the copy that delivers them.
 __device__ __forceinline__ void issue_chunk(void* dst, const void* src, unsigned bytes, unsigned long long* bar) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)), "r"(bytes)
-               : "memory");
+  cuda::mbar_expect_tx(bar, bytes);
   asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
                    smem_addr(dst)),
                "l"(src), "r"(bytes), "r"(smem_addr(bar))
                : "memory");
-}
-
-__device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned parity) {
-  unsigned done = 0;
-  do {
-    asm volatile(
-        "{\n"
-        " .reg .pred p;\n"
-        " mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-        " selp.u32 %0, 1, 0, p;\n"
-        "}\n"
-        : "=r"(done)
-        : "r"(smem_addr(bar)), "r"(parity)
-        : "memory");
-  } while (!done);
 }
 
 // Streams this block's `count` chunks through a ring of `stages` x chunk_bytes at smem +

@@ -41,6 +41,19 @@ PairsRung cpu_rung(std::string id, std::string slug, std::string name, std::stri
   return r;
 }
 
+// The configure of a rung on r09's wgmma combine kind (r09 .. r15): r05's graph, the kernel's knobs
+// (PairsConfig::wgmma_*), and r07's partition tiles where a rung takes them.
+std::function<void(PairsConfig&)> wgmma_knobs(int inflight, int pad_copies, int stages, int tma, int tile = 0) {
+  return [=](PairsConfig& c) {
+    c.graph = true;
+    c.partition_tile = tile;
+    c.wgmma_inflight = inflight;
+    c.wgmma_pad_copies = pad_copies;
+    c.wgmma_stages = stages;
+    c.wgmma_tma = tma;
+  };
+}
+
 }  // namespace
 
 PairsRung gpu_rung(std::string id, int position, std::string slug, std::string name, std::string technique,
@@ -120,72 +133,41 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "in memory",
                  "r05_whole_graph", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma},  // sm_90a code on a 9.x GPU
-                 [](PairsConfig& c) { c.graph = true; }),
+                 wgmma_knobs(0, 0, 4, 0)),
         gpu_rung("p10", 10, "r10_wgmma_inflight", "r09 + one wgmma group in flight",
                  "r09's graph and wgmma combine; the stage's wgmma group left running across the next stage's "
                  "barrier (wait_group 1, not 0; copies one stage less ahead, two sets of fragment registers)",
                  "r09_wgmma_combine", Combiner::Gemm, Counter::Partition, "", "wgmma", {measure::Feature::Wgmma},
-                 [](PairsConfig& c) {
-                   c.graph = true;
-                   c.wgmma_inflight = 1;
-                 }),
+                 wgmma_knobs(1, 0, 4, 0)),
         gpu_rung("p11", 11, "r11_wgmma_banks", "r10 + conflict-free fragment loads",
                  "r10; rs's four copies of V (the A fragments' source) 32 bytes further apart, so that a warp's "
                  "fragment load hits 32 different banks instead of 4-way conflicts",
                  "r10_wgmma_inflight", Combiner::Gemm, Counter::Partition, "", "wgmma", {measure::Feature::Wgmma},
-                 [](PairsConfig& c) {
-                   c.graph = true;
-                   c.wgmma_inflight = 1;
-                   c.wgmma_pad_copies = 1;
-                 }),
+                 wgmma_knobs(1, 1, 4, 0)),
         gpu_rung("p12", 12, "r12_wgmma_stages", "r11 + six stage slots",
                  "r11; six stage slots instead of four, so that the copies run four stages ahead of the "
                  "tensor cores instead of two",
                  "r11_wgmma_banks", Combiner::Gemm, Counter::Partition, "", "wgmma", {measure::Feature::Wgmma},
-                 [](PairsConfig& c) {
-                   c.graph = true;
-                   c.wgmma_inflight = 1;
-                   c.wgmma_pad_copies = 1;
-                   c.wgmma_stages = 6;
-                 }),
+                 wgmma_knobs(1, 1, 6, 0)),
         gpu_rung("p13", 13, "r13_wgmma_tma", "r12 fed by TMA through mbarriers",
                  "r12; P's stages copied by the tensor memory accelerator (one thread, 16-byte x 128-row boxes, "
                  "zeros past column K) and handed over through full/empty mbarriers per slot: no block barrier "
                  "and no cp.async in the main loop",
                  "r12_wgmma_stages", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 [](PairsConfig& c) {
-                   c.graph = true;
-                   c.wgmma_inflight = 1;
-                   c.wgmma_pad_copies = 1;
-                   c.wgmma_stages = 6;
-                   c.wgmma_tma = 1;
-                 }),
+                 wgmma_knobs(1, 1, 6, 1)),
         gpu_rung("p14", 14, "r14_tma_wide_tiles", "r13 + partition tiles of 24",
                  "r13's combine with r07's count (the partition kernel in tiles of 24 pairs per thread): the "
                  "best count at 10^9 and the best combine in one solve",
                  "r13_wgmma_tma", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 [](PairsConfig& c) {
-                   c.graph = true;
-                   c.partition_tile = 24;
-                   c.wgmma_inflight = 1;
-                   c.wgmma_pad_copies = 1;
-                   c.wgmma_stages = 6;
-                   c.wgmma_tma = 1;
-                 }),
+                 wgmma_knobs(1, 1, 6, 1, 24)),
         gpu_rung("p15", 15, "r15_tma_eight_slots", "r13 + eight stage slots",
                  "r13 with eight stage slots instead of six: the TMA copies run six stages ahead of the tensor "
                  "cores instead of four",
                  "r13_wgmma_tma", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 [](PairsConfig& c) {
-                   c.graph = true;
-                   c.wgmma_inflight = 1;
-                   c.wgmma_pad_copies = 1;
-                   c.wgmma_stages = 8;
-                   c.wgmma_tma = 1;
-                 }),
+                 wgmma_knobs(1, 1, 8, 1)),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -73,6 +73,7 @@
 #include <string>
 
 #include "backend/cuda/check.hpp"
+#include "backend/cuda/mbarrier.cuh"
 #include "backend/cuda/tensor_map.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/r09_wgmma_combine.hpp"
@@ -174,6 +175,18 @@ __device__ __forceinline__ void load_v(const WgmmaCombineArgs& a, unsigned char*
     }
     __syncthreads();
   }
+}
+
+// rs: a stage's A fragments (HALVES k32 steps, from the copy of V2 for this thread's rows) and its wgmmas
+// into d; desc_of(h) is the B operand's descriptor for k32 step h. The caller commits the group.
+template <u32 HALVES, class Desc>
+__device__ __forceinline__ void rs_stage_mma(u32 (&d)[64], u32 (&fr)[HALVES][4], const u32* copy, u32 row, u32 b0, u32 q,
+                                             Desc desc_of) {
+#pragma unroll
+  for (u32 h = 0; h < HALVES; ++h) a_fragment_rs(copy, row, b0 + 32 * h, q, fr[h]);
+  wgmma_fence();
+#pragma unroll
+  for (u32 h = 0; h < HALVES; ++h) wgmma_rs(d, fr[h][0], fr[h][1], fr[h][2], fr[h][3], desc_of(h));
 }
 
 // The epilogue (acc_row / acc_col: the accumulator's layout): this thread's two rows' masked sums,
@@ -333,13 +346,8 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
         // A fragment of k32 half h (the mma.sync m16n8k32 layout per warp): a0 = row g, columns
         // 4q..4q+3; a1 = row g + 8, same columns; a2, a3 = the same rows, columns 16 + 4q...
         // W[row][b + col] = V2[row + b + col]: the bytes at o, o + 8, o + 16, o + 24 for o = row_lo + b + 4q.
-#pragma unroll
-        for (u32 h = 0; h < HALVES; ++h) a_fragment_rs(my_copy, row_lo, b0 + 32 * h, q, fr[h]);
-        wgmma_fence();
-#pragma unroll
-        for (u32 h = 0; h < HALVES; ++h)
-          wgmma_rs(d, fr[h][0], fr[h][1], fr[h][2], fr[h][3],
-                   desc(s_p_addr + slot * TILE_BYTES + h * HALF_P, swap));
+        rs_stage_mma(d, fr, my_copy, row_lo, b0, q,
+                     [&](u32 h) { return desc(s_p_addr + slot * TILE_BYTES + h * HALF_P, swap); });
       }
       wgmma_commit();
       if constexpr (INFLIGHT)
@@ -399,30 +407,6 @@ JOSEKI_HD constexpr std::size_t tma_smem_bytes(u32 kp, u32 nst, u32 bk) {
 }
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-__device__ __forceinline__ u32 smem_u32(const void* p) { return static_cast<u32>(__cvta_generic_to_shared(p)); }
-__device__ __forceinline__ void mbar_init(u32 bar, u32 count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
-}
-__device__ __forceinline__ void mbar_arrive(u32 bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
-}
-__device__ __forceinline__ void mbar_expect_tx(u32 bar, u32 bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void mbar_wait(u32 bar, u32 parity) {
-  u32 done = 0;
-  do {
-    asm volatile(
-        "{\n"
-        " .reg .pred p;\n"
-        " mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-        " selp.u32 %0, 1, 0, p;\n"
-        "}\n"
-        : "=r"(done)
-        : "r"(bar), "r"(parity)
-        : "memory");
-  } while (!done);
-}
 __device__ __forceinline__ void tma_load_3d(u32 dst, const CUtensorMap* map, int x, int y, int z, u32 bar) {
   asm volatile(
       "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(
@@ -446,9 +430,10 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
   static_assert(2 * NST * 8 + 1023 <= TMA_BARRIER_BYTES && AHEAD >= 1, "barriers and alignment fit, copies run ahead");
   static_assert(BK == 64 && TILE % 1024 == 0, "one 64-byte swizzled box a stage, slots 1 KB aligned");
   extern __shared__ __align__(16) unsigned char smem[];
-  const u32 bars = smem_u32(smem);  // full[i] at bars + 8 i, empty[i] at bars + 8 (NST + i)
-  const u32 ring = (bars + 2 * NST * 8 + 1023) & ~1023u;
-  unsigned char* s_v = smem + (ring - bars) + NST * TILE;
+  auto* full = reinterpret_cast<unsigned long long*>(smem);  // full[NST], then empty[NST]
+  unsigned long long* empty = full + NST;
+  const u32 base = cuda::smem_addr(smem), ring = (base + 2 * NST * 8 + 1023) & ~1023u;
+  unsigned char* s_v = smem + (ring - base) + NST * TILE;
   const u32 K = a.k, kp = a.kp;
 
   const int planes = planes_to_run(a.planes, a.d_max != nullptr, a.d_max ? *a.d_max : 0, a.low_bits);
@@ -459,11 +444,10 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
   const u32 tid = threadIdx.x, wg = tid >> 7, warp = (tid >> 5) & 3, lane = tid & 31, g = lane >> 2, q = lane & 3;
   if (tid == 0) {
     for (u32 i = 0; i < NST; ++i) {
-      mbar_init(bars + 8 * i, 1);            // full: the copier's arrival, plus the bytes
-      mbar_init(bars + 8 * (NST + i), WGS);  // empty: one arrival per warpgroup
+      cuda::mbar_init(&full[i], 1);     // the copier's arrival, plus the bytes
+      cuda::mbar_init(&empty[i], WGS);  // one arrival per warpgroup
     }
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    cuda::fence_barrier_init();
   }
   load_v<THREADS, true>(a, s_v);  // ends with a block barrier: the mbarriers are initialised too
   const u32* my_copy = reinterpret_cast<const u32*>(s_v + (g & 3) * copy_stride(kp, a.pad_copies));
@@ -476,10 +460,10 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
     // Stage st of the segment (running index r) into its slot; thread 0 only.
     auto copy_stage = [&](u32 st, u32 r) {
       const u32 slot = r % NST;
-      if (r >= NST) mbar_wait(bars + 8 * (NST + slot), (r / NST - 1) & 1);  // the slot's last use released
-      mbar_expect_tx(bars + 8 * slot, TILE);
+      if (r >= NST) cuda::mbar_wait(&empty[slot], (r / NST - 1) & 1);  // the slot's last use released
+      cuda::mbar_expect_tx(&full[slot], TILE);
       tma_load_3d(ring + slot * TILE, &map, static_cast<int>((s0 + st) * BK), static_cast<int>(a0),
-                  static_cast<int>(plane), bars + 8 * slot);
+                  static_cast<int>(plane), cuda::smem_addr(&full[slot]));
     };
     if (tid == 0)
       for (u32 st = 0; st < AHEAD && st < nsteps; ++st) copy_stage(st, run + st);
@@ -493,17 +477,12 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
       const u32 r = run + it, slot = r % NST;
       if (tid == 0 && it + AHEAD < nsteps) copy_stage(it + AHEAD, r + AHEAD);
       __syncwarp();
-      mbar_wait(bars + 8 * slot, (r / NST) & 1);  // the stage's bytes have landed
+      cuda::mbar_wait(&full[slot], (r / NST) & 1);  // the stage's bytes have landed
       const u32 b0 = (s0 + it) * BK;
-#pragma unroll
-      for (u32 h = 0; h < HALVES; ++h) a_fragment_rs(my_copy, row_lo, b0 + 32 * h, q, fr[h]);
-      wgmma_fence();
-#pragma unroll
-      for (u32 h = 0; h < HALVES; ++h)
-        wgmma_rs(d, fr[h][0], fr[h][1], fr[h][2], fr[h][3], desc_sw64(ring + slot * TILE + 32 * h));
+      rs_stage_mma(d, fr, my_copy, row_lo, b0, q, [&](u32 h) { return desc_sw64(ring + slot * TILE + 32 * h); });
       wgmma_commit();
       wgmma_wait1();  // the previous stage's group has completed: release its slot
-      if (it > 0 && (tid & 127) == 0) mbar_arrive(bars + 8 * (NST + (r - 1) % NST));
+      if (it > 0 && (tid & 127) == 0) cuda::mbar_arrive(&empty[(r - 1) % NST]);
     };
     u32 fr_a[HALVES][4], fr_b[HALVES][4];
     u32 it = 0;
@@ -513,7 +492,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
     }
     if (it < nsteps) stage(it, fr_a);
     wgmma_wait0();
-    if ((tid & 127) == 0) mbar_arrive(bars + 8 * (NST + (run + nsteps - 1) % NST));
+    if ((tid & 127) == 0) cuda::mbar_arrive(&empty[(run + nsteps - 1) % NST]);
     run += nsteps;
     masked_row_sums(a, d, s_v, plane, k0, a0, row_lo, wg, warp, g, q);
   }
@@ -527,18 +506,18 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
 #endif
 }
 
-template <u32 WGS, u32 NST>
-u32 tma_wave_blocks(u32 kp) {
-  static std::atomic<u32> cached[64][2] = {};
+// Blocks of one wave for this kernel, cached per device and shape (the occupancy query is not free).
+template <auto KERNEL>
+u32 wave_blocks(u32 threads, std::size_t smem, u32 kp) {
+  static std::atomic<u32> cached[64][2] = {};  // one per kernel (a function template's static)
   int dev = 0;
   JOSEKI_CUDA_CHECK(cudaGetDevice(&dev));
   if (dev < 0 || dev >= 64) dev = 0;
-  const int slot = kp <= 2304 ? 0 : 1;
+  const int slot = kp <= 2304 ? 0 : 1;  // the shared-memory size changes residency only for large kp
   u32 v = cached[dev][slot].load(std::memory_order_relaxed);
   if (v == 0) {
     int per_sm = 0, sms = 0;
-    JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, wgmma_combine_tma_kernel<WGS, 64, NST>, block_threads(WGS), tma_smem_bytes(kp, NST, 64)));
+    JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, KERNEL, static_cast<int>(threads), smem));
     JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     v = static_cast<u32>((per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1));
     cached[dev][slot].store(v, std::memory_order_relaxed);
@@ -551,7 +530,7 @@ void set_tma_smem_limit(u32 kp) {
   JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(wgmma_combine_tma_kernel<WGS, 64, NST>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(tma_smem_bytes(kp, NST, 64))));
-  (void)tma_wave_blocks<WGS, NST>(kp);
+  (void)wave_blocks<wgmma_combine_tma_kernel<WGS, 64, NST>>(block_threads(WGS), tma_smem_bytes(kp, NST, 64), kp);
 }
 
 // P's planes as a 3-D tensor of bytes {K columns, kp rows, planes}: the boxes past column K read zeros.
@@ -577,7 +556,7 @@ template <u32 WGS, u32 NST>
 void launch_tma_nst(const WgmmaCombineArgs& a, cudaStream_t s) {
   const CUtensorMap map = planes_map(a);
   const u64 total = units(a.k, a.planes, WGS, 64).total;
-  const u32 wave = tma_wave_blocks<WGS, NST>(a.kp);
+  const u32 wave = wave_blocks<wgmma_combine_tma_kernel<WGS, 64, NST>>(block_threads(WGS), tma_smem_bytes(a.kp, NST, 64), a.kp);
   const u32 blocks = static_cast<u32>(total < wave ? total : wave);
   wgmma_combine_tma_kernel<WGS, 64, NST><<<blocks, block_threads(WGS), tma_smem_bytes(a.kp, NST, 64), s>>>(map, a);
   JOSEKI_CUDA_CHECK_LAUNCH();
@@ -588,30 +567,11 @@ void launch_tma(const WgmmaCombineArgs& a, cudaStream_t s) {
                                                   : launch_tma_nst<WGS, DEEP_STAGES>(a, s);
 }
 
-// Blocks of one wave for this kernel, cached per device and shape (the occupancy query is not free).
-template <bool SS, u32 WGS, u32 BK, bool INFLIGHT, u32 NST>
-u32 wave_blocks(u32 kp) {
-  static std::atomic<u32> cached[64][2] = {};  // one per instantiation (a function template's static)
-  int dev = 0;
-  JOSEKI_CUDA_CHECK(cudaGetDevice(&dev));
-  if (dev < 0 || dev >= 64) dev = 0;
-  const int slot = kp <= 2304 ? 0 : 1;  // the shared-memory size changes residency only for large kp
-  u32 v = cached[dev][slot].load(std::memory_order_relaxed);
-  if (v == 0) {
-    int per_sm = 0, sms = 0;
-    JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, wgmma_combine_kernel<SS, WGS, BK, INFLIGHT, NST>,
-                                                                    block_threads(WGS), smem_bytes(kp, SS, WGS, BK, NST)));
-    JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    v = static_cast<u32>((per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1));
-    cached[dev][slot].store(v, std::memory_order_relaxed);
-  }
-  return v;
-}
-
 template <bool SS, u32 WGS, u32 BK, bool INFLIGHT, u32 NST = STAGES>
 void launch_shape(const WgmmaCombineArgs& a, cudaStream_t s) {
   const u64 total = units(a.k, a.planes, WGS, BK).total;  // the planes the maximum needs may be fewer: same grid
-  const u32 wave = wave_blocks<SS, WGS, BK, INFLIGHT, NST>(a.kp);
+  const u32 wave = wave_blocks<wgmma_combine_kernel<SS, WGS, BK, INFLIGHT, NST>>(block_threads(WGS),
+                                                                             smem_bytes(a.kp, SS, WGS, BK, NST), a.kp);
   const u32 blocks = static_cast<u32>(total < wave ? total : wave);
   wgmma_combine_kernel<SS, WGS, BK, INFLIGHT, NST>
       <<<blocks, block_threads(WGS), smem_bytes(a.kp, SS, WGS, BK, NST), s>>>(a);
@@ -640,7 +600,8 @@ void set_smem_limit_of(u32 kp) {
   JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(wgmma_combine_kernel<SS, WGS, BK, INFLIGHT, NST>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(smem_bytes(kp, SS, WGS, BK, NST))));
-  (void)wave_blocks<SS, WGS, BK, INFLIGHT, NST>(kp);
+  (void)wave_blocks<wgmma_combine_kernel<SS, WGS, BK, INFLIGHT, NST>>(block_threads(WGS), smem_bytes(kp, SS, WGS, BK, NST),
+                                                                     kp);
 }
 template <bool SS, u32 WGS, u32 BK>
 void set_smem_limit(u32 kp) {
