@@ -307,8 +307,9 @@ void add_scale(CLI::App* parent, Context& ctx) {
     cmd->add_option("--m", spec->m, "M (given values)")->capture_default_str();
     cmd->add_option("--seed", spec->seed, "the problem's LCG seed")->capture_default_str();
     auto shapes = std::make_shared<std::vector<std::string>>();
-    cmd->add_option("--shapes", *shapes, "only these kernel shapes (rs|ss.wg2|wg4.bk64|bk128, e.g. rs.wg2.bk64); "
-                                         "default: all eight")
+    cmd->add_option("--shapes", *shapes,
+                    "only these kernel shapes (rs|ss.wg2|wg4.bk64|bk128 with .if1 .pad .st6|st8 .tma as r10-r15 add "
+                    "them, e.g. rs.wg2.bk64 or rs.wg4.bk64.if1.pad.st8.tma); default: every shape")
         ->delimiter(',');
     add_rule_options(cmd, *rule);
     cmd->callback([&ctx, spec, n, rule, shapes] {

@@ -5,6 +5,7 @@
 #include <random>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "backend/gpu.hpp"
 #include "experiments/abc471g/gpu_pairs/bench_util.hpp"
@@ -131,9 +132,7 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
   for (const WgmmaShape& sh : WGMMA_SHAPES) all.push_back(wgmma_shape_name(sh));
   for (const std::string& s : shapes)
     if (std::find(all.begin(), all.end(), s) == all.end())
-      throw InputError("--shapes: unknown shape '" + s +
-                       "' (shapes: rs|ss.wg2|wg4.bk64|bk128[.if1][.pad][.st6][.tma], e.g. rs.wg2.bk64 or rs.wg4.bk64.if1.pad.st6.tma; the "
-                       "list: WGMMA_SHAPES)");
+      throw InputError("--shapes: unknown shape '" + s + "' (shapes: " + fmt::format("{}", fmt::join(all, ", ")) + ")");
   auto wanted = [&](const std::string& name) {
     return shapes.empty() || std::find(shapes.begin(), shapes.end(), name) != shapes.end();
   };
