@@ -22,7 +22,8 @@ namespace joseki::abc471g::pairs {
 //   Rs: wgmma's A operand from registers (each thread assembles its fragment from V's bytes);
 //   Ss: both operands from shared memory (the circulant's tile written there per stage).
 enum class WgmmaOperand : int { Rs = 0, Ss = 1 };
-const char* wgmma_operand_name(WgmmaOperand o);  // "rs" | "ss"
+// "rs" | "ss" (inline: the bench names shapes in builds without CUDA too).
+inline const char* wgmma_operand_name(WgmmaOperand o) { return o == WgmmaOperand::Ss ? "ss" : "rs"; }
 
 // One of the kernel's shapes (the bench and the tests run every one; an integration picks one).
 struct WgmmaShape {

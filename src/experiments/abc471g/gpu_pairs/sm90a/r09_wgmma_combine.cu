@@ -612,8 +612,6 @@ void set_smem_limit(u32 kp) {
 
 }  // namespace
 
-const char* wgmma_operand_name(WgmmaOperand o) { return o == WgmmaOperand::Ss ? "ss" : "rs"; }
-
 bool wgmma_combine_built() {
 #if defined(JOSEKI_WGMMA_SM90A)
   return true;
