@@ -10,6 +10,7 @@
 #include "backend/gpu.hpp"
 #include "experiments/abc471g/gpu_pairs/bench_hopper.hpp"
 #include "experiments/abc471g/gpu_pairs/dsmem_plan.hpp"
+#include "experiments/abc471g/gpu_pairs/ladder.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
 #include "experiments/abc471g/gpu_pairs/reference.hpp"
@@ -118,8 +119,9 @@ TEST(Abc471gHopperGpu, SmallWholeGraphRepeatedSolvesStayExact) {
 #endif
 }
 
-// r07: the partition kernel in tiles of 20 and 24 pairs, its table cell by cell against the CPU's: runs of one
-// tile, of many tiles and a ragged last tile, spilling buckets, several chunks, and the whole solve.
+// r07 and r16: the partition kernels (r03's in tiles of 20 and 24 pairs, r16's lean one in tiles of 16/18
+// and 24), the table cell by cell against the CPU's: runs of one tile, of many tiles and a ragged last tile,
+// given values inside tiles, spilling buckets, several chunks, and the whole solve.
 TEST(Abc471gHopperGpu, SmallPartitionWideTilesAreExact) {
   JOSEKI_REQUIRE_GPU();
 #ifdef JOSEKI_HAVE_CUDA
@@ -129,9 +131,10 @@ TEST(Abc471gHopperGpu, SmallPartitionWideTilesAreExact) {
     const std::vector<std::uint64_t> want = gp::cpu_pair_table(p, kp);
     for (const std::uint32_t ppt : {0u, 7u, 24u, 100u})
       for (const std::uint32_t cap : {0u, 8u})
-        for (const int tile : {20, 24}) {
+        for (const int tile : {20, 24, -16, -24}) {  // negative: r16's lean kernel, tiles of 16 (18) or 24
           gp::PairsConfig c;
-          c.partition_tile = tile;
+          c.partition_tile = tile < 0 ? (tile == -24 ? 24 : 0) : tile;
+          c.partition_lean = tile < 0;
           c.fuse = false;  // the table, not the planes
           c.pairs_per_thread = ppt;
           c.bucket_cap = cap;
@@ -165,6 +168,51 @@ TEST(Abc471gHopperGpu, SmallPartitionWideTilesAreExact) {
 #endif
 }
 
+// r16 (the lean partition kernel) as the ladder configures it: whole solves exact over repeated solves with a
+// poison between, given values inside tiles, a heavy cell, spilling buckets, several chunks, the test vectors.
+TEST(Abc471gHopperGpu, LeanCountSolvesAreExact) {
+  JOSEKI_REQUIRE_GPU();
+#ifdef JOSEKI_HAVE_CUDA
+  const gp::PairsRung& r16 = gp::find_rung("p16");
+  if (auto why = joseki::measure::unmet(r16.needs, joseki::gpu::needs_facts(0))) GTEST_SKIP() << "r16 " << *why;
+  std::vector<ab::Problem> problems = {random_problem(2, 37, 1, 3, 4), random_problem(4'099, 31, 17, 7, 8),
+                                       random_problem(100'003, 37, 5'000, 7, 8),
+                                       random_problem(300'007, 300, 100'000, 9, 10),
+                                       gp::testing::heavy_cell_problem(70'001, 13, 4, 70'000)};
+  std::vector<ab::Answer> wants;
+  for (const ab::Problem& p : problems) {
+    const std::uint32_t kp = gp::padded_k(p.k);
+    wants.push_back(gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p));
+  }
+  const std::size_t randoms = problems.size();
+  const auto vectors = gp::testing::load_vectors();
+  for (const auto& v : vectors)
+    if (gp::padded_k(v.problem.k) <= gp::PARTITION_MAX_KP) {
+      problems.push_back(v.problem);
+      wants.push_back(v.answer);
+    }
+  for (std::size_t i = 0; i < problems.size(); ++i)
+    for (int variant = 0; variant < (i < randoms ? 3 : 1); ++variant) {
+      gp::PairsConfig c = r16.config();
+      c.progress = false;
+      if (variant == 1) c.bucket_cap = 8;  // spills into the table
+      if (variant == 2) {                  // several chunks, r07's tiles
+        c.chunk_pairs = 1'000;
+        c.partition_tile = 24;
+      }
+      gp::PairsDevice dev(problems[i], c, 0);
+      joseki::cuda::Stream s;
+      for (int rep = 0; rep < 3; ++rep) {
+        if (rep != 1) dev.poison(s);
+        dev.enqueue_solve(s);
+        EXPECT_EQ(dev.download(s), wants[i]) << "solve " << rep << ", variant " << variant << ", N = " << problems[i].n
+                                             << ", K = " << problems[i].k << (i >= randoms ? " (test vector)" : "");
+      }
+    }
+  if (vectors.empty()) GTEST_SKIP() << "random problems exact; test vectors not found (../shared/testdata/abc471g)";
+#endif
+}
+
 // A short run for compute-sanitizer (memcheck, racecheck): r05, and r06 with r07's tiles, on two shapes,
 // replays after a poison.
 TEST(Abc471gHopperGpu, SanitizerShapes) {
@@ -181,6 +229,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
       c.graph = true;
       c.gemm_panels = panels;
       c.partition_tile = panels == 2 ? 24 : 0;  // r07's tiles with r06's panels
+      c.partition_lean = panels == 2;            // and r16's lean partition kernel
       gp::PairsDevice dev(p, c, 0);
       joseki::cuda::Stream s;
       dev.poison(s);

@@ -79,6 +79,35 @@ TEST(Abc471gPairsMath, PcgAndFastModMatchTheDefinition) {
   }
 }
 
+// r16's lean generator: the PCG output from the halves, the LCG step on the halves and the one-product
+// mod give the same values as the definitions, at random states, edge states and every K shape.
+TEST(Abc471gPairsMath, LeanGeneratorMatchesTheDefinition) {
+  std::mt19937_64 g(3);
+  const std::uint64_t edges[] = {0, 1, ~0ULL, 1ULL << 63, (1ULL << 59) - 1, 1ULL << 45, (1ULL << 32) - 1, 1ULL << 32};
+  for (int i = 0; i < 20000; ++i) {
+    const std::uint64_t s = i < 8 ? edges[i] : g();
+    const auto lo = static_cast<std::uint32_t>(s), hi = static_cast<std::uint32_t>(s >> 32);
+    ASSERT_EQ(gp::pcg_raw_halves(lo, hi), gp::pcg_raw(s)) << "state " << s;
+    std::uint32_t l2 = lo, h2 = hi;
+    gp::lcg_step_halves(l2, h2);
+    ASSERT_EQ((std::uint64_t{h2} << 32) | l2, s * gp::LCG_MUL + gp::LCG_INC) << "state " << s;
+  }
+  const std::uint32_t ks[] = {1, 2, 3, 7, 37, 127, 128, 2300, 2304, 4093, 4096, 16384, 65535, 65536, 1000003, 0x7FFFFFFFu};
+  for (const std::uint32_t k : ks) {
+    const gp::FastMod32 fm = gp::make_fastmod32(k);
+    for (int i = 0; i < 20000; ++i) {
+      const std::uint32_t edge[] = {0u, 0xFFFFFFFFu, k - 1, k, k + 1, 0xFFFFFFFFu / k * k, 0xFFFFFFFFu / k * k - 1};
+      const std::uint32_t x = i < 7 ? edge[i] : static_cast<std::uint32_t>(g());
+      ASSERT_EQ(gp::fastmod32(x, fm), x % k) << "x = " << x << ", k = " << k;
+    }
+  }
+  for (const std::uint32_t k : {3u, 2300u, 4093u, 16384u}) {
+    const gp::FastMod32 fm = gp::make_fastmod32(k);
+    for (std::uint64_t x = 0; x <= 0xFFFFFFFFULL; x += x < 0xFFFF0000ULL ? 991 : 1)
+      ASSERT_EQ(gp::fastmod32(static_cast<std::uint32_t>(x), fm), x % k) << "x = " << x << ", k = " << k;
+  }
+}
+
 // The partition count's slices: every cell's slice from the multiply-high equals the division,
 // for every cell of the table (brute force), sizes fit 16-bit offsets and 64 KiB of counters,
 // and the histogram blocks spread over the SMs at least as evenly as 2^14-cell slices.
@@ -480,7 +509,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 16u);  // r00..r15 (r05..r15: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 17u);  // r00..r16 (r05..r16: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");

@@ -56,6 +56,9 @@ struct PartitionArgs {
   // Pairs per thread and tile of the 512-thread partition kernel: 0 = 16 (18 when that saves a tile of
   // a short run); 20 or 24 = fewer, larger tiles (r07, PairsConfig::partition_tile). Other values mean 0.
   int tile_pairs = 0;
+  // r16 (PairsConfig::partition_lean): the lean partition kernel (r16_lean_count.cu) in place of r03's,
+  // for blocks of 512 (tiles of 16, 18 on a short run, or 24). Same buckets, same output.
+  bool lean = false;
 };
 struct PartitionLaunch {
   std::uint64_t resident_threads = 1;  // partition threads the GPU holds at once
@@ -64,6 +67,10 @@ struct PartitionLaunch {
 // Sets the histogram kernel's shared-memory limit; returns the partition kernel's residency for
 // blocks of `threads` (256 or 512; anything else means 512).
 PartitionLaunch prepare_partition(int device, int threads);
+// r16_lean_count.cu: its kernels' shared-memory limits (called by prepare_partition), and one chunk's
+// partition by the lean kernel (launch_partition_only calls it when a.lean and the blocks are 512).
+void prepare_lean_partition();
+void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s);
 // One chunk: partition (generate, rank by slice, write 16-bit offsets into the buckets; a full
 // bucket spills into the table with RED.ADD), then one histogram block per slice adds its
 // bucket into the table and empties the bucket.

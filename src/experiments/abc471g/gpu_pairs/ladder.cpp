@@ -168,6 +168,17 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r13_wgmma_tma", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  wgmma_knobs(1, 1, 8, 1)),
+        gpu_rung("p16", 16, "r16_lean_count", "r15 + a lean partition kernel",
+                 "r15; the partition kernel with the same work in fewer instructions per pair: LCG steps that the "
+                 "compiler cannot fold into per-element jumps, the PCG output from the state's halves, x mod K by "
+                 "one 32-bit high product, no per-pair branch in a full tile's scatter, keys that index the "
+                 "shared arrays by byte",
+                 "r15_tma_eight_slots", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 [](PairsConfig& c) {
+                   wgmma_knobs(1, 1, 8, 1)(c);
+                   c.partition_lean = true;
+                 }),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -101,6 +101,56 @@ JOSEKI_HD std::uint32_t fastmod(std::uint32_t x, const FastMod& f) {
   return static_cast<std::uint32_t>((static_cast<std::uint64_t>(static_cast<std::uint32_t>(low >> 32)) * f.d + t) >> 32);
 }
 
+// ---- the lean generator (r16_lean_count.cu): the same values in fewer instructions ----------
+// pcg_raw from the state's 32-bit halves: the output's 32 bits are bits 27..58 of state ^ (state >> 18),
+// i.e. (state >> 27) ^ (state >> 45) truncated, and state >> 45 is hi >> 13: one funnel shift, one shift
+// and one XOR instead of the 64-bit shift-XOR-shift (five ALU instructions in the SASS of r03's kernel).
+JOSEKI_HD std::uint32_t pcg_raw_halves(std::uint32_t lo, std::uint32_t hi) {
+#if defined(__CUDA_ARCH__)
+  const std::uint32_t x = __funnelshift_r(lo, hi, 27) ^ (hi >> 13);
+#else
+  const std::uint32_t x = ((lo >> 27) | (hi << 5)) ^ (hi >> 13);
+#endif
+  return rotr32(x, hi >> 27);
+}
+
+// x mod d with one 32-bit high product (2 multiplies and 2 ALU instructions instead of fastmod's 4
+// multiplies): m = floor((2^32 - 1) / d) >= (2^32 - d) / d, so q = floor(x m / 2^32) lies in
+// (x/d - 1, x/d]: q is floor(x/d) or one less, r = x - q d is in [0, 2d), and min(r, r - d) (unsigned:
+// r - d wraps above r when r < d) is x mod d. Exact for every 32-bit x and 1 <= d < 2^31 (a unit test
+// checks edges and random values against %).
+struct FastMod32 {
+  std::uint32_t m = 0xFFFFFFFFu;
+  std::uint32_t d = 1;
+};
+JOSEKI_HD constexpr FastMod32 make_fastmod32(std::uint32_t d) { return FastMod32{0xFFFFFFFFu / d, d}; }
+JOSEKI_HD std::uint32_t fastmod32(std::uint32_t x, const FastMod32& f) {
+  const std::uint32_t r = x - umulhi32(x, f.m) * f.d;
+  const std::uint32_t r2 = r - f.d;
+  return r2 < r ? r2 : r;
+}
+
+// One LCG step on the halves: lo' + 2^32 hi' = (lo + 2^32 hi) * LCG_MUL + LCG_INC mod 2^64, as one 32x32->64
+// multiply-add and two 32-bit multiply-adds. On the GPU these are PTX instructions, so that the compiler
+// cannot fold a run of steps into independent jumps from the tile's first state (it did in r03's kernel:
+// each of 16 unrolled steps then needs its own 64-bit constant, two register moves per element).
+JOSEKI_HD void lcg_step_halves(std::uint32_t& lo, std::uint32_t& hi) {
+#if defined(__CUDA_ARCH__)
+  constexpr std::uint32_t MUL_LO = static_cast<std::uint32_t>(LCG_MUL), MUL_HI = static_cast<std::uint32_t>(LCG_MUL >> 32);
+  std::uint64_t t;
+  asm("mad.wide.u32 %0, %1, %2, %3;" : "=l"(t) : "r"(lo), "n"(MUL_LO), "l"(LCG_INC));
+  std::uint32_t h;
+  asm("mad.lo.u32 %0, %1, %2, %3;" : "=r"(h) : "r"(hi), "n"(MUL_LO), "r"(static_cast<std::uint32_t>(t >> 32)));
+  asm("mad.lo.u32 %0, %1, %2, %3;" : "=r"(h) : "r"(lo), "n"(MUL_HI), "r"(h));
+  lo = static_cast<std::uint32_t>(t);
+  hi = h;
+#else
+  const std::uint64_t s = ((static_cast<std::uint64_t>(hi) << 32) | lo) * LCG_MUL + LCG_INC;
+  lo = static_cast<std::uint32_t>(s);
+  hi = static_cast<std::uint32_t>(s >> 32);
+#endif
+}
+
 // One thread's run of the sequence A_j, j = j, j + 1, ...: b_j below M, the LCG's outputs from M on.
 // `state` is the LCG state of element max(j, M), set by the caller (jump_with) before the first next()
 // once the run has any element. (The count kernels of r08 and of the test-only rung t01 read pairs so.)

@@ -352,6 +352,7 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
       pa.c.end = std::min(a.end, b + m_chunk);
       pa.run = partition_run(pa.c.end - pa.c.begin);  // a short last chunk still fills the GPU
       pa.tile_pairs = m_cfg.partition_tile;
+      pa.lean = m_cfg.partition_lean;
       if (m_fused) {
         FuseArgs fa;
         fa.d_planes = m_planes.data();

@@ -251,6 +251,7 @@ PartitionLaunch residency(int sms) {
 PartitionLaunch prepare_partition(int device, int threads) {
   JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(bucket_hist_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(SLICE_MAX_CELLS * sizeof(std::uint32_t))));
+  prepare_lean_partition();
   int sms = 1;
   JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   switch (threads) {
@@ -265,6 +266,10 @@ void launch_partition_only(const PartitionArgs& a, int threads, cudaStream_t s) 
   const int t = threads == 256 ? 256 : 512;
   const unsigned blocks = static_cast<unsigned>((total + t - 1) / t);
   const int bits = a.c.end > a.c.m ? bit_length(a.c.end - a.c.m) : 0;
+  if (a.lean && t == 512) {  // r16
+    launch_lean_partition(a, bits, s);
+    return;
+  }
   switch (t) {
     case 256: partition_kernel<256><<<blocks, 256, sorted_bytes(256, PART_PAIRS_PER_TILE), s>>>(a, bits); break;
     default:

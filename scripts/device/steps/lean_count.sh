@@ -1,0 +1,40 @@
+# Device step `lean_count` (issue 19, rung r16: the lean partition kernel; sourced by
+# scripts/device/session.sh; ~2.5 minutes). Uses $B $J $W $SAN and step/run from session.sh.
+#   1. the GPU tests of the partition kernels and r16's whole solves; compute-sanitizer memcheck and racecheck
+#      of the sanitizer shapes (r16's kernel among them) unless LC_SANITIZERS=0
+#   2. `abc471g scale hopper` at the max case, 10^8 and 10^9 (LC_RUNS times each, interleaved)
+#   3. Nsight Compute on r16's partition kernel at N = 10^8 (the first launch in `scale hopper`): the same
+#      metrics and SASS-level source page as count_anatomy, for the instruction count per pair
+LC=$W/lean_count
+mkdir -p "$LC"
+step "lean_count: GPU tests"
+run timeout 150 "$B/joseki_gpu_tests" --gtest_filter='Abc471gHopperGpu.SmallPartitionWideTilesAreExact:Abc471gHopperGpu.LeanCountSolvesAreExact:Abc471gHopperGpu.SanitizerShapes:Abc471gHopperGpu.MaxCaseWholeGraphExact' \
+  --gtest_brief=1 2>&1 | tee "$LC/gpu_tests.log" | tail -8
+if [[ ${LC_SANITIZERS:-1} != 0 ]]; then
+  step "lean_count: compute-sanitizer (SanitizerShapes: r05, r06+r07+r16)"
+  run timeout 60 $SAN --tool memcheck --error-exitcode 9 "$B/joseki_gpu_tests" \
+    --gtest_filter='Abc471gHopperGpu.SanitizerShapes' --gtest_brief=1 2>&1 | tee "$LC/memcheck.log" | grep -E 'ERROR SUMMARY|Invalid|PASSED|FAILED' | head -5
+  run timeout 90 $SAN --tool racecheck --error-exitcode 9 "$B/joseki_gpu_tests" \
+    --gtest_filter='Abc471gHopperGpu.SanitizerShapes' --gtest_brief=1 2>&1 | tee "$LC/racecheck.log" | grep -E 'RACECHECK SUMMARY|ERROR SUMMARY|hazard|PASSED|FAILED' | head -5
+fi
+for i in $(seq 1 "${LC_RUNS:-1}"); do
+  for c in max 1e8 1e9; do
+    step "lean_count: scale hopper $c ($i)"
+    case $c in max) n=7e6 lim=45 ;; 1e8) n=1e8 lim=60 ;; *) n=1e9 lim=90 ;; esac
+    run timeout $lim "$J" --json "$LC/${c}_$i.json" abc471g scale hopper --n "$n" 2>&1 | tee "$LC/${c}_$i.log" | grep -E "floor|r04|r07|r1[3-9]|count_r04" | head -12
+  done
+done
+if [[ ${LC_NCU:-1} != 0 ]]; then
+  step "lean_count: ncu, r16's partition kernel at N = 10^8"
+  NCU=ncu; command -v ncu >/dev/null || NCU=/usr/local/cuda/bin/ncu
+  run timeout 150 $NCU --clock-control none --kernel-name regex:'lean_partition_kernel' --launch-count 1 \
+    --set full --import-source yes -o "$LC/lean_1e8" \
+    "$J" abc471g scale hopper --n 1e8 --min-samples 1 --max-samples 1 --min-time 0 > "$LC/ncu_run.log" 2>&1
+  tail -2 "$LC/ncu_run.log"
+  run timeout 60 $NCU -i "$LC/lean_1e8.ncu-rep" --page raw --csv \
+    --metrics 'regex:^(smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio|sm__inst_executed\.sum|smsp__issue_active\.avg\.pct_of_peak_sustained_active|sm__pipe_.*_cycles_active\.avg\.pct_of_peak_sustained_active|l1tex__data_bank_conflicts_pipe_lsu_mem_shared.*\.sum|gpu__time_duration\.sum|sm__warps_active\.avg\.pct_of_peak_sustained_active)$' \
+    > "$LC/pipes.csv" 2>&1
+  run timeout 60 $NCU -i "$LC/lean_1e8.ncu-rep" --page source --csv --print-source sass > "$LC/source.csv" 2>&1
+  grep -o '"gpu__time_duration.sum","[^"]*"' "$LC/pipes.csv" | head -2
+  xz -T4 "$LC/source.csv"; rm -f "$LC/lean_1e8.ncu-rep"
+fi

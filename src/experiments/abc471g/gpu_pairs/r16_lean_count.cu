@@ -1,0 +1,208 @@
+// Rung 16 of the gpu-pairs ladder (issue 19, both goals): r15 with a leaner partition kernel. Same
+// algorithm as r03's (generate a tile of pairs per thread, rank them by slice with shared-memory atomics,
+// scan, reserve, sort the tile in shared memory, write 16-bit offsets in runs); the histograms, the
+// combine and the graph are r15's. PairsConfig::partition_lean = true; the kernel is in this file.
+//
+// What changed from r15 (r03's partition_kernel), from ncu's SASS-level profile of r04's count at
+// N = 10^8 (results/h200/2026-12-02-session9/call1: partition 409.7 us, histograms 59.4 us; 65.7 issued
+// instructions per pair in the partition, issue slots 55 % busy; the generation floor 22.5 per element):
+//   * generation, ~27 -> ~20 instructions per pair: the compiler had folded the 16 unrolled LCG steps of
+//     a tile into 16 independent jumps from the tile's first state, each with its own 64-bit constant
+//     (two register moves and four multiplies per element); here each step is three multiply-adds in
+//     PTX (lcg_step_halves). The PCG output from the state's halves (3 ALU instructions, not 5), and
+//     x mod K by one 32-bit high product and a conditional subtract (fastmod32: 2 multiplies + 2 ALU
+//     instead of 4 multiplies; the fma pipe throttled the generation: "math pipe throttle" 10 % of
+//     the samples).
+//   * the tile's scatter into shared memory, ~10.5 -> ~6 per pair: a full tile (every pair generated,
+//     the rule) has no per-pair branch (r03's `key != ~0u` test cost a BSSY/BSYNC pair and made the
+//     compiler recompute the shared-memory window's address, 4 uniform instructions a pair).
+//   * the key is slice << 18 | offset (r03: << 16), so key >> 16 is the slice's byte offset in the
+//     shared arrays: the write-out reads s_delta without the shift-and-mask (~9 -> ~7 per pair).
+//   * the element index is not kept per element (a 64-bit increment per element in r03): q + 1.
+// Prediction: ~65.7 -> ~50 instructions per pair; if the time follows the issued instructions, the
+// partition ~410 -> ~320 us at 10^8 and the count at 10^9 ~4.56 -> ~3.7 ms (the 3.0 ms goal is still
+// not reached by this alone); the max case's count (44 us, a short run of 52 pairs a thread) ~-5 us.
+// Measured: (pending the device call).
+#include <cuda_runtime.h>
+
+#include <cub/block/block_scan.cuh>
+
+#include "backend/cuda/check.hpp"
+#include "experiments/abc471g/gpu_pairs/kernels.hpp"
+#include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
+
+namespace joseki::abc471g::pairs {
+
+namespace {
+
+__constant__ JumpTable c_jump16 = make_jump_table();
+
+constexpr int LEAN_THREADS = 512;
+
+// The shared array word at byte offset `byte` (a key's slice: key >> 16 = 4 * slice).
+__device__ __forceinline__ std::uint32_t& at_byte(std::uint32_t* base, std::uint32_t byte) {
+  return *reinterpret_cast<std::uint32_t*>(reinterpret_cast<char*>(base) + byte);
+}
+
+// r03's partition kernel with the changes above; blocks of 512, two per SM (<= 64 registers).
+template <int PPT>
+__global__ void __launch_bounds__(LEAN_THREADS, 2) lean_partition_kernel(PartitionArgs a, int bits) {
+  constexpr int T = LEAN_THREADS;
+  constexpr std::uint32_t TILE = T * PPT;
+  static_assert(PPT % 2 == 0 && TILE < 65536, "ranks are packed two per register, 16 bits each");
+  constexpr std::uint32_t BPT = (PART_MAX_BUCKETS + T - 1) / T;  // slices per thread in the scan
+  using Scan = cub::BlockScan<std::uint32_t, T, cub::BLOCK_SCAN_WARP_SCANS>;
+  __shared__ typename Scan::TempStorage scan_tmp;
+  extern __shared__ std::uint32_t s_sorted[];  // TILE keys grouped by slice; ~0u: no pair
+  __shared__ std::uint32_t s_base[PART_MAX_BUCKETS];   // counts, then the slice's first index in s_sorted
+  __shared__ std::uint32_t s_delta[PART_MAX_BUCKETS];  // sorted entry i of slice b -> d_buf[s_delta[b] + i]
+  __shared__ std::uint32_t s_limit[PART_MAX_BUCKETS];  // ... while i < s_limit[b], else it spills
+  __shared__ std::uint32_t s_total;
+
+  const CountArgs& c = a.c;
+  if (a.d_zero && blockIdx.x == 0 && threadIdx.x == 0) *a.d_zero = 0;
+  const std::uint64_t gtid = blockIdx.x * static_cast<std::uint64_t>(T) + threadIdx.x;
+  const std::uint64_t p0 = c.begin + gtid * a.run;
+  const std::uint64_t p1 = p0 < c.end ? (c.end - p0 < a.run ? c.end : p0 + a.run) : p0;
+  const FastMod32 fm = make_fastmod32(c.k);
+  const std::uint32_t shift_key = (1u << 18) - a.slice;  // key = cell + slice * shift_key
+  std::uint32_t lo = 0, hi = 0;  // the LCG state of element max(q + 1, M)
+  std::uint32_t prev = 0;
+  // The element after pair start q is q + 1: given while < M, generated from M on.
+  auto element = [&](std::uint64_t e) -> std::uint32_t {
+    if (e < c.m) return c.d_b[e];
+    const std::uint32_t v = fastmod32(pcg_raw_halves(lo, hi), fm);
+    lcg_step_halves(lo, hi);
+    return v;
+  };
+  if (p0 < p1) {
+    const std::uint64_t s = jump_with(c_jump16, c.seed, (p0 > c.m ? p0 : c.m) - c.m, bits);
+    lo = static_cast<std::uint32_t>(s);
+    hi = static_cast<std::uint32_t>(s >> 32);
+    prev = element(p0);
+  }
+  const std::uint32_t tiles = static_cast<std::uint32_t>((a.run + PPT - 1) / PPT);
+  std::uint64_t q = p0;
+  for (std::uint32_t i = threadIdx.x; i < a.buckets; i += T) s_base[i] = 0;
+  __syncthreads();
+  for (std::uint32_t t = 0; t < tiles; ++t) {
+    std::uint32_t key[PPT], rank2[PPT / 2] = {};
+    const bool full = q + PPT <= p1 && q + 1 >= c.m;  // PPT generated pairs
+    if (full) {
+#pragma unroll
+      for (int e = 0; e < PPT; ++e) {
+        const std::uint32_t cur = fastmod32(pcg_raw_halves(lo, hi), fm);
+        lcg_step_halves(lo, hi);
+        const std::uint32_t cell = prev * c.kp + cur, b = __umulhi(cell, a.magic);
+        key[e] = cell + b * shift_key;  // b << 18 | (cell - b * slice)
+        prev = cur;
+        rank2[e / 2] |= atomicAdd(&s_base[b], 1u) << (16 * (e & 1));
+      }
+      q += PPT;
+    } else {
+#pragma unroll
+      for (int e = 0; e < PPT; ++e) {
+        key[e] = ~0u;
+        if (q < p1) {
+          const std::uint32_t cur = element(q + 1);
+          const std::uint32_t cell = prev * c.kp + cur, b = __umulhi(cell, a.magic);
+          key[e] = cell + b * shift_key;
+          prev = cur;
+          rank2[e / 2] |= atomicAdd(&s_base[b], 1u) << (16 * (e & 1));
+          ++q;
+        }
+      }
+    }
+    __syncthreads();
+    std::uint32_t cnt[BPT], sum = 0;
+#pragma unroll
+    for (std::uint32_t u = 0; u < BPT; ++u) {
+      const std::uint32_t b = threadIdx.x * BPT + u;
+      cnt[u] = b < a.buckets ? s_base[b] : 0u;
+      sum += cnt[u];
+    }
+    std::uint32_t offset, total;
+    Scan(scan_tmp).ExclusiveSum(sum, offset, total);
+    std::uint32_t gpos[BPT], first[BPT];
+#pragma unroll
+    for (std::uint32_t u = 0; u < BPT; ++u) {
+      const std::uint32_t b = threadIdx.x * BPT + u;
+      gpos[u] = 0;
+      first[u] = offset;
+      if (b < a.buckets) {
+        s_base[b] = offset;
+        if (cnt[u]) gpos[u] = atomicAdd(a.d_cursor + b, cnt[u]);
+      }
+      offset += cnt[u];
+    }
+    if (threadIdx.x == 0) s_total = total;
+    __syncthreads();
+    if (full) {  // no per-pair test
+#pragma unroll
+      for (int e = 0; e < PPT; ++e)
+        s_sorted[at_byte(s_base, key[e] >> 16) + ((rank2[e / 2] >> (16 * (e & 1))) & 0xFFFFu)] = key[e];
+    } else {
+#pragma unroll
+      for (int e = 0; e < PPT; ++e)
+        if (key[e] != ~0u) s_sorted[at_byte(s_base, key[e] >> 16) + ((rank2[e / 2] >> (16 * (e & 1))) & 0xFFFFu)] = key[e];
+    }
+    int spill_here = 0;
+#pragma unroll
+    for (std::uint32_t u = 0; u < BPT; ++u) {
+      const std::uint32_t b = threadIdx.x * BPT + u;
+      if (b < a.buckets) {
+        // b * cap + gpos - first wraps modulo 2^32 for small b; adding i >= first unwraps it.
+        s_delta[b] = b * a.cap + gpos[u] - first[u];
+        s_limit[b] = first[u] + (gpos[u] < a.cap ? a.cap - gpos[u] : 0u);
+        spill_here |= cnt[u] > (gpos[u] < a.cap ? a.cap - gpos[u] : 0u);
+      }
+    }
+    const int spill = __syncthreads_or(spill_here);
+    for (std::uint32_t i = threadIdx.x; i < a.buckets; i += T) s_base[i] = 0;
+    const std::uint32_t n = s_total;
+    if (!spill) {
+      for (std::uint32_t i = threadIdx.x; i < n; i += T) {
+        const std::uint32_t k = s_sorted[i];
+        a.d_buf[at_byte(s_delta, k >> 16) + i] = static_cast<std::uint16_t>(k);
+      }
+    } else {
+      for (std::uint32_t i = threadIdx.x; i < n; i += T) {
+        const std::uint32_t k = s_sorted[i], bb = k >> 16;
+        if (i < at_byte(s_limit, bb))
+          a.d_buf[at_byte(s_delta, bb) + i] = static_cast<std::uint16_t>(k);
+        else  // the bucket is full: count this pair the r02 way
+          atomicAdd(c.d_table + (bb >> 2) * a.slice + (k & 0xFFFFu), 1u);
+      }
+    }
+    __syncthreads();
+  }
+}
+
+constexpr std::size_t lean_sorted_bytes(int ppt) {
+  return static_cast<std::size_t>(LEAN_THREADS) * static_cast<std::size_t>(ppt) * sizeof(std::uint32_t);
+}
+
+}  // namespace
+
+void prepare_lean_partition() {
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<16>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(lean_sorted_bytes(16))));
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<18>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(lean_sorted_bytes(18))));
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<24>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(lean_sorted_bytes(24))));
+}
+
+void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s) {
+  const std::uint64_t total = (a.c.end - a.c.begin + a.run - 1) / a.run;
+  const unsigned blocks = static_cast<unsigned>((total + LEAN_THREADS - 1) / LEAN_THREADS);
+  if (a.tile_pairs == 24)
+    lean_partition_kernel<24><<<blocks, LEAN_THREADS, lean_sorted_bytes(24), s>>>(a, bits);
+  else if (a.run <= 64 && (a.run + 17) / 18 < (a.run + 15) / 16)  // r04's rule for a short run
+    lean_partition_kernel<18><<<blocks, LEAN_THREADS, lean_sorted_bytes(18), s>>>(a, bits);
+  else
+    lean_partition_kernel<16><<<blocks, LEAN_THREADS, lean_sorted_bytes(16), s>>>(a, bits);
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace joseki::abc471g::pairs
