@@ -131,10 +131,12 @@ TEST(Abc471gHopperGpu, SmallPartitionWideTilesAreExact) {
     const std::vector<std::uint64_t> want = gp::cpu_pair_table(p, kp);
     for (const std::uint32_t ppt : {0u, 7u, 24u, 100u})
       for (const std::uint32_t cap : {0u, 8u})
-        for (const int tile : {20, 24, -16, -24}) {  // negative: r16's lean kernel, tiles of 16 (18) or 24
+        for (const int v : {0, 1, 2, 3, 4, 5, 6, 7}) {  // r03's kernel in tiles of 20, 24; r16's variants in 16 (18), 24
+          const int lean = v < 2 ? 0 : v / 2;
+          const int tile = v < 2 ? (v == 0 ? 20 : 24) : (v % 2 == 0 ? 0 : 24);
           gp::PairsConfig c;
-          c.partition_tile = tile < 0 ? (tile == -24 ? 24 : 0) : tile;
-          c.partition_lean = tile < 0;
+          c.partition_tile = tile;
+          c.partition_lean = lean;
           c.fuse = false;  // the table, not the planes
           c.pairs_per_thread = ppt;
           c.bucket_cap = cap;
@@ -145,7 +147,7 @@ TEST(Abc471gHopperGpu, SmallPartitionWideTilesAreExact) {
           dev.poison(s);
           dev.enqueue_count(s);
           EXPECT_EQ(dev.download_table(s), want)
-              << "N = " << p.n << ", K = " << p.k << ", ppt " << ppt << ", cap " << cap << ", tile " << tile;
+              << "N = " << p.n << ", K = " << p.k << ", ppt " << ppt << ", cap " << cap << ", tile " << tile << ", lean " << lean;
         }
   }
   if (auto why = joseki::measure::unmet(gp::combiner_needs(gp::Combiner::Gemm, 2300), joseki::gpu::needs_facts(0)))
@@ -192,11 +194,12 @@ TEST(Abc471gHopperGpu, LeanCountSolvesAreExact) {
       wants.push_back(v.answer);
     }
   for (std::size_t i = 0; i < problems.size(); ++i)
-    for (int variant = 0; variant < (i < randoms ? 3 : 1); ++variant) {
+    for (int variant = 0; variant < (i < randoms ? 9 : 3); ++variant) {
       gp::PairsConfig c = r16.config();
       c.progress = false;
-      if (variant == 1) c.bucket_cap = 8;  // spills into the table
-      if (variant == 2) {                  // several chunks, r07's tiles
+      c.partition_lean = 1 + variant % 3;  // r16's kernel and its variants 2 and 3
+      if (variant / 3 == 1) c.bucket_cap = 8;  // spills into the table
+      if (variant / 3 == 2) {                  // several chunks, r07's tiles
         c.chunk_pairs = 1'000;
         c.partition_tile = 24;
       }
@@ -229,7 +232,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
       c.graph = true;
       c.gemm_panels = panels;
       c.partition_tile = panels == 2 ? 24 : 0;  // r07's tiles with r06's panels
-      c.partition_lean = panels == 2;            // and r16's lean partition kernel
+      c.partition_lean = panels == 2 ? 3 : 0;    // and r16's lean partition kernel, overlapped write-out
       gp::PairsDevice dev(p, c, 0);
       joseki::cuda::Stream s;
       dev.poison(s);

@@ -164,12 +164,12 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
   EXPECT_EQ(c15.wgmma_stages, 8);
   EXPECT_EQ(c15.wgmma_tma, 1);
   EXPECT_EQ(c15.partition_tile, 0);
-  EXPECT_FALSE(c15.partition_lean);
+  EXPECT_EQ(c15.partition_lean, 0);
   // r16: r15 with the lean partition kernel.
   const gp::PairsRung& r16 = gp::find_rung("p16");
   EXPECT_EQ(r16.predecessor, "r15_tma_eight_slots");
   const gp::PairsConfig c16 = r16.config();
-  EXPECT_TRUE(c16.partition_lean);
+  EXPECT_EQ(c16.partition_lean, 1);
   EXPECT_EQ(c16.wgmma_stages, 8);
   EXPECT_EQ(c16.wgmma_tma, 1);
   EXPECT_EQ(c16.partition_tile, 0);

@@ -27,7 +27,7 @@ done
 if [[ ${LC_NCU:-1} != 0 ]]; then
   step "lean_count: ncu, r16's partition kernel at N = 10^8"
   NCU=ncu; command -v ncu >/dev/null || NCU=/usr/local/cuda/bin/ncu
-  run timeout 150 $NCU --clock-control none --kernel-name regex:'lean_partition_kernel' --launch-count 1 \
+  run timeout 150 $NCU --clock-control none --kernel-name-base mangled --kernel-name regex:"${LC_NCU_KERNEL:-lean_partition_kernel}" --launch-count 1 \
     --set full --import-source yes -o "$LC/lean_1e8" \
     "$J" abc471g scale hopper --n 1e8 --min-samples 1 --max-samples 1 --min-time 0 > "$LC/ncu_run.log" 2>&1
   tail -2 "$LC/ncu_run.log"

@@ -214,6 +214,34 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
     bench::mark_choice(pts, measure::TieRule::prefer_smaller("partition_tile"));
     out.insert(out.end(), pts.begin(), pts.end());
   }
+  // Sweep: the partition kernel (r16's knob: 0 r03's, 1 lean, 2 lean + gathered scatter, 3 + overlapped
+  // write-out) in r03's tiles and in r07's tiles of 24, each with r15's combine and graph; tie rule: within
+  // 2 %, the lower variant. Each point is the whole solve, validated.
+  if (const PairsRung& r15 = find_rung("r15_tma_eight_slots");
+      r15.precondition(p).empty() && !measure::unmet(r15.needs, gpu::needs_facts(o.device))) {
+    for (const int tile : {0, 24}) {
+      std::vector<Record> pts;
+      for (const int lean : {0, 1, 2, 3}) {
+        Record r = base_record("pairs.sweep.partition_kernel",
+                               "full solve (r15's combine and graph), partition kernel variant (0: r03's; 1-3: r16's)",
+                               "cuda", Scope::GpuCompute, "cold");
+        stamp(r);
+        r.axes.set("partition_lean", static_cast<std::int64_t>(lean));
+        r.axes.set("partition_tile", static_cast<std::int64_t>(tile));
+        r.ladder.sweep = "partition_lean";
+        PairsConfig c = r15.config();
+        c.progress = false;
+        c.partition_tile = tile;
+        c.partition_lean = lean;
+        r = bench::time_solve(p, c, ref.answer, timer, o, r);
+        o.say(fmt::format("  partition kernel {} tile {:<2}  {}", lean, tile,
+                          r.summary ? fmt::format("{:.2f} us", r.summary->median * 1e6) : r.validation));
+        pts.push_back(r);
+      }
+      bench::mark_choice(pts, measure::TieRule::prefer_smaller("partition_lean"));
+      out.insert(out.end(), pts.begin(), pts.end());
+    }
+  }
   // r04 split: its count alone and its combine alone, one device (validated through the whole solve).
   if (find_rung("r04_partition_gemm").precondition(p).empty() &&
       !measure::unmet(combiner_needs(Combiner::Gemm, p.k), gpu::needs_facts(o.device))) {

@@ -57,8 +57,10 @@ struct PartitionArgs {
   // a short run); 20 or 24 = fewer, larger tiles (r07, PairsConfig::partition_tile). Other values mean 0.
   int tile_pairs = 0;
   // r16 (PairsConfig::partition_lean): the lean partition kernel (r16_lean_count.cu) in place of r03's,
-  // for blocks of 512 (tiles of 16, 18 on a short run, or 24). Same buckets, same output.
-  bool lean = false;
+  // for blocks of 512 (tiles of 16, 18 on a short run, or 24). Same buckets, same output. 0: r03's kernel;
+  // 1: lean; 2: lean, a full tile's scatter positions gathered first; 3: 2 with the write-out of a tile
+  // overlapped with the next tile's generation (any other value means 3).
+  int lean = 0;
 };
 struct PartitionLaunch {
   std::uint64_t resident_threads = 1;  // partition threads the GPU holds at once

@@ -177,7 +177,7 @@ const std::vector<PairsRung>& pairs_ladder() {
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  [](PairsConfig& c) {
                    wgmma_knobs(1, 1, 8, 1)(c);
-                   c.partition_lean = true;
+                   c.partition_lean = 1;
                  }),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";

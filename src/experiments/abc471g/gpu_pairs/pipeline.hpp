@@ -77,8 +77,10 @@ struct PairsConfig {
   // r07: pairs per thread and tile of the partition kernel (0: 16, or 18 on a short run; 20 or 24:
   // larger tiles, the per-tile scan, reservations and barriers shared by 1.25x / 1.5x the pairs).
   int partition_tile = 0;
-  // r16: the lean partition kernel (r16_lean_count.cu: the same work in fewer instructions per pair).
-  bool partition_lean = false;
+  // r16: the lean partition kernel (r16_lean_count.cu: the same work in fewer instructions per pair):
+  // 0 r03's kernel, 1 lean, 2 lean with a full tile's scatter positions gathered first, 3 that with the
+  // write-out of a tile overlapped with the next tile's generation (PartitionArgs::lean).
+  int partition_lean = 0;
   // r08 (count_kind "dsmem"): blocks per cluster, 8 (portable) or 16 (non-portable: the table in fewer,
   // larger ranges); anything else is refused by the PairsDevice (InputError).
   std::uint32_t dsmem_cluster = 8;

@@ -266,7 +266,7 @@ void launch_partition_only(const PartitionArgs& a, int threads, cudaStream_t s) 
   const int t = threads == 256 ? 256 : 512;
   const unsigned blocks = static_cast<unsigned>((total + t - 1) / t);
   const int bits = a.c.end > a.c.m ? bit_length(a.c.end - a.c.m) : 0;
-  if (a.lean && t == 512) {  // r16
+  if (a.lean > 0 && t == 512) {  // r16, r17
     launch_lean_partition(a, bits, s);
     return;
   }

@@ -45,16 +45,22 @@ __device__ __forceinline__ std::uint32_t& at_byte(std::uint32_t* base, std::uint
 }
 
 // r03's partition kernel with the changes above; blocks of 512, two per SM (<= 64 registers).
-template <int PPT>
+// VAR (PartitionArgs::lean): 1 as described above; 2 also gathers a full tile's sorted positions before it
+// stores any key (the scatter's shared loads in flight together, not one load-add-store chain per pair);
+// 3 also overlaps the write-out of tile t with the generation of tile t + 1 (two slice-counter buffers,
+// one block barrier less per tile; r17_overlapped_writeout.cpp).
+template <int PPT, int VAR>
 __global__ void __launch_bounds__(LEAN_THREADS, 2) lean_partition_kernel(PartitionArgs a, int bits) {
   constexpr int T = LEAN_THREADS;
   constexpr std::uint32_t TILE = T * PPT;
+  constexpr bool BATCH = VAR >= 2, OVERLAP = VAR >= 3;
   static_assert(PPT % 2 == 0 && TILE < 65536, "ranks are packed two per register, 16 bits each");
   constexpr std::uint32_t BPT = (PART_MAX_BUCKETS + T - 1) / T;  // slices per thread in the scan
   using Scan = cub::BlockScan<std::uint32_t, T, cub::BLOCK_SCAN_WARP_SCANS>;
   __shared__ typename Scan::TempStorage scan_tmp;
   extern __shared__ std::uint32_t s_sorted[];  // TILE keys grouped by slice; ~0u: no pair
-  __shared__ std::uint32_t s_base[PART_MAX_BUCKETS];   // counts, then the slice's first index in s_sorted
+  // Slice counts, then the slice's first index in s_sorted; OVERLAP: two buffers, tile t uses t & 1.
+  __shared__ std::uint32_t s_base2[(OVERLAP ? 2 : 1) * PART_MAX_BUCKETS];
   __shared__ std::uint32_t s_delta[PART_MAX_BUCKETS];  // sorted entry i of slice b -> d_buf[s_delta[b] + i]
   __shared__ std::uint32_t s_limit[PART_MAX_BUCKETS];  // ... while i < s_limit[b], else it spills
   __shared__ std::uint32_t s_total;
@@ -75,6 +81,15 @@ __global__ void __launch_bounds__(LEAN_THREADS, 2) lean_partition_kernel(Partiti
     lcg_step_halves(lo, hi);
     return v;
   };
+  // Sorted entry i (< n) of the tile in s_sorted to its bucket, or into the table when the bucket is full.
+  auto write_out = [&](std::uint32_t i, std::uint32_t n, int spill) {
+    if (i >= n) return;
+    const std::uint32_t k = s_sorted[i], bb = k >> 16;
+    if (!spill || i < at_byte(s_limit, bb))
+      a.d_buf[at_byte(s_delta, bb) + i] = static_cast<std::uint16_t>(k);
+    else  // the bucket is full: count this pair the r02 way
+      atomicAdd(c.d_table + (bb >> 2) * a.slice + (k & 0xFFFFu), 1u);
+  };
   if (p0 < p1) {
     const std::uint64_t s = jump_with(c_jump16, c.seed, (p0 > c.m ? p0 : c.m) - c.m, bits);
     lo = static_cast<std::uint32_t>(s);
@@ -83,9 +98,12 @@ __global__ void __launch_bounds__(LEAN_THREADS, 2) lean_partition_kernel(Partiti
   }
   const std::uint32_t tiles = static_cast<std::uint32_t>((a.run + PPT - 1) / PPT);
   std::uint64_t q = p0;
-  for (std::uint32_t i = threadIdx.x; i < a.buckets; i += T) s_base[i] = 0;
+  for (std::uint32_t i = threadIdx.x; i < (OVERLAP ? 2 : 1) * PART_MAX_BUCKETS; i += T) s_base2[i] = 0;
+  std::uint32_t n_prev = 0;  // OVERLAP: the previous tile's entries, written out during this tile's generation
+  int spill_prev = 0;
   __syncthreads();
   for (std::uint32_t t = 0; t < tiles; ++t) {
+    std::uint32_t* s_base = s_base2 + (OVERLAP ? (t & 1u) * PART_MAX_BUCKETS : 0u);
     std::uint32_t key[PPT], rank2[PPT / 2] = {};
     const bool full = q + PPT <= p1 && q + 1 >= c.m;  // PPT generated pairs
     if (full) {
@@ -97,9 +115,12 @@ __global__ void __launch_bounds__(LEAN_THREADS, 2) lean_partition_kernel(Partiti
         key[e] = cell + b * shift_key;  // b << 18 | (cell - b * slice)
         prev = cur;
         rank2[e / 2] |= atomicAdd(&s_base[b], 1u) << (16 * (e & 1));
+        if constexpr (OVERLAP) write_out(threadIdx.x + e * T, n_prev, spill_prev);
       }
       q += PPT;
     } else {
+      if constexpr (OVERLAP)
+        for (int e = 0; e < PPT; ++e) write_out(threadIdx.x + e * T, n_prev, spill_prev);
 #pragma unroll
       for (int e = 0; e < PPT; ++e) {
         key[e] = ~0u;
@@ -114,6 +135,10 @@ __global__ void __launch_bounds__(LEAN_THREADS, 2) lean_partition_kernel(Partiti
       }
     }
     __syncthreads();
+    if constexpr (OVERLAP) {  // the other buffer: last read by tile t - 1's scatter, next counted by tile t + 1
+      std::uint32_t* other = s_base2 + ((t + 1) & 1u) * PART_MAX_BUCKETS;
+      for (std::uint32_t i = threadIdx.x; i < a.buckets; i += T) other[i] = 0;
+    }
     std::uint32_t cnt[BPT], sum = 0;
 #pragma unroll
     for (std::uint32_t u = 0; u < BPT; ++u) {
@@ -138,9 +163,17 @@ __global__ void __launch_bounds__(LEAN_THREADS, 2) lean_partition_kernel(Partiti
     if (threadIdx.x == 0) s_total = total;
     __syncthreads();
     if (full) {  // no per-pair test
+      if constexpr (BATCH) {
+        std::uint32_t pos[PPT];
 #pragma unroll
-      for (int e = 0; e < PPT; ++e)
-        s_sorted[at_byte(s_base, key[e] >> 16) + ((rank2[e / 2] >> (16 * (e & 1))) & 0xFFFFu)] = key[e];
+        for (int e = 0; e < PPT; ++e) pos[e] = at_byte(s_base, key[e] >> 16);
+#pragma unroll
+        for (int e = 0; e < PPT; ++e) s_sorted[pos[e] + ((rank2[e / 2] >> (16 * (e & 1))) & 0xFFFFu)] = key[e];
+      } else {
+#pragma unroll
+        for (int e = 0; e < PPT; ++e)
+          s_sorted[at_byte(s_base, key[e] >> 16) + ((rank2[e / 2] >> (16 * (e & 1))) & 0xFFFFu)] = key[e];
+      }
     } else {
 #pragma unroll
       for (int e = 0; e < PPT; ++e)
@@ -158,50 +191,67 @@ __global__ void __launch_bounds__(LEAN_THREADS, 2) lean_partition_kernel(Partiti
       }
     }
     const int spill = __syncthreads_or(spill_here);
-    for (std::uint32_t i = threadIdx.x; i < a.buckets; i += T) s_base[i] = 0;
-    const std::uint32_t n = s_total;
-    if (!spill) {
-      for (std::uint32_t i = threadIdx.x; i < n; i += T) {
-        const std::uint32_t k = s_sorted[i];
-        a.d_buf[at_byte(s_delta, k >> 16) + i] = static_cast<std::uint16_t>(k);
-      }
+    if constexpr (OVERLAP) {
+      n_prev = s_total;  // written again only after the next tile's first barrier
+      spill_prev = spill;
     } else {
-      for (std::uint32_t i = threadIdx.x; i < n; i += T) {
-        const std::uint32_t k = s_sorted[i], bb = k >> 16;
-        if (i < at_byte(s_limit, bb))
-          a.d_buf[at_byte(s_delta, bb) + i] = static_cast<std::uint16_t>(k);
-        else  // the bucket is full: count this pair the r02 way
-          atomicAdd(c.d_table + (bb >> 2) * a.slice + (k & 0xFFFFu), 1u);
+      for (std::uint32_t i = threadIdx.x; i < a.buckets; i += T) s_base[i] = 0;
+      const std::uint32_t n = s_total;
+      if (!spill) {
+        for (std::uint32_t i = threadIdx.x; i < n; i += T) {
+          const std::uint32_t k = s_sorted[i];
+          a.d_buf[at_byte(s_delta, k >> 16) + i] = static_cast<std::uint16_t>(k);
+        }
+      } else {
+        for (std::uint32_t i = threadIdx.x; i < n; i += T) write_out(i, n, 1);
       }
+      __syncthreads();
     }
-    __syncthreads();
   }
+  if constexpr (OVERLAP)  // the last tile's entries
+    for (std::uint32_t i = threadIdx.x; i < n_prev; i += T) write_out(i, n_prev, spill_prev);
 }
 
 constexpr std::size_t lean_sorted_bytes(int ppt) {
   return static_cast<std::size_t>(LEAN_THREADS) * static_cast<std::size_t>(ppt) * sizeof(std::uint32_t);
 }
 
+template <int VAR>
+void set_limits() {
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<16, VAR>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(lean_sorted_bytes(16))));
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<18, VAR>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(lean_sorted_bytes(18))));
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<24, VAR>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(lean_sorted_bytes(24))));
+}
+
+template <int VAR>
+void launch_var(const PartitionArgs& a, int bits, unsigned blocks, cudaStream_t s) {
+  if (a.tile_pairs == 24)
+    lean_partition_kernel<24, VAR><<<blocks, LEAN_THREADS, lean_sorted_bytes(24), s>>>(a, bits);
+  else if (a.run <= 64 && (a.run + 17) / 18 < (a.run + 15) / 16)  // r04's rule for a short run
+    lean_partition_kernel<18, VAR><<<blocks, LEAN_THREADS, lean_sorted_bytes(18), s>>>(a, bits);
+  else
+    lean_partition_kernel<16, VAR><<<blocks, LEAN_THREADS, lean_sorted_bytes(16), s>>>(a, bits);
+}
+
 }  // namespace
 
 void prepare_lean_partition() {
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<16>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(lean_sorted_bytes(16))));
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<18>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(lean_sorted_bytes(18))));
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<24>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(lean_sorted_bytes(24))));
+  set_limits<1>();
+  set_limits<2>();
+  set_limits<3>();
 }
 
 void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s) {
   const std::uint64_t total = (a.c.end - a.c.begin + a.run - 1) / a.run;
   const unsigned blocks = static_cast<unsigned>((total + LEAN_THREADS - 1) / LEAN_THREADS);
-  if (a.tile_pairs == 24)
-    lean_partition_kernel<24><<<blocks, LEAN_THREADS, lean_sorted_bytes(24), s>>>(a, bits);
-  else if (a.run <= 64 && (a.run + 17) / 18 < (a.run + 15) / 16)  // r04's rule for a short run
-    lean_partition_kernel<18><<<blocks, LEAN_THREADS, lean_sorted_bytes(18), s>>>(a, bits);
-  else
-    lean_partition_kernel<16><<<blocks, LEAN_THREADS, lean_sorted_bytes(16), s>>>(a, bits);
+  switch (a.lean) {
+    case 1: launch_var<1>(a, bits, blocks, s); break;
+    case 2: launch_var<2>(a, bits, blocks, s); break;
+    default: launch_var<3>(a, bits, blocks, s); break;
+  }
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 
