@@ -131,9 +131,9 @@ TEST(Abc471gHopperGpu, SmallPartitionWideTilesAreExact) {
     const std::vector<std::uint64_t> want = gp::cpu_pair_table(p, kp);
     for (const std::uint32_t ppt : {0u, 7u, 24u, 100u})
       for (const std::uint32_t cap : {0u, 8u})
-        for (const int v : {0, 1, 2, 3, 4, 5, 6, 7}) {  // r03's kernel in tiles of 20, 24; r16's variants in 16 (18), 24
-          const int lean = v < 2 ? 0 : v / 2;
-          const int tile = v < 2 ? (v == 0 ? 20 : 24) : (v % 2 == 0 ? 0 : 24);
+        for (const int v : {0, 1, 2, 3, 4, 5, 6, 7, 8}) {  // r03's kernel in 20, 24; r16's variants in 16 (18), 24; 1 in 32
+          const int lean = v < 2 ? 0 : v == 8 ? 1 : v / 2;
+          const int tile = v < 2 ? (v == 0 ? 20 : 24) : v == 8 ? 32 : (v % 2 == 0 ? 0 : 24);
           gp::PairsConfig c;
           c.partition_tile = tile;
           c.partition_lean = lean;

@@ -3,8 +3,8 @@
 #   1. the GPU tests of the partition kernels and r16's whole solves; compute-sanitizer memcheck and racecheck
 #      of the sanitizer shapes (r16's kernel among them) unless LC_SANITIZERS=0
 #   2. `abc471g scale hopper` at the max case, 10^8 and 10^9 (LC_RUNS times each, interleaved)
-#   3. Nsight Compute on r16's partition kernel at N = 10^8 (the first launch in `scale hopper`): the same
-#      metrics and SASS-level source page as count_anatomy, for the instruction count per pair
+#   3. Nsight Compute on partition kernels (LC_NCU: "mangled-name-regex@N ..."), each at its first launch in
+#      `scale hopper --n N`: the same metrics and SASS-level source page as count_anatomy
 LC=$W/lean_count
 mkdir -p "$LC"
 step "lean_count: GPU tests"
@@ -24,17 +24,18 @@ for i in $(seq 1 "${LC_RUNS:-1}"); do
     run timeout $lim "$J" --json "$LC/${c}_$i.json" abc471g scale hopper --n "$n" 2>&1 | tee "$LC/${c}_$i.log" | grep -E "floor|r04|r07|r1[3-9]|count_r04" | head -12
   done
 done
-if [[ ${LC_NCU:-1} != 0 ]]; then
-  step "lean_count: ncu, r16's partition kernel at N = 10^8"
+# LC_NCU: "kernel-regex@N ..." (mangled names), each profiled at its first launch in `scale hopper --n N`
+for spec in ${LC_NCU:-lean_partition_kernel@1e8}; do
+  kre=${spec%@*}; n=${spec#*@}; tag=$(echo "$kre" | tr -c 'A-Za-z0-9_\n' '_')_$n
+  step "lean_count: ncu, $kre at N = $n"
   NCU=ncu; command -v ncu >/dev/null || NCU=/usr/local/cuda/bin/ncu
-  run timeout 150 $NCU --clock-control none --kernel-name-base mangled --kernel-name regex:"${LC_NCU_KERNEL:-lean_partition_kernel}" --launch-count 1 \
-    --set full --import-source yes -o "$LC/lean_1e8" \
-    "$J" abc471g scale hopper --n 1e8 --min-samples 1 --max-samples 1 --min-time 0 > "$LC/ncu_run.log" 2>&1
-  tail -2 "$LC/ncu_run.log"
-  run timeout 60 $NCU -i "$LC/lean_1e8.ncu-rep" --page raw --csv \
+  run timeout 150 $NCU --clock-control none --kernel-name-base mangled --kernel-name regex:"$kre" --launch-count 1 \
+    --set full --import-source yes -o "$LC/$tag" \
+    "$J" abc471g scale hopper --n "$n" --min-samples 1 --max-samples 1 --min-time 0 > "$LC/ncu_run_$tag.log" 2>&1
+  tail -2 "$LC/ncu_run_$tag.log"
+  run timeout 60 $NCU -i "$LC/$tag.ncu-rep" --page raw --csv \
     --metrics 'regex:^(smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio|sm__inst_executed\.sum|smsp__issue_active\.avg\.pct_of_peak_sustained_active|sm__pipe_.*_cycles_active\.avg\.pct_of_peak_sustained_active|l1tex__data_bank_conflicts_pipe_lsu_mem_shared.*\.sum|gpu__time_duration\.sum|sm__warps_active\.avg\.pct_of_peak_sustained_active)$' \
-    > "$LC/pipes.csv" 2>&1
-  run timeout 60 $NCU -i "$LC/lean_1e8.ncu-rep" --page source --csv --print-source sass > "$LC/source.csv" 2>&1
-  grep -o '"gpu__time_duration.sum","[^"]*"' "$LC/pipes.csv" | head -2
-  xz -T4 "$LC/source.csv"; rm -f "$LC/lean_1e8.ncu-rep"
-fi
+    > "$LC/pipes_$tag.csv" 2>&1
+  run timeout 60 $NCU -i "$LC/$tag.ncu-rep" --page source --csv --print-source sass > "$LC/source_$tag.csv" 2>&1
+  xz -T4 "$LC/source_$tag.csv"; rm -f "$LC/$tag.ncu-rep"
+done

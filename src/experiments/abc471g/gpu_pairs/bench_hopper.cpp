@@ -215,13 +215,14 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
     out.insert(out.end(), pts.begin(), pts.end());
   }
   // Sweep: the partition kernel (r16's knob: 0 r03's, 1 lean, 2 lean + gathered scatter, 3 + overlapped
-  // write-out) in r03's tiles and in r07's tiles of 24, each with r15's combine and graph; tie rule: within
-  // 2 %, the lower variant. Each point is the whole solve, validated.
+  // write-out) in r03's tiles and in r07's tiles of 24 (and r16's kernel in tiles of 32), each with r15's
+  // combine and graph; tie rule: within 2 %, the lower variant. Each point is the whole solve, validated.
   if (const PairsRung& r15 = find_rung("r15_tma_eight_slots");
       r15.precondition(p).empty() && !measure::unmet(r15.needs, gpu::needs_facts(o.device))) {
-    for (const int tile : {0, 24}) {
+    for (const int tile : {0, 24, 32}) {
       std::vector<Record> pts;
       for (const int lean : {0, 1, 2, 3}) {
+        if (tile == 32 && lean != 1) continue;  // tiles of 32: r16's kernel only
         Record r = base_record("pairs.sweep.partition_kernel",
                                "full solve (r15's combine and graph), partition kernel variant (0: r03's; 1-3: r16's)",
                                "cuda", Scope::GpuCompute, "cold");

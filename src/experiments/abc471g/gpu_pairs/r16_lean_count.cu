@@ -228,6 +228,12 @@ void set_limits() {
 
 template <int VAR>
 void launch_var(const PartitionArgs& a, int bits, unsigned blocks, cudaStream_t s) {
+  if constexpr (VAR == 1) {
+    if (a.tile_pairs == 32) {  // a sweep point (registers spill)
+      lean_partition_kernel<32, 1><<<blocks, LEAN_THREADS, lean_sorted_bytes(32), s>>>(a, bits);
+      return;
+    }
+  }
   if (a.tile_pairs == 24)
     lean_partition_kernel<24, VAR><<<blocks, LEAN_THREADS, lean_sorted_bytes(24), s>>>(a, bits);
   else if (a.run <= 64 && (a.run + 17) / 18 < (a.run + 15) / 16)  // r04's rule for a short run
@@ -239,6 +245,8 @@ void launch_var(const PartitionArgs& a, int bits, unsigned blocks, cudaStream_t 
 }  // namespace
 
 void prepare_lean_partition() {
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<32, 1>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(lean_sorted_bytes(32))));
   set_limits<1>();
   set_limits<2>();
   set_limits<3>();
