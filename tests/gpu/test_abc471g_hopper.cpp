@@ -37,8 +37,10 @@ void expect_floor_sums(const std::vector<ab::Problem>& problems) {
     if (!p.b.empty()) d_b.copy_from_host(p.b.data(), p.b.size());
     joseki::cuda::DeviceBuffer<std::uint32_t> d_sum(1);
     joseki::cuda::Stream s;
-    for (const std::uint64_t run : {std::uint64_t{1}, std::uint64_t{3}, std::uint64_t{1000}, p.n + 5}) {
+    for (const std::uint64_t run : {std::uint64_t{1}, std::uint64_t{3}, std::uint64_t{1000}, p.n + 5})
+     for (const bool lean : {false, true}) {  // r03's generator and r16's
       gp::FloorArgs a;
+      a.lean = lean;
       a.d_b = d_b.data();
       a.m = p.m();
       a.seed = p.seed;
@@ -53,7 +55,7 @@ void expect_floor_sums(const std::vector<ab::Problem>& problems) {
       d_sum.copy_to_host(&got, 1, s);
       s.sync();
       const std::uint32_t want = gp::cpu_element_sum32(p);
-      EXPECT_EQ(got, want) << "N = " << p.n << ", K = " << p.k << ", M = " << p.m() << ", run " << run;
+      EXPECT_EQ(got, want) << "N = " << p.n << ", K = " << p.k << ", M = " << p.m() << ", run " << run << ", lean " << lean;
       a.zero_sum = false;  // as timed: no memset, the sum accumulates
       gp::launch_generate_floor(a, s);
       d_sum.copy_to_host(&got, 1, s);

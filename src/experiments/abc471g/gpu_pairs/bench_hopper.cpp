@@ -60,11 +60,15 @@ void add_floor_ratios(std::vector<Record>& recs, const Record& floor) {
   }
 }
 
-Record bench_generation_floor(const Problem& p, const BenchOptions& o) {
-  Record r = base_record("pairs.floor.generate",
-                         "generation floor: A_0..A_{N-1} generated as the counts do (jump-ahead, PCG, fastmod), "
-                         "summed (one atomic per warp), no pair formed",
-                         "cuda", Scope::GpuCompute, "cold");
+Record bench_generation_floor(const Problem& p, const BenchOptions& o, bool lean) {
+  Record r = lean ? base_record("pairs.floor.generate_lean",
+                                "generation floor with r16's generator (LCG steps in PTX, PCG output from the state's "
+                                "halves, one-product mod): the same values, summed, no pair formed",
+                                "cuda", Scope::GpuCompute, "cold")
+                  : base_record("pairs.floor.generate",
+                                "generation floor: A_0..A_{N-1} generated as the counts do (jump-ahead, PCG, fastmod), "
+                                "summed (one atomic per warp), no pair formed",
+                                "cuda", Scope::GpuCompute, "cold");
   bench::set_problem_axes(r, p);
 #ifdef JOSEKI_HAVE_CUDA
   const gpu::Availability av = gpu::availability();
@@ -85,6 +89,7 @@ Record bench_generation_floor(const Problem& p, const BenchOptions& o) {
   const std::uint64_t resident = floor_resident_threads(o.device);
   a.run = std::max<std::uint64_t>((p.n + resident - 1) / resident, 1);
   a.d_sum = d_sum.data();
+  a.lean = lean;
   JOSEKI_CUDA_CHECK(cudaDeviceSynchronize());
   auto check = [&]() -> std::string {
     d_sum.poison(s);
@@ -125,6 +130,12 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
   o.say(fmt::format("  floor: {}", floor.summary ? fmt::format("{:.2f} us", floor.summary->median * 1e6)
                                    : floor.skipped ? "skipped: " + *floor.skipped : floor.validation));
   out.push_back(floor);
+  Record lean_floor = bench_generation_floor(p, o, true);  // r16's generator, beside the floor
+  stamp(lean_floor);
+  o.say(fmt::format("  floor, r16's generator: {}", lean_floor.summary ? fmt::format("{:.2f} us", lean_floor.summary->median * 1e6)
+                                                    : lean_floor.skipped ? "skipped: " + *lean_floor.skipped
+                                                                         : lean_floor.validation));
+  out.push_back(lean_floor);
 #ifdef JOSEKI_HAVE_CUDA
   const gpu::Availability av = gpu::availability();
   if (!av.ok) return out;

@@ -18,7 +18,8 @@ std::uint32_t cpu_element_sum32(const Problem& p);
 
 // The generation floor at p (GPU_COMPUTE, cold): variant "pairs.floor.generate", validated against
 // cpu_element_sum32; a skipped record (with the reason) without a GPU.
-measure::Record bench_generation_floor(const Problem& p, const BenchOptions& o);
+// lean: with r16's generator (the same values; record pairs.floor.generate_lean).
+measure::Record bench_generation_floor(const Problem& p, const BenchOptions& o, bool lean = false);
 
 // extra.floor_s and extra.floor_x (median / floor median) on every measured GPU_COMPUTE record of
 // `recs` (not the floor itself), when the floor was measured.

@@ -36,6 +36,8 @@ __constant__ JumpTable c_jump_floor = make_jump_table();
 
 constexpr int FLOOR_THREADS = 256;
 
+// LEAN (FloorArgs::lean): r16's generator (lcg_step_halves, pcg_raw_halves, fastmod32): the same values.
+template <bool LEAN>
 __global__ void __launch_bounds__(FLOOR_THREADS) generate_floor_kernel(FloorArgs a, int bits) {
   const std::uint64_t tid = blockIdx.x * static_cast<std::uint64_t>(FLOOR_THREADS) + threadIdx.x;
   const std::uint64_t e0 = tid * a.run;
@@ -45,13 +47,23 @@ __global__ void __launch_bounds__(FLOOR_THREADS) generate_floor_kernel(FloorArgs
     std::uint64_t j = e0;
     for (; j < e1 && j < a.m; ++j) sum += a.d_b[j];
     if (j < e1) {
-      const FastMod fm{a.fastmod_m, a.k};
       std::uint64_t state = jump_with(c_jump_floor, a.seed, j - a.m, bits);
       const std::uint32_t left = static_cast<std::uint32_t>(e1 - j);
+      if constexpr (LEAN) {
+        const FastMod32 fm = make_fastmod32(a.k);
+        std::uint32_t lo = static_cast<std::uint32_t>(state), hi = static_cast<std::uint32_t>(state >> 32);
 #pragma unroll 4
-      for (std::uint32_t c = 0; c < left; ++c) {
-        sum += fastmod(pcg_raw(state), fm);
-        state = state * LCG_MUL + LCG_INC;
+        for (std::uint32_t c = 0; c < left; ++c) {
+          sum += fastmod32(pcg_raw_halves(lo, hi), fm);
+          lcg_step_halves(lo, hi);
+        }
+      } else {
+        const FastMod fm{a.fastmod_m, a.k};
+#pragma unroll 4
+        for (std::uint32_t c = 0; c < left; ++c) {
+          sum += fastmod(pcg_raw(state), fm);
+          state = state * LCG_MUL + LCG_INC;
+        }
       }
     }
   }
@@ -68,7 +80,7 @@ __global__ void __launch_bounds__(FLOOR_THREADS) generate_floor_kernel(FloorArgs
 std::uint64_t floor_resident_threads(int device) {
   int sms = 1, per_sm = 1;
   JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, generate_floor_kernel, FLOOR_THREADS, 0));
+  JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, generate_floor_kernel<false>, FLOOR_THREADS, 0));
   return static_cast<std::uint64_t>(sms) * static_cast<std::uint64_t>(per_sm > 0 ? per_sm : 1) * FLOOR_THREADS;
 }
 
@@ -78,7 +90,10 @@ void launch_generate_floor(const FloorArgs& a, cudaStream_t s) {
   const std::uint64_t threads = (a.n + a.run - 1) / a.run;
   const unsigned blocks = static_cast<unsigned>((threads + FLOOR_THREADS - 1) / FLOOR_THREADS);
   const int bits = a.n > a.m ? bit_length(a.n - a.m) : 0;
-  generate_floor_kernel<<<blocks, FLOOR_THREADS, 0, s>>>(a, bits);
+  if (a.lean)
+    generate_floor_kernel<true><<<blocks, FLOOR_THREADS, 0, s>>>(a, bits);
+  else
+    generate_floor_kernel<false><<<blocks, FLOOR_THREADS, 0, s>>>(a, bits);
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 

@@ -21,6 +21,8 @@ struct FloorArgs {
   // Zero *d_sum first (a memset on the stream). The timed runs leave it out: their sums are not read,
   // and a memset would add its own launch to the floor.
   bool zero_sum = true;
+  // r16's generator (pairs_math.hpp: lcg_step_halves, pcg_raw_halves, fastmod32) instead of r03's.
+  bool lean = false;
 };
 // Threads of generate_floor_kernel the device holds at once (one wave).
 std::uint64_t floor_resident_threads(int device);
