@@ -118,14 +118,23 @@ __global__ void __launch_bounds__(LEAN_THREADS, 2) lean_partition_kernel(Partiti
         if constexpr (OVERLAP) write_out(threadIdx.x + e * T, n_prev, spill_prev);
       }
       q += PPT;
-    } else {
+    } else {  // given values in this tile, or the run's end
       if constexpr (OVERLAP)
         for (int e = 0; e < PPT; ++e) write_out(threadIdx.x + e * T, n_prev, spill_prev);
+      // The tile's given values first, every load in flight at once (a thread whose whole run lies in
+      // the given values would otherwise wait for one load per pair: the straggler of block 0).
+      std::uint32_t given[PPT];
+#pragma unroll
+      for (int e = 0; e < PPT; ++e) given[e] = q + e < p1 && q + 1 + e < c.m ? __ldg(c.d_b + q + 1 + e) : 0u;
 #pragma unroll
       for (int e = 0; e < PPT; ++e) {
         key[e] = ~0u;
         if (q < p1) {
-          const std::uint32_t cur = element(q + 1);
+          std::uint32_t cur = given[e];
+          if (q + 1 >= c.m) {
+            cur = fastmod32(pcg_raw_halves(lo, hi), fm);
+            lcg_step_halves(lo, hi);
+          }
           const std::uint32_t cell = prev * c.kp + cur, b = __umulhi(cell, a.magic);
           key[e] = cell + b * shift_key;
           prev = cur;
