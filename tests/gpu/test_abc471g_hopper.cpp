@@ -133,9 +133,9 @@ TEST(Abc471gHopperGpu, SmallPartitionWideTilesAreExact) {
     const std::vector<std::uint64_t> want = gp::cpu_pair_table(p, kp);
     for (const std::uint32_t ppt : {0u, 7u, 24u, 100u})
       for (const std::uint32_t cap : {0u, 8u})
-        for (const int v : {0, 1, 2, 3, 4, 5, 6, 7, 8}) {  // r03's kernel in 20, 24; r16's variants in 16 (18), 24; 1 in 32
-          const int lean = v < 2 ? 0 : v == 8 ? 1 : v / 2;
-          const int tile = v < 2 ? (v == 0 ? 20 : 24) : v == 8 ? 32 : (v % 2 == 0 ? 0 : 24);
+        for (const int v : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}) {  // r03's kernel in 20, 24; r16's 1-4 in 16 (18), 24; 1 in 32
+          const int lean = v < 2 ? 0 : v == 8 ? 1 : v > 8 ? 4 : v / 2;
+          const int tile = v < 2 ? (v == 0 ? 20 : 24) : v == 8 ? 32 : v > 8 ? (v == 9 ? 0 : 24) : (v % 2 == 0 ? 0 : 24);
           gp::PairsConfig c;
           c.partition_tile = tile;
           c.partition_lean = lean;
@@ -196,12 +196,12 @@ TEST(Abc471gHopperGpu, LeanCountSolvesAreExact) {
       wants.push_back(v.answer);
     }
   for (std::size_t i = 0; i < problems.size(); ++i)
-    for (int variant = 0; variant < (i < randoms ? 9 : 3); ++variant) {
+    for (int variant = 0; variant < (i < randoms ? 12 : 4); ++variant) {
       gp::PairsConfig c = r16.config();
       c.progress = false;
-      c.partition_lean = 1 + variant % 3;  // r16's kernel and its variants 2 and 3
-      if (variant / 3 == 1) c.bucket_cap = 8;  // spills into the table
-      if (variant / 3 == 2) {                  // several chunks, r07's tiles
+      c.partition_lean = 1 + variant % 4;  // r16's kernel and its variants 2, 3 and 4
+      if (variant / 4 == 1) c.bucket_cap = 8;  // spills into the table
+      if (variant / 4 == 2) {                  // several chunks, r07's tiles
         c.chunk_pairs = 1'000;
         c.partition_tile = 24;
       }

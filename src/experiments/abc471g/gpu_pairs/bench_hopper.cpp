@@ -232,7 +232,7 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
       r15.precondition(p).empty() && !measure::unmet(r15.needs, gpu::needs_facts(o.device))) {
     for (const int tile : {0, 24, 32}) {
       std::vector<Record> pts;
-      for (const int lean : {0, 1, 2, 3}) {
+      for (const int lean : {0, 1, 2, 3, 4}) {
         if (tile == 32 && lean != 1) continue;  // tiles of 32: r16's kernel only
         Record r = base_record("pairs.sweep.partition_kernel",
                                "full solve (r15's combine and graph), partition kernel variant (0: r03's; 1-3: r16's)",
@@ -251,6 +251,30 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
         pts.push_back(r);
       }
       bench::mark_choice(pts, measure::TieRule::prefer_smaller("partition_lean"));
+      out.insert(out.end(), pts.begin(), pts.end());
+    }
+    // Chunk size with r16's kernel in tiles of 24 (variants 1 and 4): one chunk up to 2^30 pairs makes
+    // N = 10^9 a single fused chunk (the histograms write the planes; 2 GB of buckets) instead of four.
+    if (p.n > (1ULL << 28)) {
+      std::vector<Record> pts;
+      for (const int lean : {1, 4})
+        for (const int lg : {28, 29, 30}) {
+          Record r = base_record("pairs.sweep.chunk_pairs", "full solve (r15's combine and graph, r16's kernel in tiles "
+                                 "of 24), pairs per chunk", "cuda", Scope::GpuCompute, "cold");
+          stamp(r);
+          r.axes.set("chunk_pairs", static_cast<std::int64_t>(1) << lg);
+          r.axes.set("partition_lean", static_cast<std::int64_t>(lean));
+          r.ladder.sweep = "chunk_pairs";
+          PairsConfig c = r15.config();
+          c.progress = false;
+          c.partition_tile = 24;
+          c.partition_lean = lean;
+          c.chunk_pairs = 1ULL << lg;
+          r = bench::time_solve(p, c, ref.answer, timer, o, r);
+          o.say(fmt::format("  chunk 2^{} lean {}  {}", lg, lean,
+                            r.summary ? fmt::format("{:.2f} us", r.summary->median * 1e6) : r.validation));
+          pts.push_back(r);
+        }
       out.insert(out.end(), pts.begin(), pts.end());
     }
   }

@@ -59,7 +59,8 @@ struct PartitionArgs {
   // r16 (PairsConfig::partition_lean): the lean partition kernel (r16_lean_count.cu) in place of r03's,
   // for blocks of 512 (tiles of 16, 18 on a short run, or 24). Same buckets, same output. 0: r03's kernel;
   // 1: lean; 2: lean, a full tile's scatter positions gathered first; 3: 2 with the write-out of a tile
-  // overlapped with the next tile's generation (any other value means 3). tile_pairs 32: lean 1 only (a sweep point).
+  // overlapped with the next tile's generation; 4: 1 with one slice per thread in the scan when the slices
+  // number <= 512 (else 1). Any other value means 3. tile_pairs 32: lean 1 only (a sweep point).
   int lean = 0;
 };
 struct PartitionLaunch {

@@ -79,7 +79,8 @@ struct PairsConfig {
   int partition_tile = 0;
   // r16: the lean partition kernel (r16_lean_count.cu: the same work in fewer instructions per pair):
   // 0 r03's kernel, 1 lean, 2 lean with a full tile's scatter positions gathered first, 3 that with the
-  // write-out of a tile overlapped with the next tile's generation (PartitionArgs::lean).
+  // write-out of a tile overlapped with the next tile's generation, 4 lean with one slice per thread in the
+  // scan (PartitionArgs::lean).
   int partition_lean = 0;
   // r08 (count_kind "dsmem"): blocks per cluster, 8 (portable) or 16 (non-portable: the table in fewer,
   // larger ranges); anything else is refused by the PairsDevice (InputError).

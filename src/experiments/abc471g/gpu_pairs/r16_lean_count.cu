@@ -48,14 +48,16 @@ __device__ __forceinline__ std::uint32_t& at_byte(std::uint32_t* base, std::uint
 // VAR (PartitionArgs::lean): 1 as described above; 2 also gathers a full tile's sorted positions before it
 // stores any key (the scatter's shared loads in flight together, not one load-add-store chain per pair);
 // 3 also overlaps the write-out of tile t with the generation of tile t + 1 (two slice-counter buffers,
-// one block barrier less per tile; r17_overlapped_writeout.cpp).
+// one block barrier less per tile); 4 is 1 with one slice per thread in the scan and the reservations
+// (when the slices number <= 512: half the per-tile work of r03's two).
 template <int PPT, int VAR>
 __global__ void __launch_bounds__(LEAN_THREADS, 2) lean_partition_kernel(PartitionArgs a, int bits) {
   constexpr int T = LEAN_THREADS;
   constexpr std::uint32_t TILE = T * PPT;
-  constexpr bool BATCH = VAR >= 2, OVERLAP = VAR >= 3;
+  constexpr bool BATCH = VAR == 2 || VAR == 3, OVERLAP = VAR == 3;
   static_assert(PPT % 2 == 0 && TILE < 65536, "ranks are packed two per register, 16 bits each");
-  constexpr std::uint32_t BPT = (PART_MAX_BUCKETS + T - 1) / T;  // slices per thread in the scan
+  // Slices per thread in the scan: 2 (up to 1024 slices); VAR 4: 1 (launched only when the slices fit).
+  constexpr std::uint32_t BPT = VAR == 4 ? 1 : (PART_MAX_BUCKETS + T - 1) / T;
   using Scan = cub::BlockScan<std::uint32_t, T, cub::BLOCK_SCAN_WARP_SCANS>;
   __shared__ typename Scan::TempStorage scan_tmp;
   extern __shared__ std::uint32_t s_sorted[];  // TILE keys grouped by slice; ~0u: no pair
@@ -254,6 +256,7 @@ void launch_var(const PartitionArgs& a, int bits, unsigned blocks, cudaStream_t 
 }  // namespace
 
 void prepare_lean_partition() {
+  set_limits<4>();
   JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<32, 1>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(lean_sorted_bytes(32))));
   set_limits<1>();
@@ -267,6 +270,12 @@ void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s) {
   switch (a.lean) {
     case 1: launch_var<1>(a, bits, blocks, s); break;
     case 2: launch_var<2>(a, bits, blocks, s); break;
+    case 4:
+      if (a.buckets <= LEAN_THREADS)
+        launch_var<4>(a, bits, blocks, s);
+      else
+        launch_var<1>(a, bits, blocks, s);
+      break;
     default: launch_var<3>(a, bits, blocks, s); break;
   }
   JOSEKI_CUDA_CHECK_LAUNCH();
