@@ -218,8 +218,8 @@ TEST(Abc471gHopperGpu, LeanCountSolvesAreExact) {
 #endif
 }
 
-// A short run for compute-sanitizer (memcheck, racecheck): r05, and r06 with r07's tiles, on two shapes,
-// replays after a poison.
+// A short run for compute-sanitizer (memcheck, racecheck): r05, r06 with r07's tiles and r17's lean kernel,
+// and r16's lean kernel in r03's tiles, on two shapes, replays after a poison.
 TEST(Abc471gHopperGpu, SanitizerShapes) {
   JOSEKI_REQUIRE_GPU();
 #ifdef JOSEKI_HAVE_CUDA
@@ -228,19 +228,20 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
   for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10)}) {
     const std::uint32_t kp = gp::padded_k(p.k);
     const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-    for (const int panels : {1, 2}) {
+    for (const int shape : {0, 1, 2}) {
+      const int panels = shape == 1 ? 2 : 1;
       gp::PairsConfig c;
       c.combiner = gp::Combiner::Gemm;
       c.graph = true;
       c.gemm_panels = panels;
-      c.partition_tile = panels == 2 ? 24 : 0;  // r07's tiles with r06's panels
-      c.partition_lean = panels == 2 ? 3 : 0;    // and r16's lean partition kernel, overlapped write-out
+      c.partition_tile = shape == 1 ? 24 : 0;  // r07's tiles with r06's panels
+      c.partition_lean = shape == 0 ? 0 : 4;   // r17's and r16's lean partition kernel
       gp::PairsDevice dev(p, c, 0);
       joseki::cuda::Stream s;
       dev.poison(s);
       for (int rep = 0; rep < 3; ++rep) {
         dev.enqueue_solve(s);
-        EXPECT_EQ(dev.download(s), want) << "solve " << rep << ", " << panels << " panels, K = " << p.k;
+        EXPECT_EQ(dev.download(s), want) << "solve " << rep << ", shape " << shape << ", K = " << p.k;
       }
     }
   }

@@ -169,10 +169,18 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
   const gp::PairsRung& r16 = gp::find_rung("p16");
   EXPECT_EQ(r16.predecessor, "r15_tma_eight_slots");
   const gp::PairsConfig c16 = r16.config();
-  EXPECT_EQ(c16.partition_lean, 1);
+  EXPECT_EQ(c16.partition_lean, 4);
   EXPECT_EQ(c16.wgmma_stages, 8);
   EXPECT_EQ(c16.wgmma_tma, 1);
   EXPECT_EQ(c16.partition_tile, 0);
+  // r17: r16 in tiles of 24.
+  const gp::PairsRung& r17 = gp::find_rung("p17");
+  EXPECT_EQ(r17.predecessor, "r16_lean_count");
+  const gp::PairsConfig c17 = r17.config();
+  EXPECT_EQ(c17.partition_lean, 4);
+  EXPECT_EQ(c17.partition_tile, 24);
+  EXPECT_EQ(c17.wgmma_stages, 8);
+  EXPECT_TRUE(c17.graph);
 }
 
 // r08's layout (dsmem_plan.hpp): every row in exactly one slot, the slot of a row by the magic

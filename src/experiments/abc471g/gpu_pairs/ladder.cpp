@@ -172,12 +172,21 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r15; the partition kernel with the same work in fewer instructions per pair: LCG steps that the "
                  "compiler cannot fold into per-element jumps, the PCG output from the state's halves, x mod K by "
                  "one 32-bit high product, no per-pair branch in a full tile's scatter, keys that index the "
-                 "shared arrays by byte",
+                 "shared arrays by byte, one slice per thread in the scan, a tile's given values loaded at once",
                  "r15_tma_eight_slots", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  [](PairsConfig& c) {
                    wgmma_knobs(1, 1, 8, 1)(c);
-                   c.partition_lean = 1;
+                   c.partition_lean = 4;
+                 }),
+        gpu_rung("p17", 17, "r17_lean_wide_tiles", "r16 + partition tiles of 24",
+                 "r16's lean partition kernel in r07's tiles of 24 pairs per thread (no spill in the lean kernel): "
+                 "the per-tile scan, reservations and barriers shared by 1.5x the pairs",
+                 "r16_lean_count", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 [](PairsConfig& c) {
+                   wgmma_knobs(1, 1, 8, 1, 24)(c);
+                   c.partition_lean = 4;
                  }),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";

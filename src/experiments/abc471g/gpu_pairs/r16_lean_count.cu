@@ -1,7 +1,7 @@
 // Rung 16 of the gpu-pairs ladder (issue 19, both goals): r15 with a leaner partition kernel. Same
 // algorithm as r03's (generate a tile of pairs per thread, rank them by slice with shared-memory atomics,
 // scan, reserve, sort the tile in shared memory, write 16-bit offsets in runs); the histograms, the
-// combine and the graph are r15's. PairsConfig::partition_lean = true; the kernel is in this file.
+// combine and the graph are r15's. PairsConfig::partition_lean = 4; the kernel is in this file.
 //
 // What changed from r15 (r03's partition_kernel), from ncu's SASS-level profile of r04's count at
 // N = 10^8 (results/h200/2026-12-02-session9/call1: partition 409.7 us, histograms 59.4 us; 65.7 issued
@@ -19,10 +19,33 @@
 //   * the key is slice << 18 | offset (r03: << 16), so key >> 16 is the slice's byte offset in the
 //     shared arrays: the write-out reads s_delta without the shift-and-mask (~9 -> ~7 per pair).
 //   * the element index is not kept per element (a 64-bit increment per element in r03): q + 1.
+//   * added after the first measurement (below): one slice per thread in the scan and the reservations
+//     when the slices number <= 512 (variant 4; r03 gives every thread two of up to 1024), and a tile
+//     with given values loads them all before it ranks.
 // Prediction: ~65.7 -> ~50 instructions per pair; if the time follows the issued instructions, the
 // partition ~410 -> ~320 us at 10^8 and the count at 10^9 ~4.56 -> ~3.7 ms (the 3.0 ms goal is still
 // not reached by this alone); the max case's count (44 us, a short run of 52 pairs a thread) ~-5 us.
-// Measured: (pending the device call).
+// Measured (H200, 2026-12-02 session 9, results/h200/2026-12-02-session9; every answer exact):
+//   call 2, the first four changes (variant 1): 48.8 instructions per pair (-26 %, as predicted) but SLOWER:
+//   partition 464.4 us under ncu at 10^8 (r03's 409.7), whole solves 596 us at 10^8 (r15 494), 4770 us at
+//   10^9 (r15 4632), 73.7 us at the max case (r15 71.5). ncu: the scatter's shared loads wait (short
+//   scoreboard 4.7 per issued instruction, r03 2.5) and the barrier after it (2.9, r03 1.4): shared-memory
+//   wavefronts per pair are unchanged (13.6 per 32 pairs, 2.3x the ideal: random slices), so removing ALU
+//   work made the phases that queue on the shared-memory pipe longer, not shorter.
+//   Two more variants as sweep points, both negative: 2 gathers a full tile's scatter positions before any
+//   store (575 us at 10^8 in tiles of 16, 4195 us at 10^9 in tiles of 24: no better than 1); 3 also
+//   overlaps a tile's write-out with the next tile's generation (two counter buffers, one barrier less):
+//   slower everywhere (613 us at 10^8, 4985-5001 us at 10^9), the write-out's branches inside the
+//   generation cost 10 instructions a pair (59 per pair) and the barrier waits grew.
+//   call 5, the given values loaded a tile at once: the block whose first threads' runs lie wholly in the
+//   M = 10^5 given values was the straggler (one dependent load per pair). With the fix (call 6): the max
+//   case 68.77 us (r15 70.88), 10^8 508.1 us, 10^9 4431 us (r15 4618.5): the 10^8 case (one chunk, all
+//   given values in it) had paid it most.
+//   call 7, variant 4 (this rung): the max case 66.43 us (r15 70.69: -6.0 %), 10^8 438.6 us (r15 491.0:
+//   -10.7 %), 10^9 3878.2 us (r15 4615.7: -16.0 %). In tiles of 24 (r17) more at 10^8 and 10^9.
+//   The generation alone with this generator (pairs.floor.generate_lean): 681.8 us at 10^9 against the
+//   floor's 1039.8 us (0.66x), 12.8 us at the max case (15.5). Final figures (median of three processes):
+//   results/h200/2026-12-02-session9/NOTE.md and docs/ABC471G_SCALE.md "r16, r17".
 #include <cuda_runtime.h>
 
 #include <cub/block/block_scan.cuh>
