@@ -60,8 +60,12 @@ for c in sys.argv[2:]:
         ax = r.get("axes") or {}
         if isinstance(ax, dict) and "gemm_panels" in ax:
             v += f" [P={ax['gemm_panels']}]"
+        if isinstance(ax, dict) and "partition_lean" in ax:
+            v += f" [lean={ax['partition_lean']}]"
         if isinstance(ax, dict) and "partition_tile" in ax:
             v += f" [tile={ax['partition_tile']}]"
+        if isinstance(ax, dict) and "chunk_pairs" in ax:
+            v += f" [chunk={ax['chunk_pairs']}]"
         if isinstance(ax, dict) and "dsmem_cluster" in ax:
             v += f" [cluster={ax['dsmem_cluster']}" + (f", {ax['dsmem_add']}]" if "dsmem_add" in ax else "]")
         key = (case, v)
@@ -87,20 +91,27 @@ for (case, v), e in rows.items():
     fx = f"{statistics.median(e['fx']):.2f}" if e["fx"] else "-"
     print(f"| {case} | {v} | {m} | {len(e['med'])} | {fx} | {', '.join(sorted(e['val']))} | {e['notes']} |")
 print()
-print("r08 (DSMEM count) beside r04, r07 and the floor (medians of the runs; goals: max <= 40 us, 1e9 <= 3.0 ms):")
-print("| case | floor | r04 | r07 | r08 | r08 / r04 | r08 x floor | runs (r08) |")
-print("|---|---|---|---|---|---|---|---|")
+print("the floor, r04, r07, r08 (DSMEM count) and the best rungs (medians of the runs; goals: max <= 40 us, 1e9 <= 3.0 ms):")
+print("| case | floor | lean floor | r04 | r07 | r08 | r08 / r04 | r15 | r16 | r17 | r17 x floor |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 def med(case, prefix):
     for (c, v), e in rows.items():
         if c == case and v.startswith(prefix) and "[" not in v and e["med"]:
             return statistics.median(e["med"]), len(e["med"])
     return None, 0
+def med_exact(case, variant):
+    e = rows.get((case, variant))
+    return statistics.median(e["med"]) if e and e["med"] else None
 for case in ("max", "1e8", "1e9"):
-    f, _ = med(case, "pairs.floor.generate")
+    f = med_exact(case, "pairs.floor.generate")
+    fl = med_exact(case, "pairs.floor.generate_lean")
     r4, _ = med(case, "pairs.r04_partition_gemm")
     r7, _ = med(case, "pairs.r07_wide_tiles")
     r8, n8 = med(case, "pairs.r08_dsmem_count")
+    r15, _ = med(case, "pairs.r15_tma_eight_slots")
+    r16, _ = med(case, "pairs.r16_lean_count")
+    r17, _ = med(case, "pairs.r17_lean_wide_tiles")
     us = lambda x: f"{x*1e6:.2f} us" if x is not None else "-"
     ratio = lambda a, b: f"{a/b:.2f}" if a is not None and b else "-"
-    print(f"| {case} | {us(f)} | {us(r4)} | {us(r7)} | {us(r8)} | {ratio(r8, r4)} | {ratio(r8, f)} | {n8} |")
+    print(f"| {case} | {us(f)} | {us(fl)} | {us(r4)} | {us(r7)} | {us(r8)} | {ratio(r8, r4)} | {us(r15)} | {us(r16)} | {us(r17)} | {ratio(r17, f)} |")
 PY
