@@ -25,27 +25,36 @@
 // Prediction: ~65.7 -> ~50 instructions per pair; if the time follows the issued instructions, the
 // partition ~410 -> ~320 us at 10^8 and the count at 10^9 ~4.56 -> ~3.7 ms (the 3.0 ms goal is still
 // not reached by this alone); the max case's count (44 us, a short run of 52 pairs a thread) ~-5 us.
-// Measured (H200, 2026-12-02 session 9, results/h200/2026-12-02-session9; every answer exact):
+// Measured (H200, 2026-12-02 session 9, results/h200/2026-12-02-session9; every answer exact against
+// cpu-direct; GPU tests of every variant, tile size, spilling buckets and several chunks against the CPU):
 //   call 2, the first four changes (variant 1): 48.8 instructions per pair (-26 %, as predicted) but SLOWER:
 //   partition 464.4 us under ncu at 10^8 (r03's 409.7), whole solves 596 us at 10^8 (r15 494), 4770 us at
 //   10^9 (r15 4632), 73.7 us at the max case (r15 71.5). ncu: the scatter's shared loads wait (short
 //   scoreboard 4.7 per issued instruction, r03 2.5) and the barrier after it (2.9, r03 1.4): shared-memory
-//   wavefronts per pair are unchanged (13.6 per 32 pairs, 2.3x the ideal: random slices), so removing ALU
-//   work made the phases that queue on the shared-memory pipe longer, not shorter.
-//   Two more variants as sweep points, both negative: 2 gathers a full tile's scatter positions before any
-//   store (575 us at 10^8 in tiles of 16, 4195 us at 10^9 in tiles of 24: no better than 1); 3 also
-//   overlaps a tile's write-out with the next tile's generation (two counter buffers, one barrier less):
-//   slower everywhere (613 us at 10^8, 4985-5001 us at 10^9), the write-out's branches inside the
-//   generation cost 10 instructions a pair (59 per pair) and the barrier waits grew.
-//   call 5, the given values loaded a tile at once: the block whose first threads' runs lie wholly in the
-//   M = 10^5 given values was the straggler (one dependent load per pair). With the fix (call 6): the max
-//   case 68.77 us (r15 70.88), 10^8 508.1 us, 10^9 4431 us (r15 4618.5): the 10^8 case (one chunk, all
-//   given values in it) had paid it most.
-//   call 7, variant 4 (this rung): the max case 66.43 us (r15 70.69: -6.0 %), 10^8 438.6 us (r15 491.0:
-//   -10.7 %), 10^9 3878.2 us (r15 4615.7: -16.0 %). In tiles of 24 (r17) more at 10^8 and 10^9.
-//   The generation alone with this generator (pairs.floor.generate_lean): 681.8 us at 10^9 against the
-//   floor's 1039.8 us (0.66x), 12.8 us at the max case (15.5). Final figures (median of three processes):
-//   results/h200/2026-12-02-session9/NOTE.md and docs/ABC471G_SCALE.md "r16, r17".
+//   wavefronts per pair are unchanged (13.6 per 32 pairs, 2.2x the ideal: random slices), so removing ALU
+//   work did not shorten the phases that queue on the shared-memory pipe.
+//   Two more variants, kept as sweep points (pairs.sweep.partition_kernel), both negative: 2 gathers a full
+//   tile's scatter positions before any store (no better than 1: 488 vs 501 us at 10^8 in tiles of 16, 3957
+//   vs 3647 us at 10^9 in tiles of 24, final call); 3 also overlaps a tile's write-out with the next tile's
+//   generation (two counter buffers, one barrier less): slower everywhere (535 us at 10^8, 4735-4766 us at
+//   10^9): the write-out's branches inside the generation cost ~10 instructions a pair (59 per pair, ncu)
+//   and the barrier after the scatter waited longer (15 % of the samples).
+//   call 4: r16's generator alone (pairs.floor.generate_lean) 681.8 us at 10^9 against the floor's 1039.8 us.
+//   In tiles of 24, variant 1 read 3873 us at 10^9 but 488 us at 10^8: the first chunk was slow. Its cause
+//   (call 5): the threads whose runs lie wholly in the M = 10^5 given values took a partial tile's path
+//   with one dependent load per pair, and their block finished last. With a tile's given values loaded
+//   at once: the max case 68.77 us, 10^8 508.1 us, 10^9 4431 us (call 5; variant 1 in tiles of 16).
+//   call 6: variant 4 (this rung), and a chunk-size sweep (2^28 pairs per chunk stays best: 10^9 in one
+//   fused chunk of 2^30 read 3650 us against 3619 us).
+//   Final (code of b8550c3, medians of three processes [min, max]): the max case **66.62 us** [66.46, 66.66]
+//   (r15 70.46: -5.5 %; 4.28x the floor 15.58 us), 10^8 439.15 us (r15 492.64: -10.9 %), 10^9 3875.36 us
+//   (r15 4605.70: -15.9 %). The count alone: 39.58 us at the max case (r04's 43.87), 411.68 us at 10^8
+//   (462.85), 3825.31 us at 10^9 (4548.22). ncu (final call, chunk 0 at 10^9 in tiles of 24): 42.2
+//   instructions per pair (r03's kernel in tiles of 24: 60.8), issue slots 51 % busy, 865.6 us for the
+//   chunk (r03's kernel in tiles of 24: 1220.0 us in call 4). The held prediction: ~50 instructions per
+//   pair (42 with variant 4); the time did not follow the instructions until the straggler and the
+//   per-tile scan were fixed. The goals stay unmet: 40 us needs the count near 15 us, 3.0 ms needs
+//   ~0.6 ms less count (r17, tiles of 24: 3601.95 us).
 #include <cuda_runtime.h>
 
 #include <cub/block/block_scan.cuh>

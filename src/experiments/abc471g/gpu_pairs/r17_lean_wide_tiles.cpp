@@ -8,8 +8,10 @@
 // does not spill (ptxas: 64 registers, no stack).
 // Prediction: more than r07's 2.5 %: ~5-10 % at 10^9 and 10^8; the max case (52 pairs a thread: three tiles
 // of 18 or of 24) unchanged or a little slower, as r07 was.
-// Measured (H200, device call 7 of 2026-12-02 session 9, one process each; sweep pairs.sweep.partition_kernel,
-// variant 4): 10^9 3601.8 us against r16's 3878.2 us (-7.1 %), 10^8 410.3 us against 438.6 us (-6.5 %), the
-// max case 67.36 us against 66.43 us (+1.4 %). Final figures (median of three processes): see
-// results/h200/2026-12-02-session9/NOTE.md and docs/ABC471G_SCALE.md "r16, r17".
+// Measured (H200, results/h200/2026-12-02-session9/final, code of b8550c3, medians of three processes
+// [min, max]; every answer exact): 10^9 **3601.95 us** [3600.59, 3603.76] against r16's 3875.36 us (-7.1 %;
+// r14, r03's kernel in these tiles, 4485.12 us: -19.7 %), 10^8 410.14 us against 439.15 us (-6.6 %), the
+// max case 66.91 us against 66.62 us (+0.4 %). The count alone at 10^9: 3546.05 us (3.41x the floor
+// 1039.90 us; 5.2x r16's generator alone, 681.79 us). Held. The 10^9 goal (<= 3.0 ms) is not met: ~0.6 ms
+// short.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
