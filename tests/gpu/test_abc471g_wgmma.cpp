@@ -188,13 +188,7 @@ TEST(Abc471gWgmmaGpu, WholeSolvesWithTheWgmmaCombineAreExact) {
         gp::PairsConfig c;
         c.combiner = gp::Combiner::Gemm;
         c.combine_kind = "wgmma";
-        c.wgmma_ss = sh.op == gp::WgmmaOperand::Ss;
-        c.wgmma_warpgroups = sh.warpgroups;
-        c.wgmma_stage_bytes = sh.stage_bytes;
-        c.wgmma_inflight = sh.inflight;
-        c.wgmma_pad_copies = sh.pad_copies;
-        c.wgmma_stages = sh.stages;
-        c.wgmma_tma = sh.tma;
+        c.wgmma = sh;
         c.graph = variant != 3;
         c.bucket_cap = variant == 1 ? 8u : 0u;    // spills into the table
         if (variant == 2) c.chunk_pairs = 1'000;  // several chunks: the slicing pass writes the planes

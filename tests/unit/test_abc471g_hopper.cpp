@@ -4,6 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "backend/gpu.hpp"
 #include "experiments/abc471g/gpu_pairs/bench_hopper.hpp"
@@ -11,6 +15,7 @@
 #include "experiments/abc471g/gpu_pairs/ladder.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
+#include "experiments/abc471g/gpu_pairs/r09_wgmma_combine.hpp"
 #include "experiments/abc471g/gpu_pairs/test_support.hpp"
 #include "measure/needs.hpp"
 
@@ -116,37 +121,37 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
   EXPECT_EQ(r10.combine_kind, "wgmma");
   EXPECT_EQ(r10.needs.features, r9.needs.features);
   const gp::PairsConfig c10 = r10.config();
-  EXPECT_EQ(c10.wgmma_inflight, 1);
+  EXPECT_EQ(c10.wgmma.inflight, 1);
   EXPECT_TRUE(c10.graph);
-  EXPECT_EQ(c9.wgmma_inflight, 0) << "r09 waits for every group";
-  EXPECT_EQ(c10.wgmma_pad_copies, 0);
+  EXPECT_EQ(c9.wgmma.inflight, 0) << "r09 waits for every group";
+  EXPECT_EQ(c10.wgmma.pad_copies, 0);
   // r11: r10 with the fragment copies padded apart in banks.
   const gp::PairsRung& r11 = gp::find_rung("p11");
   EXPECT_EQ(r11.slug, "r11_wgmma_banks");
   EXPECT_EQ(r11.predecessor, "r10_wgmma_inflight");
   EXPECT_EQ(r11.combine_kind, "wgmma");
   const gp::PairsConfig c11 = r11.config();
-  EXPECT_EQ(c11.wgmma_inflight, 1);
-  EXPECT_EQ(c11.wgmma_pad_copies, 1);
-  EXPECT_FALSE(c11.wgmma_ss) << "the copies exist in rs only";
+  EXPECT_EQ(c11.wgmma.inflight, 1);
+  EXPECT_EQ(c11.wgmma.pad_copies, 1);
+  EXPECT_FALSE(c11.wgmma.op == gp::WgmmaOperand::Ss) << "the copies exist in rs only";
   EXPECT_TRUE(c11.graph);
-  EXPECT_EQ(c11.wgmma_stages, 4);
+  EXPECT_EQ(c11.wgmma.stages, 4);
   // r12: r11 with six stage slots.
   const gp::PairsRung& r12 = gp::find_rung("p12");
   EXPECT_EQ(r12.slug, "r12_wgmma_stages");
   EXPECT_EQ(r12.predecessor, "r11_wgmma_banks");
   const gp::PairsConfig c12 = r12.config();
-  EXPECT_EQ(c12.wgmma_stages, 6);
-  EXPECT_EQ(c12.wgmma_inflight, 1) << "six slots exist for the kernel with a group in flight only";
-  EXPECT_EQ(c12.wgmma_pad_copies, 1);
-  EXPECT_EQ(c12.wgmma_tma, 0);
+  EXPECT_EQ(c12.wgmma.stages, 6);
+  EXPECT_EQ(c12.wgmma.inflight, 1) << "six slots exist for the kernel with a group in flight only";
+  EXPECT_EQ(c12.wgmma.pad_copies, 1);
+  EXPECT_EQ(c12.wgmma.tma, 0);
   // r13: r12 fed by TMA through mbarriers; it also needs tensor-map copies.
   const gp::PairsRung& r13 = gp::find_rung("p13");
   EXPECT_EQ(r13.slug, "r13_wgmma_tma");
   EXPECT_EQ(r13.predecessor, "r12_wgmma_stages");
   const gp::PairsConfig c13 = r13.config();
-  EXPECT_EQ(c13.wgmma_tma, 1);
-  EXPECT_EQ(c13.wgmma_stages, 6);
+  EXPECT_EQ(c13.wgmma.tma, 1);
+  EXPECT_EQ(c13.wgmma.stages, 6);
   bool needs_tma = false;
   for (joseki::measure::Feature f : r13.needs.features) needs_tma = needs_tma || f == joseki::measure::Feature::TensorMapCopy;
   EXPECT_TRUE(needs_tma);
@@ -155,14 +160,14 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
   EXPECT_EQ(r14.predecessor, "r13_wgmma_tma");
   const gp::PairsConfig c14 = r14.config();
   EXPECT_EQ(c14.partition_tile, 24);
-  EXPECT_EQ(c14.wgmma_tma, 1);
+  EXPECT_EQ(c14.wgmma.tma, 1);
   EXPECT_EQ(c13.partition_tile, 0) << "r13 counts as r05";
   // r15: r13 with eight slots.
   const gp::PairsRung& r15 = gp::find_rung("p15");
   EXPECT_EQ(r15.predecessor, "r13_wgmma_tma");
   const gp::PairsConfig c15 = r15.config();
-  EXPECT_EQ(c15.wgmma_stages, 8);
-  EXPECT_EQ(c15.wgmma_tma, 1);
+  EXPECT_EQ(c15.wgmma.stages, 8);
+  EXPECT_EQ(c15.wgmma.tma, 1);
   EXPECT_EQ(c15.partition_tile, 0);
   EXPECT_EQ(c15.partition_lean, 0);
   // r16: r15 with the lean partition kernel.
@@ -170,8 +175,8 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
   EXPECT_EQ(r16.predecessor, "r15_tma_eight_slots");
   const gp::PairsConfig c16 = r16.config();
   EXPECT_EQ(c16.partition_lean, 4);
-  EXPECT_EQ(c16.wgmma_stages, 8);
-  EXPECT_EQ(c16.wgmma_tma, 1);
+  EXPECT_EQ(c16.wgmma.stages, 8);
+  EXPECT_EQ(c16.wgmma.tma, 1);
   EXPECT_EQ(c16.partition_tile, 0);
   // r17: r16 in tiles of 24.
   const gp::PairsRung& r17 = gp::find_rung("p17");
@@ -179,8 +184,158 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
   const gp::PairsConfig c17 = r17.config();
   EXPECT_EQ(c17.partition_lean, 4);
   EXPECT_EQ(c17.partition_tile, 24);
-  EXPECT_EQ(c17.wgmma_stages, 8);
+  EXPECT_EQ(c17.wgmma.stages, 8);
   EXPECT_TRUE(c17.graph);
+}
+
+// PairsConfig's default shape is today's shipped r09 shape (rs.wg4.bk64, nothing of r10 .. r15).
+TEST(Abc471gHopper, PairsConfigWgmmaDefaultIsRsWg4Bk64) {
+  const gp::PairsConfig c;
+  EXPECT_EQ(c.wgmma.op, gp::WgmmaOperand::Rs);
+  EXPECT_EQ(c.wgmma.warpgroups, 4);
+  EXPECT_EQ(c.wgmma.stage_bytes, 64);
+  EXPECT_EQ(c.wgmma.inflight, 0);
+  EXPECT_EQ(c.wgmma.pad_copies, 0);
+  EXPECT_EQ(c.wgmma.stages, 4);
+  EXPECT_EQ(c.wgmma.tma, 0);
+  gp::WgmmaCombineArgs a;
+  gp::set_wgmma_shape(a, gp::WGMMA_SHAPES[std::size(gp::WGMMA_SHAPES) - 1]);  // rs.wg4.bk64.if1.pad.st8.tma
+  EXPECT_EQ(a.warpgroups, 4);
+  EXPECT_EQ(a.stage_bytes, 64);
+  EXPECT_EQ(a.inflight, 1);
+  EXPECT_EQ(a.pad_copies, 1);
+  EXPECT_EQ(a.stages, 8);
+  EXPECT_EQ(a.tma, 1);
+}
+
+// r09's stated shared memory (wgmma_combine_needs) covers what the launcher asks for with every shape the
+// bench and tests run and every rung's shape, at small, the max case's and the largest kp, and is the
+// largest of them (ss.wg4.bk128), within the H200's opt-in limit up to GPU_PAIRS_MAX_K.
+TEST(Abc471gHopper, WgmmaNeedsCoverEveryShapesSharedMemory) {
+  constexpr std::int64_t H200_OPTIN = 232'448;  // 227 KiB
+  std::vector<gp::WgmmaShape> shapes(std::begin(gp::WGMMA_SHAPES), std::end(gp::WGMMA_SHAPES));
+  for (const char* id : {"p09", "p10", "p11", "p12", "p13", "p14", "p15", "p16", "p17"}) {
+    const gp::PairsRung& r = gp::find_rung(id);
+    EXPECT_EQ(r.combine_kind, "wgmma") << id;
+    shapes.push_back(r.config().wgmma);
+  }
+  for (const std::uint32_t k : {1u, 100u, 2300u, 5000u, gp::GPU_PAIRS_MAX_K}) {
+    const std::uint32_t kp = gp::padded_k(k);
+    const std::int64_t need = gp::wgmma_combine_needs(kp).smem_per_block;
+    std::int64_t most = 0;
+    for (const gp::WgmmaShape& sh : shapes) {
+      const auto bytes = static_cast<std::int64_t>(gp::wgmma_combine_smem_bytes(kp, sh));
+      EXPECT_GT(bytes, 0);
+      EXPECT_GE(need, bytes) << "kp = " << kp << ", shape op " << static_cast<int>(sh.op) << " wg " << sh.warpgroups
+                             << " bk " << sh.stage_bytes << " stages " << sh.stages << " tma " << sh.tma;
+      most = std::max(most, bytes);
+    }
+    EXPECT_EQ(need, most) << "kp = " << kp << ": the need is the largest shape's (ss.wg4.bk128 is among them)";
+    EXPECT_LE(need, H200_OPTIN) << "kp = " << kp;
+  }
+  // At K = 2300 (kp 2304; V 2 kp + 256 = 4864 bytes, its padded copy 4896): r15's TMA kernel with eight
+  // slots 2048 + 8 x 128 x 64 + 3 x 4896 + 4864 = 87136 bytes, more than ss.wg2.bk64's 4 x (128 + 128) x 64
+  // + 4864 = 70400 (the need stated before), and ss.wg4.bk128's 4 x (128 + 256) x 128 + 4864 = 201472.
+  const gp::WgmmaShape r15 = gp::find_rung("p15").config().wgmma;
+  EXPECT_EQ(gp::wgmma_combine_smem_bytes(2304, r15), 87'136u);
+  EXPECT_EQ(gp::wgmma_combine_smem_bytes(2304, gp::WgmmaShape{gp::WgmmaOperand::Ss, 2, 64}), 70'400u);
+  EXPECT_EQ(gp::wgmma_combine_needs(2304).smem_per_block, 201'472);
+}
+
+// The launcher's argument checks (host code: they run without a GPU), one per knob, each message naming
+// the knob and its value; every shape of WGMMA_SHAPES and of the rungs passes. Mirrors the GPU test
+// Abc471gWgmmaGpu.BadArgumentsAreRefused (which goes through launch_wgmma_combine).
+TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
+  std::uint8_t byte = 0;
+  std::uint64_t word = 0;
+  gp::WgmmaCombineArgs good;  // pointers only compared with null, never read
+  good.d_planes = &byte;
+  good.d_v = &byte;
+  good.d_answer = &word;
+  good.k = 100;
+  good.kp = 128;
+  for (const gp::WgmmaShape& sh : gp::WGMMA_SHAPES) {
+    gp::WgmmaCombineArgs a = good;
+    gp::set_wgmma_shape(a, sh);
+    EXPECT_NO_THROW(gp::check_wgmma_combine_args(a, sh.op));
+  }
+  for (const char* id : {"p09", "p12", "p13", "p15", "p17"}) {
+    gp::WgmmaCombineArgs a = good;
+    const gp::WgmmaShape sh = gp::find_rung(id).config().wgmma;
+    gp::set_wgmma_shape(a, sh);
+    EXPECT_NO_THROW(gp::check_wgmma_combine_args(a, sh.op)) << id;
+  }
+  // The refusal's message names the knob and its bad value.
+  const auto refused = [](const gp::WgmmaCombineArgs& a, gp::WgmmaOperand op, const std::string& names) {
+    try {
+      gp::check_wgmma_combine_args(a, op);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what()).find(names) != std::string::npos ? std::string("named")
+                                                                     : std::string("unnamed: ") + e.what();
+    }
+    return std::string("accepted");
+  };
+  const auto rs = gp::WgmmaOperand::Rs, ss = gp::WgmmaOperand::Ss;
+  gp::WgmmaCombineArgs a = good;
+  a.kp = 100;
+  EXPECT_EQ(refused(a, rs, "kp = 100"), "named");
+  a.kp = 128;
+  a.k = 129;
+  EXPECT_EQ(refused(a, ss, "kp = 128"), "named") << "k above kp";
+  a.k = 0;
+  EXPECT_EQ(refused(a, rs, "k = 0"), "named");
+  a.k = 100;
+  a.planes = 0;
+  EXPECT_EQ(refused(a, rs, "planes = 0"), "named");
+  a.planes = 1;
+  a.d_v = nullptr;
+  EXPECT_EQ(refused(a, rs, "pointer"), "named");
+  a.d_v = &byte;
+  EXPECT_EQ(refused(a, static_cast<gp::WgmmaOperand>(2), "operand = 2"), "named");
+  a.warpgroups = 3;
+  EXPECT_EQ(refused(a, rs, "warpgroups = 3"), "named");
+  a.warpgroups = 2;
+  a.stage_bytes = 32;
+  EXPECT_EQ(refused(a, rs, "stage_bytes = 32"), "named");
+  a.stage_bytes = 64;
+  a.stages = 6;  // 6 stage slots: rs with a group in flight only
+  EXPECT_EQ(refused(a, rs, "stages = 6"), "named");
+  a.inflight = 1;
+  EXPECT_EQ(refused(a, ss, "stages = 6"), "named");
+  EXPECT_EQ(refused(a, rs, ""), "accepted") << "rs, inflight 1, stages 6: r12";
+  a.stages = 5;
+  EXPECT_EQ(refused(a, rs, "stages = 5"), "named");
+  a.stages = 8;
+  EXPECT_EQ(refused(a, rs, "stages = 8"), "named") << "eight slots: tma only";
+  a.stages = 4;
+  a.inflight = 2;
+  EXPECT_EQ(refused(a, rs, "inflight = 2"), "named");
+  a.inflight = 0;
+  a.pad_copies = 2;
+  EXPECT_EQ(refused(a, rs, "pad_copies = 2"), "named");
+  a.pad_copies = 1;
+  a.inflight = 1;
+  a.tma = 2;
+  EXPECT_EQ(refused(a, rs, "tma = 2"), "named");
+  a.tma = 1;  // the TMA pipeline: rs, a group in flight, padded copies, six or eight 64-byte stages only
+  EXPECT_EQ(refused(a, rs, "stages 6 or 8, not 4"), "named");
+  a.stages = 6;
+  EXPECT_EQ(refused(a, rs, ""), "accepted") << "r13";
+  EXPECT_EQ(refused(a, ss, "stages = 6"), "named");
+  a.stages = 8;
+  EXPECT_EQ(refused(a, ss, "operand rs, not ss"), "named");
+  EXPECT_EQ(refused(a, rs, ""), "accepted") << "r15";
+  a.pad_copies = 0;
+  EXPECT_EQ(refused(a, rs, "pad_copies 1, not 0"), "named");
+  a.pad_copies = 1;
+  a.inflight = 0;
+  EXPECT_EQ(refused(a, rs, "inflight 1, not 0"), "named");
+  a.inflight = 1;
+  a.stage_bytes = 128;
+  EXPECT_EQ(refused(a, rs, "stage_bytes 64, not 128"), "named");
+  a.stage_bytes = 64;
+  a.debug = 1;
+  EXPECT_EQ(refused(a, rs, "debug 0, not 1"), "named");
 }
 
 // r08's layout (dsmem_plan.hpp): every row in exactly one slot, the slot of a row by the magic

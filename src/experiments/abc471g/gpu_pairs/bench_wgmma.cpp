@@ -80,12 +80,7 @@ void WgmmaCombineFixture::enqueue_combine_only(const WgmmaShape& shape, cudaStre
   a.kp = m_kp;
   a.d_answer = m_d_answer.data();
   a.desc_swap = m_desc_swap ? 1 : 0;
-  a.warpgroups = shape.warpgroups;
-  a.stage_bytes = shape.stage_bytes;
-  a.inflight = shape.inflight;
-  a.pad_copies = shape.pad_copies;
-  a.stages = shape.stages;
-  a.tma = shape.tma;
+  set_wgmma_shape(a, shape);
   a.debug = m_debug;
   launch_wgmma_combine(a, shape.op, s);
 }

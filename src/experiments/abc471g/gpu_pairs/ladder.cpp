@@ -42,15 +42,15 @@ PairsRung cpu_rung(std::string id, std::string slug, std::string name, std::stri
 }
 
 // The configure of a rung on r09's wgmma combine kind (r09 .. r15): r05's graph, the kernel's knobs
-// (PairsConfig::wgmma_*), and r07's partition tiles where a rung takes them.
+// (PairsConfig::wgmma: WgmmaShape's inflight, pad_copies, stages, tma), and r07's partition tiles where a rung takes them.
 std::function<void(PairsConfig&)> wgmma_knobs(int inflight, int pad_copies, int stages, int tma, int tile = 0) {
   return [=](PairsConfig& c) {
     c.graph = true;
     c.partition_tile = tile;
-    c.wgmma_inflight = inflight;
-    c.wgmma_pad_copies = pad_copies;
-    c.wgmma_stages = stages;
-    c.wgmma_tma = tma;
+    c.wgmma.inflight = inflight;
+    c.wgmma.pad_copies = pad_copies;
+    c.wgmma.stages = stages;
+    c.wgmma.tma = tma;
   };
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "experiments/abc471g/gpu_pairs/r09_wgmma_combine.hpp"  // WgmmaShape (pure C++, std + needs.hpp)
 #include "experiments/abc471g/problem.hpp"
 #include "measure/needs.hpp"
 
@@ -90,17 +91,17 @@ struct PairsConfig {
   // makes the combine unavailable (it says why), never a silent fallback.
   // r09 ("wgmma", r09_wgmma_combine.cpp, kernel in sm90a/r09_wgmma_combine.cu): every plane on joseki's
   // own wgmma kernel (sm_90a), the masked column sum in its epilogue: no cuBLASLt, no G, no circ(V) in
-  // memory. Its shape: the operand path (false: the circulant's fragments from registers, "rs";
-  // true: from shared memory, "ss"), warpgroups per block (2 or 4), bytes of b per stage (64 or 128).
-  // Default rs.wg4.bk64: the fastest exact shape in the mid-session H200 calls (51.7 us alone at the max case).
+  // memory. Its shape (`wgmma`, r09_wgmma_combine.hpp's WgmmaShape): the operand path (op Rs: the
+  // circulant's fragments from registers, "rs"; Ss: from shared memory, "ss"), warpgroups per block (2 or
+  // 4), bytes of b per stage (64 or 128), and the knobs of the later rungs:
+  //   inflight   r10: 1 (WgmmaCombineArgs::inflight)
+  //   pad_copies r11: 1 (WgmmaCombineArgs::pad_copies)
+  //   stages     r12: 6, r15: 8 (WgmmaCombineArgs::stages)
+  //   tma        r13: 1 (WgmmaCombineArgs::tma)
+  // Default rs.wg4.bk64 (inflight 0, pad 0, stages 4, tma 0): the fastest exact shape in the mid-session
+  // H200 calls (51.7 us alone at the max case). Note the 4 warpgroups: WgmmaShape's own default is 2.
   std::string combine_kind;
-  bool wgmma_ss = false;
-  int wgmma_warpgroups = 4;
-  int wgmma_stage_bytes = 64;
-  int wgmma_inflight = 0;    // r10: 1 (WgmmaCombineArgs::inflight)
-  int wgmma_pad_copies = 0;  // r11: 1 (WgmmaCombineArgs::pad_copies)
-  int wgmma_stages = 4;      // r12: 6 (WgmmaCombineArgs::stages)
-  int wgmma_tma = 0;         // r13: 1 (WgmmaCombineArgs::tma)
+  WgmmaShape wgmma{WgmmaOperand::Rs, 4, 64, 0, 0, 4, 0};
 };
 
 // The counter a solve of p with c actually uses (Partition falls back to Atomic when K is too large).

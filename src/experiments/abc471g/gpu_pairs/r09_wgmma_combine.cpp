@@ -6,23 +6,88 @@
 // counts only and its combine says why (GpuUnavailable), never a silent fallback.
 #include "experiments/abc471g/gpu_pairs/r09_wgmma_combine.hpp"
 
+#include <algorithm>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "backend/gpu.hpp"
 #include "experiments/abc471g/gpu_pairs/kinds.hpp"
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
+#include "experiments/abc471g/gpu_pairs/r09_wgmma_math.hpp"
 
 namespace joseki::abc471g::pairs {
 
+std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, const WgmmaShape& shape) {
+  // The launcher's choice of kernel (sm90a/r09_wgmma_combine.cu: launch_tma, launch_wgs, launch_bk) and the
+  // dynamic shared memory it passes to that kernel's launch.
+  if (shape.tma)
+    return r09::tma_smem_bytes(
+        kp, shape.stages == static_cast<int>(r09::TMA_DEEPER_STAGES) ? r09::TMA_DEEPER_STAGES : r09::DEEP_STAGES, 64);
+  const bool ss = shape.op == WgmmaOperand::Ss;
+  const std::uint32_t nst = !ss && shape.stages == static_cast<int>(r09::DEEP_STAGES) ? r09::DEEP_STAGES : r09::STAGES;
+  return r09::smem_bytes(kp, ss, shape.warpgroups == 4 ? 4 : 2, shape.stage_bytes == 128 ? 128 : 64, nst);
+}
+
+namespace {
+
+// The largest dynamic shared memory of the kernels prepare_wgmma_combine sets up (every one of them).
+std::size_t wgmma_combine_max_smem_bytes(std::uint32_t kp) {
+  std::size_t most = 0;
+  for (const WgmmaOperand op : {WgmmaOperand::Rs, WgmmaOperand::Ss})
+    for (const int wgs : {2, 4})
+      for (const int bk : {64, 128})
+        for (const int stages : {static_cast<int>(r09::STAGES), static_cast<int>(r09::DEEP_STAGES)})
+          most = std::max(most, wgmma_combine_smem_bytes(kp, WgmmaShape{op, wgs, bk, 1, 1, stages, 0}));
+  for (const int wgs : {2, 4})
+    for (const int stages : {static_cast<int>(r09::DEEP_STAGES), static_cast<int>(r09::TMA_DEEPER_STAGES)})
+      most = std::max(most, wgmma_combine_smem_bytes(kp, WgmmaShape{WgmmaOperand::Rs, wgs, 64, 1, 1, stages, 1}));
+  return most;
+}
+
+}  // namespace
+
 measure::Needs wgmma_combine_needs(std::uint32_t kp) {
-  measure::Needs n{0, {measure::Feature::Wgmma}, 0};
-#ifdef JOSEKI_HAVE_CUDA
-  n.smem_per_block = static_cast<std::int64_t>(wgmma_combine_smem_bytes(kp, WgmmaOperand::Ss));
-#else
-  (void)kp;
-#endif
-  return n;
+  return measure::Needs{0, {measure::Feature::Wgmma}, static_cast<std::int64_t>(wgmma_combine_max_smem_bytes(kp))};
+}
+
+void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
+  const bool rs = op == WgmmaOperand::Rs;
+  const auto refuse = [&](const std::string& what) {
+    throw std::invalid_argument(
+        "r09 wgmma combine: bad arguments: " + what + " (k = " + std::to_string(a.k) + ", kp = " + std::to_string(a.kp) +
+        ", planes = " + std::to_string(a.planes) + ", op = " + std::to_string(static_cast<int>(op)) +
+        ", warpgroups = " + std::to_string(a.warpgroups) + ", stage_bytes = " + std::to_string(a.stage_bytes) +
+        ", inflight = " + std::to_string(a.inflight) + ", pad_copies = " + std::to_string(a.pad_copies) +
+        ", stages = " + std::to_string(a.stages) + ", tma = " + std::to_string(a.tma) + ", debug = " +
+        std::to_string(a.debug) + ")");
+  };
+  const auto is = [](int v, int x, int y) { return v == x || v == y; };
+  if (a.k < 1) refuse("k = " + std::to_string(a.k) + " (must be >= 1)");
+  if (a.kp % 128 != 0 || a.kp < a.k) refuse("kp = " + std::to_string(a.kp) + " (must be a multiple of 128 >= k)");
+  if (a.planes < 1) refuse("planes = " + std::to_string(a.planes) + " (must be >= 1)");
+  if (!a.d_planes || !a.d_v || !a.d_answer) refuse("a device pointer (d_planes, d_v, d_answer) is null");
+  if (op != WgmmaOperand::Rs && op != WgmmaOperand::Ss)
+    refuse("operand = " + std::to_string(static_cast<int>(op)) + " (must be Rs 0 or Ss 1)");
+  if (!is(a.warpgroups, 2, 4)) refuse("warpgroups = " + std::to_string(a.warpgroups) + " (must be 2 or 4)");
+  if (!is(a.stage_bytes, 64, 128)) refuse("stage_bytes = " + std::to_string(a.stage_bytes) + " (must be 64 or 128)");
+  if (!is(a.inflight, 0, 1)) refuse("inflight = " + std::to_string(a.inflight) + " (must be 0 or 1)");
+  if (!is(a.pad_copies, 0, 1)) refuse("pad_copies = " + std::to_string(a.pad_copies) + " (must be 0 or 1)");
+  if (!is(a.tma, 0, 1)) refuse("tma = " + std::to_string(a.tma) + " (must be 0 or 1)");
+  const int st = a.stages;
+  if (!(st == static_cast<int>(r09::STAGES) || (st == static_cast<int>(r09::DEEP_STAGES) && rs && a.inflight == 1) ||
+        (st == static_cast<int>(r09::TMA_DEEPER_STAGES) && a.tma == 1)))
+    refuse("stages = " + std::to_string(st) + " (must be 4; 6: rs with inflight 1 only; 8: tma 1 only)");
+  if (a.tma == 1) {  // the TMA pipeline: rs, a group in flight, padded copies, six or eight 64-byte stages
+    const std::string tma = "tma = 1 needs ";
+    if (!rs) refuse(tma + "operand rs, not " + wgmma_operand_name(op));
+    if (a.inflight != 1) refuse(tma + "inflight 1, not " + std::to_string(a.inflight));
+    if (a.pad_copies != 1) refuse(tma + "pad_copies 1, not " + std::to_string(a.pad_copies));
+    if (!is(st, static_cast<int>(r09::DEEP_STAGES), static_cast<int>(r09::TMA_DEEPER_STAGES)))
+      refuse(tma + "stages 6 or 8, not " + std::to_string(st));
+    if (a.stage_bytes != 64) refuse(tma + "stage_bytes 64, not " + std::to_string(a.stage_bytes));
+    if (a.debug != 0) refuse(tma + "debug 0, not " + std::to_string(a.debug));
+  }
 }
 
 std::string wgmma_combine_unavailable(std::uint32_t kp, int device) {
@@ -45,14 +110,7 @@ namespace {
 // One device's part of r09: the kernels' shared-memory limits set for its kp, the shape from the config.
 class WgmmaCombineStage final : public CombineStage {
  public:
-  explicit WgmmaCombineStage(const StageContext& ctx)
-      : m_op(ctx.cfg->wgmma_ss ? WgmmaOperand::Ss : WgmmaOperand::Rs),
-        m_warpgroups(ctx.cfg->wgmma_warpgroups),
-        m_stage_bytes(ctx.cfg->wgmma_stage_bytes),
-        m_inflight(ctx.cfg->wgmma_inflight),
-        m_pad_copies(ctx.cfg->wgmma_pad_copies),
-        m_stages(ctx.cfg->wgmma_stages),
-        m_tma(ctx.cfg->wgmma_tma) {
+  explicit WgmmaCombineStage(const StageContext& ctx) : m_shape(ctx.cfg->wgmma) {
     prepare_wgmma_combine(ctx.kp);
   }
   void enqueue(const CombinePlanes& cp, CUstream_st* s) override {
@@ -65,13 +123,8 @@ class WgmmaCombineStage final : public CombineStage {
     wa.k = cp.k;
     wa.kp = cp.kp;
     wa.d_answer = cp.d_answer;
-    wa.warpgroups = m_warpgroups;
-    wa.stage_bytes = m_stage_bytes;
-    wa.inflight = m_inflight;
-    wa.pad_copies = m_pad_copies;
-    wa.stages = m_stages;
-    wa.tma = m_tma;
-    launch_wgmma_combine(wa, m_op, s);
+    set_wgmma_shape(wa, m_shape);
+    launch_wgmma_combine(wa, m_shape.op, s);
   }
   std::string description() const override {
     return "joseki's wgmma kernel (sm_90a): every plane of C times circ(V) made in shared memory, the masked "
@@ -79,8 +132,7 @@ class WgmmaCombineStage final : public CombineStage {
   }
 
  private:
-  WgmmaOperand m_op;
-  int m_warpgroups, m_stage_bytes, m_inflight, m_pad_copies, m_stages, m_tma;
+  WgmmaShape m_shape;
 };
 
 std::unique_ptr<CombineStage> make_wgmma_stage(const StageContext& ctx) { return std::make_unique<WgmmaCombineStage>(ctx); }

@@ -87,20 +87,40 @@ struct WgmmaCombineArgs {
   int debug = 0;
 };
 
-// What r09 needs of the GPU at this kp: wgmma (cc 9.x, sm_90a code) and its shared memory per block.
+// Copies a shape's knobs (warpgroups, stage_bytes, inflight, pad_copies, stages, tma) into a; the operand
+// (shape.op) is launch_wgmma_combine's own argument. The one place the shape meets the arguments.
+inline void set_wgmma_shape(WgmmaCombineArgs& a, const WgmmaShape& shape) {
+  a.warpgroups = shape.warpgroups;
+  a.stage_bytes = shape.stage_bytes;
+  a.inflight = shape.inflight;
+  a.pad_copies = shape.pad_copies;
+  a.stages = shape.stages;
+  a.tma = shape.tma;
+}
+
+// What r09 needs of the GPU at this kp: wgmma (cc 9.x, sm_90a code) and its shared memory per block, the
+// largest of any kernel shape at kp (prepare_wgmma_combine sets the limit of every shape, so a device
+// whose blocks cannot take the largest one cannot run any): ss.wg4.bk128 at every kp (196.8 KiB at K = 2300,
+// 224.3 KiB at kp 16384: within the H200's 227 KiB), above the TMA kernel's eight slots (r15: 85.1 KiB at
+// K = 2300) and ss.wg2.bk64 (68.8 KiB, the need stated before 2026-12-02).
 measure::Needs wgmma_combine_needs(std::uint32_t kp);
 // Why r09 cannot run on `device` here ("" when it can): no GPU, no CUDA, no sm_90a code, unmet needs.
 std::string wgmma_combine_unavailable(std::uint32_t kp, int device);
 
 // True when this build holds the sm_90a kernels (90 among the build's architectures).
 bool wgmma_combine_built();
-// Dynamic shared memory per block at this kp (bytes). Host code states the needs as
-// measure::Needs{0, {Feature::Wgmma}, wgmma_combine_smem_bytes(kp, op)} (cc 9.x, sm_90a code).
-std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, WgmmaOperand op, int warpgroups = 2, int stage_bytes = 64,
-                                     int stages = 4);
+// Dynamic shared memory per block that launch_wgmma_combine requests for this (valid) shape at kp (bytes):
+// r09_wgmma_math.hpp's smem_bytes / tma_smem_bytes for the kernel the launcher picks. Host code (any build).
+std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, const WgmmaShape& shape);
+// Throws std::invalid_argument naming the first bad knob and its value (then every argument) when the
+// launcher would refuse a (k, kp, planes, pointers, operand, warpgroups, stage_bytes, inflight, pad_copies,
+// tma, stages: their combinations below); returns when it accepts them. Host code (any build);
+// launch_wgmma_combine calls it first.
+void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op);
 // Sets the kernels' shared-memory limit, every variant (call once per device before launching at this kp).
 void prepare_wgmma_combine(std::uint32_t kp);
-// Enqueues the combine on s (one kernel; planes the maximum does not need cost nothing). Launch checked.
+// Enqueues the combine on s (one kernel; planes the maximum does not need cost nothing). Launch checked;
+// bad arguments: check_wgmma_combine_args's std::invalid_argument.
 void launch_wgmma_combine(const WgmmaCombineArgs& a, WgmmaOperand op, CUstream_st* s);
 
 }  // namespace joseki::abc471g::pairs

@@ -44,6 +44,17 @@ JOSEKI_HD constexpr std::size_t smem_bytes(std::uint32_t kp, bool ss, std::uint3
          (ss ? v_bytes(kp) : 3 * copy_stride(kp, 1) + v_bytes(kp));
 }
 
+// The TMA kernel (r13, wgmma_combine_tma_kernel): full[NST] and empty[NST], 8 bytes each, at the start;
+// the ring at the next 1 KB boundary past them (the 64-byte swizzle repeats every 512 bytes and the
+// descriptors assume an aligned pattern: base offset 0), whatever the alignment of the dynamic shared
+// memory: 2 KB cover both.
+inline constexpr std::uint32_t TMA_BARRIER_BYTES = 2048;
+// r13 runs six slots (the copies four stages ahead); eight (six ahead) is r15's (the bench's .st8.tma).
+inline constexpr std::uint32_t TMA_DEEPER_STAGES = 8;
+JOSEKI_HD constexpr std::size_t tma_smem_bytes(std::uint32_t kp, std::uint32_t nst, std::uint32_t bk) {
+  return TMA_BARRIER_BYTES + static_cast<std::size_t>(nst) * tile_bytes(BN, bk) + 3 * copy_stride(kp, 1) + v_bytes(kp);
+}
+
 // Byte offset of (row r, 16-byte chunk c of the stage's bk bytes) in a stage tile of `rows` rows:
 // half c / 2, core matrix (r / 8, c % 2) at (r / 8) SBO + (c % 2) LBO, row r % 8 at 16 (r % 8).
 JOSEKI_HD std::uint32_t tile_offset(std::uint32_t r, std::uint32_t c, std::uint32_t rows) {

@@ -1,5 +1,5 @@
 // Rung 10 of the gpu-pairs ladder (issue 19, the max-case goal): r09 with one wgmma group left in
-// flight across the next stage's barrier (PairsConfig::wgmma_inflight = 1, WgmmaCombineArgs::inflight;
+// flight across the next stage's barrier (PairsConfig::wgmma.inflight = 1, WgmmaCombineArgs::inflight;
 // the kernel is r09's, sm90a/r09_wgmma_combine.cu, instantiated with INFLIGHT). This file holds no code:
 // the rung is that knob.
 //

@@ -1,5 +1,5 @@
 // Rung 11 of the gpu-pairs ladder (issue 19, the max-case goal): r10 with rs's four copies of V2 (the A
-// fragments' source in shared memory) 32 bytes further apart (PairsConfig::wgmma_pad_copies = 1,
+// fragments' source in shared memory) 32 bytes further apart (PairsConfig::wgmma.pad_copies = 1,
 // WgmmaCombineArgs::pad_copies; r09_wgmma_math.hpp copy_stride; the kernel is r09's). This file holds no
 // code: the rung is that knob.
 //

@@ -1,5 +1,5 @@
 // Rung 12 of the gpu-pairs ladder (issue 19, the max-case goal): r11 with six stage slots instead of four
-// (PairsConfig::wgmma_stages = 6, WgmmaCombineArgs::stages; r09_wgmma_math.hpp DEEP_STAGES; the kernel is
+// (PairsConfig::wgmma.stages = 6, WgmmaCombineArgs::stages; r09_wgmma_math.hpp DEEP_STAGES; the kernel is
 // r09's, instantiated with NST = 6 for rs with a group in flight). This file holds no code: the rung is
 // that knob.
 //

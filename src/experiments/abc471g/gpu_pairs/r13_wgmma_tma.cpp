@@ -1,5 +1,5 @@
 // Rung 13 of the gpu-pairs ladder (issue 19, the max-case goal): r12's wgmma combine fed by the tensor
-// memory accelerator through mbarriers (PairsConfig::wgmma_tma = 1, WgmmaCombineArgs::tma; kernel
+// memory accelerator through mbarriers (PairsConfig::wgmma.tma = 1, WgmmaCombineArgs::tma; kernel
 // wgmma_combine_tma_kernel in sm90a/r09_wgmma_combine.cu, beside r09's). This file holds no code: the
 // rung is that knob.
 //

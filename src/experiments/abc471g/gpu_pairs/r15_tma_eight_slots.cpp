@@ -1,5 +1,5 @@
 // Rung 15 of the gpu-pairs ladder (issue 19, the max-case goal): r13 with eight stage slots instead of
-// six (PairsConfig::wgmma_stages = 8 with wgmma_tma = 1; the kernel is r13's, instantiated with NST = 8).
+// six (PairsConfig::wgmma.stages = 8 with wgmma.tma = 1; the kernel is r13's, instantiated with NST = 8).
 // This file holds no code: the rung is that knob.
 //
 // What changed from r13: ncu of r13's kernel (device call 6 of 2026-12-02) still ranks long-scoreboard

@@ -396,15 +396,8 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS) wgmma_combine_ker
 //     and a warpgroup never waits for another one except through a slot.
 // Stages are counted across the block's segments (the mbarriers' phases); the copies do not run across a
 // segment boundary (each segment starts its own AHEAD stages).
-// full[NST] and empty[NST], 8 bytes each, at the start; the ring at the next 1 KB boundary past them
-// (the 64-byte swizzle repeats every 512 bytes and the descriptors assume an aligned pattern: base
-// offset 0), whatever the alignment of the dynamic shared memory: 2 KB cover both.
-inline constexpr u32 TMA_BARRIER_BYTES = 2048;
-// r13 runs six slots (the copies four stages ahead); eight (six ahead) is a shape of the bench (.st8.tma).
-inline constexpr u32 TMA_DEEPER_STAGES = 8;
-JOSEKI_HD constexpr std::size_t tma_smem_bytes(u32 kp, u32 nst, u32 bk) {
-  return TMA_BARRIER_BYTES + static_cast<std::size_t>(nst) * tile_bytes(BN, bk) + 3 * copy_stride(kp, 1) + v_bytes(kp);
-}
+// Its shared memory: TMA_BARRIER_BYTES (full[NST] and empty[NST]), the ring, V's copies: tma_smem_bytes
+// (r09_wgmma_math.hpp, where host code states the needs from it too).
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 __device__ __forceinline__ void tma_load_3d(u32 dst, const CUtensorMap* map, int x, int y, int z, u32 bar) {
@@ -620,11 +613,6 @@ bool wgmma_combine_built() {
 #endif
 }
 
-std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, WgmmaOperand op, int warpgroups, int stage_bytes, int stages) {
-  return smem_bytes(kp, op == WgmmaOperand::Ss, warpgroups == 4 ? 4 : 2, stage_bytes == 128 ? 128 : 64,
-                    stages == static_cast<int>(DEEP_STAGES) ? DEEP_STAGES : STAGES);
-}
-
 void prepare_wgmma_combine(std::uint32_t kp) {
   set_tma_smem_limit<2, DEEP_STAGES>(kp);
   set_tma_smem_limit<4, DEEP_STAGES>(kp);
@@ -643,23 +631,7 @@ void prepare_wgmma_combine(std::uint32_t kp) {
 void launch_wgmma_combine(const WgmmaCombineArgs& a, WgmmaOperand op, cudaStream_t s) {
   if (!wgmma_combine_built())
     throw std::runtime_error("r09 wgmma combine: this build has no sm_90a code (90 not among its CUDA architectures)");
-  if (a.k < 1 || a.kp % 128 != 0 || a.kp < a.k || a.planes < 1 || !a.d_planes || !a.d_v || !a.d_answer ||
-      (a.warpgroups != 2 && a.warpgroups != 4) || (a.stage_bytes != 64 && a.stage_bytes != 128) ||
-      (a.inflight != 0 && a.inflight != 1) || (a.pad_copies != 0 && a.pad_copies != 1) ||
-      (a.stages != static_cast<int>(STAGES) && !(a.tma == 1 && a.stages == static_cast<int>(TMA_DEEPER_STAGES)) &&
-       (a.stages != static_cast<int>(DEEP_STAGES) || op != WgmmaOperand::Rs || a.inflight != 1)) ||
-      (a.tma != 0 && (a.tma != 1 || op != WgmmaOperand::Rs || a.inflight != 1 || a.pad_copies != 1 ||
-                      (a.stages != static_cast<int>(DEEP_STAGES) && a.stages != static_cast<int>(TMA_DEEPER_STAGES)) ||
-                      a.stage_bytes != 64 || a.debug != 0)))
-    throw std::invalid_argument("r09 wgmma combine: bad arguments (k = " + std::to_string(a.k) + ", kp = " +
-                                std::to_string(a.kp) + ", planes = " + std::to_string(a.planes) + ", warpgroups = " +
-                                std::to_string(a.warpgroups) + ", stage_bytes = " + std::to_string(a.stage_bytes) +
-                                ", inflight = " + std::to_string(a.inflight) +
-                                ", pad_copies = " + std::to_string(a.pad_copies) +
-                                ", stages = " + std::to_string(a.stages) + ", tma = " + std::to_string(a.tma) +
-                                "; kp must be a multiple of 128 >= k, planes >= 1, warpgroups 2 or 4, stage_bytes 64 "
-                                "or 128, inflight and pad_copies 0 or 1, stages 4 (6: rs with inflight 1 only), tma 0 or 1 (1: rs, "
-                                "inflight 1, pad_copies 1, stages 6 or 8, stage_bytes 64, no debug), pointers set)");
+  check_wgmma_combine_args(a, op);  // std::invalid_argument naming the bad knob (r09_wgmma_combine.cpp)
   const bool ss = op == WgmmaOperand::Ss;
   if (a.tma) {
     a.warpgroups == 4 ? launch_tma<4>(a, s) : launch_tma<2>(a, s);
