@@ -5,6 +5,7 @@
 // graph really captured and replayed. Skipped, visibly, without a GPU.
 #include <gtest/gtest.h>
 
+#include <utility>
 #include <vector>
 
 #include "backend/gpu.hpp"
@@ -31,6 +32,25 @@ namespace gp = joseki::abc471g::pairs;
 using gp::testing::random_problem;
 
 #ifdef JOSEKI_HAVE_CUDA
+// wants[i]: the CPU's answer to problems[i] (its pair table combined directly); then the shared test vectors
+// that the partition count takes (padded K <= its limit) appended with their official answers. Returns how many
+// vectors were loaded and how many appended.
+std::pair<std::size_t, std::size_t> answers_and_vectors(std::vector<ab::Problem>& problems, std::vector<ab::Answer>& wants) {
+  for (const ab::Problem& p : problems) {
+    const std::uint32_t kp = gp::padded_k(p.k);
+    wants.push_back(gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p));
+  }
+  const auto vectors = gp::testing::load_vectors();
+  std::size_t appended = 0;
+  for (const auto& v : vectors)
+    if (gp::padded_k(v.problem.k) <= gp::PARTITION_MAX_KP) {
+      problems.push_back(v.problem);
+      wants.push_back(v.answer);
+      ++appended;
+    }
+  return {vectors.size(), appended};
+}
+
 void expect_floor_sums(const std::vector<ab::Problem>& problems) {
   for (const ab::Problem& p : problems) {
     joseki::cuda::DeviceBuffer<std::uint32_t> d_b(std::max<std::size_t>(p.b.size(), 1));
@@ -184,17 +204,8 @@ TEST(Abc471gHopperGpu, LeanCountSolvesAreExact) {
                                        random_problem(300'007, 300, 100'000, 9, 10),
                                        gp::testing::heavy_cell_problem(70'001, 13, 4, 70'000)};
   std::vector<ab::Answer> wants;
-  for (const ab::Problem& p : problems) {
-    const std::uint32_t kp = gp::padded_k(p.k);
-    wants.push_back(gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p));
-  }
   const std::size_t randoms = problems.size();
-  const auto vectors = gp::testing::load_vectors();
-  for (const auto& v : vectors)
-    if (gp::padded_k(v.problem.k) <= gp::PARTITION_MAX_KP) {
-      problems.push_back(v.problem);
-      wants.push_back(v.answer);
-    }
+  const auto [loaded, appended] = answers_and_vectors(problems, wants);
   for (std::size_t i = 0; i < problems.size(); ++i)
     for (int variant = 0; variant < (i < randoms ? 12 : 4); ++variant) {
       gp::PairsConfig c = r16.config();
@@ -214,7 +225,8 @@ TEST(Abc471gHopperGpu, LeanCountSolvesAreExact) {
                                              << ", K = " << problems[i].k << (i >= randoms ? " (test vector)" : "");
       }
     }
-  if (vectors.empty()) GTEST_SKIP() << "random problems exact; test vectors not found (../shared/testdata/abc471g)";
+  if (loaded == 0) GTEST_SKIP() << "random problems exact; test vectors not found (../shared/testdata/abc471g)";
+  EXPECT_GT(appended, 0u) << "no shared test vector with K <= 4096";
 #endif
 }
 
@@ -362,18 +374,7 @@ TEST(Abc471gHopperGpu, SmallDsmemSolvesAreExact) {
                                        random_problem(300'007, 300, 100'000, 9, 10),
                                        gp::testing::heavy_cell_problem(70'001, 13, 4, 70'000)};
   std::vector<ab::Answer> wants;
-  for (const ab::Problem& p : problems) {
-    const std::uint32_t kp = gp::padded_k(p.k);
-    wants.push_back(gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p));
-  }
-  const auto vectors = gp::testing::load_vectors();
-  int vectors_run = 0;
-  for (const auto& v : vectors)
-    if (gp::padded_k(v.problem.k) <= gp::PARTITION_MAX_KP) {
-      problems.push_back(v.problem);
-      wants.push_back(v.answer);
-      ++vectors_run;
-    }
+  const auto [loaded, vectors_run] = answers_and_vectors(problems, wants);
   for (std::size_t i = 0; i < problems.size(); ++i) {
     const ab::Problem& p = problems[i];
     for (const std::uint32_t cluster : {8u, 16u}) {
@@ -395,8 +396,8 @@ TEST(Abc471gHopperGpu, SmallDsmemSolvesAreExact) {
       }
     }
   }
-  if (vectors.empty()) GTEST_SKIP() << "random problems exact; test vectors not found (../shared/testdata/abc471g)";
-  EXPECT_GT(vectors_run, 0) << "no shared test vector with K <= 4096";
+  if (loaded == 0) GTEST_SKIP() << "random problems exact; test vectors not found (../shared/testdata/abc471g)";
+  EXPECT_GT(vectors_run, 0u) << "no shared test vector with K <= 4096";
 #endif
 }
 

@@ -278,77 +278,58 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
       out.insert(out.end(), pts.begin(), pts.end());
     }
   }
-  // r04 split: its count alone and its combine alone, one device (validated through the whole solve).
+  // A rung's count alone and its combine alone, one device (validated through the whole solve before the
+  // timed runs and again after them): records pairs.hopper.count_<tag> and pairs.hopper.combine_<tag>.
+  auto split = [&](const PairsConfig& cfg, const std::string& tag, const std::string& count_what,
+                   const std::string& combine_what, const std::string& phase_of, bool say) {
+    PairsDevice fd(p, cfg, o.device);
+    fd.poison(s);
+    fd.enqueue_solve(s);
+    const std::string diff = compare_answers(fd.download(s), ref.answer);
+    for (int phase = 0; phase < 2; ++phase) {
+      Record r = base_record(phase == 0 ? "pairs.hopper.count_" + tag : "pairs.hopper.combine_" + tag,
+                             phase == 0 ? count_what : combine_what, "cuda", Scope::GpuCompute, "cold");
+      stamp(r);
+      r.extra["phase_of"] = phase_of;
+      r.extra["fused"] = fd.fused();
+      r.validation = diff.empty() ? "exact" : "failed: " + diff;
+      if (diff.empty()) {
+        if (phase == 0) {
+          r.set_measurement(timer.measure([&](cudaStream_t st) { fd.enqueue_count(st); }, measure::Mode::Cold, o.rule));
+        } else {
+          fd.enqueue_count(s);
+          r.set_measurement(timer.measure([&](cudaStream_t st) { fd.enqueue_combine(st); }, measure::Mode::Cold, o.rule));
+        }
+      }
+      if (say)
+        o.say(fmt::format("  {:<20} {}", r.variant.substr(6),
+                          r.summary ? fmt::format("{:.2f} us", r.summary->median * 1e6) : r.validation));
+      out.push_back(r);
+    }
+    fd.enqueue_count(s);
+    fd.enqueue_combine(s);
+    if (const std::string again = compare_answers(fd.download(s), ref.answer); !again.empty() && diff.empty())
+      out.back().validation = out[out.size() - 2].validation = "failed after the timed runs: " + again;
+  };
+  // r04 split.
   if (find_rung("r04_partition_gemm").precondition(p).empty() &&
       !measure::unmet(combiner_needs(Combiner::Gemm, p.k), gpu::needs_facts(o.device))) {
     PairsConfig gc;
     gc.progress = false;
     gc.combiner = Combiner::Gemm;
-    PairsDevice fd(p, gc, o.device);
-    fd.poison(s);
-    fd.enqueue_solve(s);
-    const std::string diff = compare_answers(fd.download(s), ref.answer);
-    for (int phase = 0; phase < 2; ++phase) {
-      Record r = base_record(phase == 0 ? "pairs.hopper.count_r04" : "pairs.hopper.combine_r04",
-                             phase == 0 ? "r04's count alone (partition + histograms; fused: they write the planes)"
-                                        : "r04's combine alone (prep, cuBLASLt GEMM, masked column sum, upper planes)",
-                             "cuda", Scope::GpuCompute, "cold");
-      stamp(r);
-      r.extra["phase_of"] = "pairs.r04_partition_gemm";
-      r.extra["fused"] = fd.fused();
-      r.validation = diff.empty() ? "exact" : "failed: " + diff;
-      if (diff.empty()) {
-        if (phase == 0) {
-          r.set_measurement(timer.measure([&](cudaStream_t st) { fd.enqueue_count(st); }, measure::Mode::Cold, o.rule));
-        } else {
-          fd.enqueue_count(s);
-          r.set_measurement(timer.measure([&](cudaStream_t st) { fd.enqueue_combine(st); }, measure::Mode::Cold, o.rule));
-        }
-      }
-      out.push_back(r);
-    }
-    fd.enqueue_count(s);
-    fd.enqueue_combine(s);
-    if (const std::string again = compare_answers(fd.download(s), ref.answer); !again.empty() && diff.empty())
-      out.back().validation = out[out.size() - 2].validation = "failed after the timed runs: " + again;
+    split(gc, "r04", "r04's count alone (partition + histograms; fused: they write the planes)",
+          "r04's combine alone (prep, cuBLASLt GEMM, masked column sum, upper planes)", "pairs.r04_partition_gemm", false);
   }
-  // r16 and r17 split: the count alone and the combine alone (r15's wgmma combine), beside r04's split.
+  // r16 and r17 split (r15's wgmma combine), kernel by kernel so that the count and the combine can be timed apart.
   for (const char* slug : {"r16_lean_count", "r17_lean_wide_tiles"}) {
     const PairsRung& rung = find_rung(slug);
     if (!rung.precondition(p).empty() || measure::unmet(rung.needs, gpu::needs_facts(o.device))) continue;
     PairsConfig gc = rung.config();
     gc.progress = false;
-    gc.graph = false;  // kernel by kernel: the count and the combine can be timed apart
-    PairsDevice fd(p, gc, o.device);
-    fd.poison(s);
-    fd.enqueue_solve(s);
-    const std::string diff = compare_answers(fd.download(s), ref.answer);
+    gc.graph = false;
     const std::string tag = std::string(slug).substr(0, 3);
-    for (int phase = 0; phase < 2; ++phase) {
-      Record r = base_record(phase == 0 ? "pairs.hopper.count_" + tag : "pairs.hopper.combine_" + tag,
-                             phase == 0 ? tag + "'s count alone (lean partition + histograms; fused: they write the planes)"
-                                        : tag + "'s combine alone (r15's wgmma combine, the first terms)",
-                             "cuda", Scope::GpuCompute, "cold");
-      stamp(r);
-      r.extra["phase_of"] = "pairs." + std::string(slug);
-      r.extra["fused"] = fd.fused();
-      r.validation = diff.empty() ? "exact" : "failed: " + diff;
-      if (diff.empty()) {
-        if (phase == 0) {
-          r.set_measurement(timer.measure([&](cudaStream_t st) { fd.enqueue_count(st); }, measure::Mode::Cold, o.rule));
-        } else {
-          fd.enqueue_count(s);
-          r.set_measurement(timer.measure([&](cudaStream_t st) { fd.enqueue_combine(st); }, measure::Mode::Cold, o.rule));
-        }
-      }
-      o.say(fmt::format("  {:<20} {}", r.variant.substr(6),
-                        r.summary ? fmt::format("{:.2f} us", r.summary->median * 1e6) : r.validation));
-      out.push_back(r);
-    }
-    fd.enqueue_count(s);
-    fd.enqueue_combine(s);
-    if (const std::string again = compare_answers(fd.download(s), ref.answer); !again.empty() && diff.empty())
-      out.back().validation = out[out.size() - 2].validation = "failed after the timed runs: " + again;
+    split(gc, tag, tag + "'s count alone (lean partition + histograms; fused: they write the planes)",
+          tag + "'s combine alone (r15's wgmma combine, the first terms)", "pairs." + std::string(slug), true);
   }
   // r08 split, clusters of 8 and 16: the DSMEM count alone (route + tables, zeroing included), and for
   // one chunk its route kernel alone and its table kernel alone (remote shared-memory adds per second:
