@@ -53,10 +53,7 @@ __global__ void __launch_bounds__(FLOOR_THREADS) generate_floor_kernel(FloorArgs
         const FastMod32 fm = make_fastmod32(a.k);
         std::uint32_t lo = static_cast<std::uint32_t>(state), hi = static_cast<std::uint32_t>(state >> 32);
 #pragma unroll 4
-        for (std::uint32_t c = 0; c < left; ++c) {
-          sum += fastmod32(pcg_raw_halves(lo, hi), fm);
-          lcg_step_halves(lo, hi);
-        }
+        for (std::uint32_t c = 0; c < left; ++c) sum += lean_next(lo, hi, fm);
       } else {
         const FastMod fm{a.fastmod_m, a.k};
 #pragma unroll 4

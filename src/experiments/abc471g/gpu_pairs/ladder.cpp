@@ -41,12 +41,15 @@ PairsRung cpu_rung(std::string id, std::string slug, std::string name, std::stri
   return r;
 }
 
-// The configure of a rung on r09's wgmma combine kind (r09 .. r15): r05's graph, the kernel's knobs
-// (PairsConfig::wgmma: WgmmaShape's inflight, pad_copies, stages, tma), and r07's partition tiles where a rung takes them.
-std::function<void(PairsConfig&)> wgmma_knobs(int inflight, int pad_copies, int stages, int tma, int tile = 0) {
+// The configure of a rung on r09's wgmma combine kind (r09 .. r17): r05's graph, the kernel's knobs
+// (PairsConfig::wgmma: WgmmaShape's inflight, pad_copies, stages, tma), r07's partition tiles where a rung takes
+// them, and the partition kernel (PairsConfig::partition_lean: r16's lean kernel from r16 on).
+std::function<void(PairsConfig&)> wgmma_knobs(int inflight, int pad_copies, int stages, int tma, int tile = 0,
+                                              int lean = 0) {
   return [=](PairsConfig& c) {
     c.graph = true;
     c.partition_tile = tile;
+    c.partition_lean = lean;
     c.wgmma.inflight = inflight;
     c.wgmma.pad_copies = pad_copies;
     c.wgmma.stages = stages;
@@ -175,19 +178,13 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "shared arrays by byte, one slice per thread in the scan, a tile's given values loaded at once",
                  "r15_tma_eight_slots", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 [](PairsConfig& c) {
-                   wgmma_knobs(1, 1, 8, 1)(c);
-                   c.partition_lean = 4;
-                 }),
+                 wgmma_knobs(1, 1, 8, 1, 0, 4)),
         gpu_rung("p17", 17, "r17_lean_wide_tiles", "r16 + partition tiles of 24",
                  "r16's lean partition kernel in r07's tiles of 24 pairs per thread (no spill in the lean kernel): "
                  "the per-tile scan, reservations and barriers shared by 1.5x the pairs",
                  "r16_lean_count", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 [](PairsConfig& c) {
-                   wgmma_knobs(1, 1, 8, 1, 24)(c);
-                   c.partition_lean = 4;
-                 }),
+                 wgmma_knobs(1, 1, 8, 1, 24, 4)),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -173,6 +173,13 @@ struct ElementCursor {
   }
 };
 
+// The next generated element with the lean pieces: A = fastmod32(pcg_raw_halves(state)), then one LCG step.
+JOSEKI_HD std::uint32_t lean_next(std::uint32_t& lo, std::uint32_t& hi, const FastMod32& fm) {
+  const std::uint32_t v = fastmod32(pcg_raw_halves(lo, hi), fm);
+  lcg_step_halves(lo, hi);
+  return v;
+}
+
 // ---- Goldilocks prime p = 2^64 - 2^32 + 1 ---------------------------------------------
 // p - 1 = 2^32 * 3 * 5 * 17 * 257 * 65537, so power-of-two NTTs up to 2^32 exist; 7 generates
 // the multiplicative group. Values are kept canonical (< p).

@@ -108,13 +108,6 @@ __global__ void __launch_bounds__(LEAN_THREADS, 2) lean_partition_kernel(Partiti
   const std::uint32_t shift_key = (1u << 18) - a.slice;  // key = cell + slice * shift_key
   std::uint32_t lo = 0, hi = 0;  // the LCG state of element max(q + 1, M)
   std::uint32_t prev = 0;
-  // The element after pair start q is q + 1: given while < M, generated from M on.
-  auto element = [&](std::uint64_t e) -> std::uint32_t {
-    if (e < c.m) return c.d_b[e];
-    const std::uint32_t v = fastmod32(pcg_raw_halves(lo, hi), fm);
-    lcg_step_halves(lo, hi);
-    return v;
-  };
   // Sorted entry i (< n) of the tile in s_sorted to its bucket, or into the table when the bucket is full.
   auto write_out = [&](std::uint32_t i, std::uint32_t n, int spill) {
     if (i >= n) return;
@@ -128,7 +121,7 @@ __global__ void __launch_bounds__(LEAN_THREADS, 2) lean_partition_kernel(Partiti
     const std::uint64_t s = jump_with(c_jump16, c.seed, (p0 > c.m ? p0 : c.m) - c.m, bits);
     lo = static_cast<std::uint32_t>(s);
     hi = static_cast<std::uint32_t>(s >> 32);
-    prev = element(p0);
+    prev = p0 < c.m ? c.d_b[p0] : lean_next(lo, hi, fm);  // element p0: given below M, generated from M on
   }
   const std::uint32_t tiles = static_cast<std::uint32_t>((a.run + PPT - 1) / PPT);
   std::uint64_t q = p0;
@@ -139,16 +132,18 @@ __global__ void __launch_bounds__(LEAN_THREADS, 2) lean_partition_kernel(Partiti
   for (std::uint32_t t = 0; t < tiles; ++t) {
     std::uint32_t* s_base = s_base2 + (OVERLAP ? (t & 1u) * PART_MAX_BUCKETS : 0u);
     std::uint32_t key[PPT], rank2[PPT / 2] = {};
+    // Pair e of the tile (prev, cur): its key (b << 18 | (cell - b * slice)) and its rank in slice b.
+    auto rank_pair = [&](int e, std::uint32_t cur) {
+      const std::uint32_t cell = prev * c.kp + cur, b = __umulhi(cell, a.magic);
+      key[e] = cell + b * shift_key;
+      prev = cur;
+      rank2[e / 2] |= atomicAdd(&s_base[b], 1u) << (16 * (e & 1));
+    };
     const bool full = q + PPT <= p1 && q + 1 >= c.m;  // PPT generated pairs
     if (full) {
 #pragma unroll
       for (int e = 0; e < PPT; ++e) {
-        const std::uint32_t cur = fastmod32(pcg_raw_halves(lo, hi), fm);
-        lcg_step_halves(lo, hi);
-        const std::uint32_t cell = prev * c.kp + cur, b = __umulhi(cell, a.magic);
-        key[e] = cell + b * shift_key;  // b << 18 | (cell - b * slice)
-        prev = cur;
-        rank2[e / 2] |= atomicAdd(&s_base[b], 1u) << (16 * (e & 1));
+        rank_pair(e, lean_next(lo, hi, fm));
         if constexpr (OVERLAP) write_out(threadIdx.x + e * T, n_prev, spill_prev);
       }
       q += PPT;
@@ -164,15 +159,7 @@ __global__ void __launch_bounds__(LEAN_THREADS, 2) lean_partition_kernel(Partiti
       for (int e = 0; e < PPT; ++e) {
         key[e] = ~0u;
         if (q < p1) {
-          std::uint32_t cur = given[e];
-          if (q + 1 >= c.m) {
-            cur = fastmod32(pcg_raw_halves(lo, hi), fm);
-            lcg_step_halves(lo, hi);
-          }
-          const std::uint32_t cell = prev * c.kp + cur, b = __umulhi(cell, a.magic);
-          key[e] = cell + b * shift_key;
-          prev = cur;
-          rank2[e / 2] |= atomicAdd(&s_base[b], 1u) << (16 * (e & 1));
+          rank_pair(e, q + 1 < c.m ? given[e] : lean_next(lo, hi, fm));
           ++q;
         }
       }
