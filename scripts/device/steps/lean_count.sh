@@ -2,8 +2,7 @@
 # scripts/device/session.sh; ~2.5 minutes). Uses $B $J $W $SAN and step/run from session.sh.
 #   1. the GPU tests of the partition kernels and r16's whole solves; compute-sanitizer memcheck and racecheck
 #      of the sanitizer shapes (r16's kernel among them) unless LC_SANITIZERS=0
-#   2. `abc471g scale hopper` at the max case, 10^8 and 10^9 (LC_RUNS times each, interleaved); with LC_M0=1
-#      also 10^8 and 10^9 without given values (M = 0)
+#   2. `abc471g scale hopper` at the max case, 10^8 and 10^9 (LC_RUNS times each, interleaved)
 #   3. Nsight Compute on partition kernels (LC_NCU: "mangled-name-regex@N ..."), each at its first launch in
 #      `scale hopper --n N`: the same metrics and SASS-level source page as count_anatomy
 LC=$W/lean_count
@@ -25,12 +24,6 @@ for i in $(seq 1 "${LC_RUNS:-1}"); do
     run timeout $lim "$J" --json "$LC/${c}_$i.json" abc471g scale hopper --n "$n" 2>&1 | tee "$LC/${c}_$i.log" | grep -E "floor|r04|r07|r1[3-9]|count_r04" | head -12
   done
 done
-if [[ ${LC_M0:-0} != 0 ]]; then  # no given values: every tile of every thread is generated
-  for c in 1e8 1e9; do
-    step "lean_count: scale hopper $c, M = 0"
-    run timeout 90 "$J" --json "$LC/${c}_m0.json" abc471g scale hopper --n "$c" --m 0 2>&1 | tee "$LC/${c}_m0.log" | grep -E "floor|r1[4-9]|partition kernel" | head -20
-  done
-fi
 # LC_NCU: "kernel-regex@N ..." (mangled names), each profiled at its first launch in `scale hopper --n N`
 for spec in ${LC_NCU:-lean_partition_kernel@1e8}; do
   kre=${spec%@*}; n=${spec#*@}; tag=$(echo "$kre" | tr -c 'A-Za-z0-9_\n' '_')_$n
