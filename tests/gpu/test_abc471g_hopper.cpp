@@ -17,6 +17,7 @@
 #include "experiments/abc471g/gpu_pairs/reference.hpp"
 #include "experiments/abc471g/gpu_pairs/test_support.hpp"
 #include "gpu_test.hpp"
+#include "measure/errors.hpp"
 #include "measure/needs.hpp"
 
 #ifdef JOSEKI_HAVE_CUDA
@@ -230,6 +231,84 @@ TEST(Abc471gHopperGpu, LeanCountSolvesAreExact) {
 #endif
 }
 
+// Session 10's spreads (PairsConfig::slices_per_sm: fewer, larger slices, up to 2^16 cells a histogram block)
+// under r03's kernel and r16's (variant 4, blocks of 512 and of 256): the table cell by cell against the CPU's
+// (spilling buckets, several chunks, given values inside tiles), whole fused solves and the test vectors, and
+// the configurations PairsDevice refuses.
+TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
+  JOSEKI_REQUIRE_GPU();
+#ifdef JOSEKI_HAVE_CUDA
+  for (const ab::Problem& p : {random_problem(4'099, 31, 17, 7, 8), random_problem(300'007, 2300, 100'000, 11, 12)}) {
+    const std::uint32_t kp = gp::padded_k(p.k);
+    const std::vector<std::uint64_t> want = gp::cpu_pair_table(p, kp);
+    for (const std::uint32_t spread : {1u, 2u})
+      // r03's kernel; r16's in tiles of 16 (18) and 24; r16's in blocks of 256; r16's with histogram blocks of 1024
+      for (const int v : {0, 1, 2, 3, 4})
+        for (const std::uint32_t cap : {0u, 8u})
+          for (const std::uint32_t ppt : {0u, 100u}) {
+            if (v == 3 && spread != 1) continue;
+            gp::PairsConfig c;
+            c.slices_per_sm = spread;
+            c.partition_lean = v == 0 ? 0 : 4;
+            c.partition_tile = v == 2 || v == 4 ? 24 : 0;
+            c.partition_threads = v == 3 ? 256 : 512;
+            c.hist_threads = v == 4 ? 1024 : 512;
+            c.fuse = false;
+            c.bucket_cap = cap;
+            c.pairs_per_thread = ppt;
+            if (ppt == 100) c.chunk_pairs = 7'777;  // several chunks
+            gp::PairsDevice dev(p, c, 0);
+            ASSERT_EQ(dev.counter(), gp::Counter::Partition);
+            EXPECT_LE(dev.slice_plan().slices, spread * static_cast<std::uint32_t>(joseki::gpu::needs_facts(0).sm_count));
+            joseki::cuda::Stream s;
+            dev.poison(s);
+            dev.enqueue_count(s);
+            EXPECT_EQ(dev.download_table(s), want) << "N = " << p.n << ", K = " << p.k << ", spread " << spread
+                                                   << ", variant " << v << ", cap " << cap << ", ppt " << ppt;
+          }
+  }
+  {  // refused: a spread outside 1..8, lean variants other than 4 in blocks of 256
+    const ab::Problem p = random_problem(4'099, 31, 17, 7, 8);
+    gp::PairsConfig c;
+    c.slices_per_sm = 9;
+    EXPECT_THROW(gp::PairsDevice(p, c, 0), joseki::InputError);
+    c.slices_per_sm = 1;
+    c.partition_threads = 256;
+    c.partition_lean = 1;
+    EXPECT_THROW(gp::PairsDevice(p, c, 0), joseki::InputError);
+    c.partition_threads = 512;
+    c.hist_threads = 768;
+    EXPECT_THROW(gp::PairsDevice(p, c, 0), joseki::InputError);
+  }
+  const gp::PairsRung& r17 = gp::find_rung("p17");
+  if (auto why = joseki::measure::unmet(r17.needs, joseki::gpu::needs_facts(0))) GTEST_SKIP() << "tables exact; r17 " << *why;
+  std::vector<ab::Problem> problems = {random_problem(100'003, 37, 5'000, 7, 8),
+                                       random_problem(300'007, 2300, 100'000, 9, 10),
+                                       gp::testing::heavy_cell_problem(70'001, 13, 4, 70'000)};
+  std::vector<ab::Answer> wants;
+  const std::size_t randoms = problems.size();
+  const auto [loaded, appended] = answers_and_vectors(problems, wants);
+  for (std::size_t i = 0; i < problems.size(); ++i)
+    for (const int threads : {512, 256, 1024}) {  // 1024: histogram blocks of 1024
+      gp::PairsConfig c = r17.config();
+      c.progress = false;
+      c.slices_per_sm = 1;
+      c.partition_threads = threads == 256 ? 256 : 512;
+      c.hist_threads = threads == 1024 ? 1024 : 512;
+      gp::PairsDevice dev(problems[i], c, 0);
+      joseki::cuda::Stream s;
+      for (int rep = 0; rep < 3; ++rep) {
+        if (rep != 1) dev.poison(s);
+        dev.enqueue_solve(s);
+        EXPECT_EQ(dev.download(s), wants[i]) << "solve " << rep << ", threads " << threads << ", N = " << problems[i].n
+                                             << ", K = " << problems[i].k << (i >= randoms ? " (test vector)" : "");
+      }
+    }
+  if (loaded == 0) GTEST_SKIP() << "random problems exact; test vectors not found (../shared/testdata/abc471g)";
+  EXPECT_GT(appended, 0u) << "no shared test vector with K <= 4096";
+#endif
+}
+
 // A short run for compute-sanitizer (memcheck, racecheck): r05, r06 with r07's tiles and r17's lean kernel,
 // and r16's lean kernel in r03's tiles, on two shapes, replays after a poison.
 TEST(Abc471gHopperGpu, SanitizerShapes) {
@@ -240,14 +319,19 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
   for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10)}) {
     const std::uint32_t kp = gp::padded_k(p.k);
     const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-    for (const int shape : {0, 1, 2}) {
+    for (const int shape : {0, 1, 2, 3}) {
       const int panels = shape == 1 ? 2 : 1;
       gp::PairsConfig c;
       c.combiner = gp::Combiner::Gemm;
       c.graph = true;
       c.gemm_panels = panels;
-      c.partition_tile = shape == 1 ? 24 : 0;  // r07's tiles with r06's panels
+      c.partition_tile = shape == 1 || shape == 3 ? 24 : 0;  // r07's tiles with r06's panels
       c.partition_lean = shape == 0 ? 0 : 4;   // r17's and r16's lean partition kernel
+      if (shape == 3) {  // session 10: one slice a SM, r16's kernel in blocks of 256, histogram blocks of 1024
+        c.slices_per_sm = 1;
+        c.partition_threads = 256;
+        c.hist_threads = 1024;
+      }
       gp::PairsDevice dev(p, c, 0);
       joseki::cuda::Stream s;
       dev.poison(s);

@@ -186,6 +186,16 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
   EXPECT_EQ(c17.partition_tile, 24);
   EXPECT_EQ(c17.wgmma.stages, 8);
   EXPECT_TRUE(c17.graph);
+  EXPECT_EQ(c17.slices_per_sm, 0u);
+  // r18: r17 with one slice a SM.
+  const gp::PairsRung& r18 = gp::find_rung("p18");
+  EXPECT_EQ(r18.predecessor, "r17_lean_wide_tiles");
+  const gp::PairsConfig c18 = r18.config();
+  EXPECT_EQ(c18.slices_per_sm, 1u);
+  EXPECT_EQ(c18.partition_lean, 4);
+  EXPECT_EQ(c18.partition_tile, 24);
+  EXPECT_EQ(c18.wgmma.stages, 8);
+  EXPECT_TRUE(c18.graph);
 }
 
 // PairsConfig's default shape is today's shipped r09 shape (rs.wg4.bk64, nothing of r10 .. r15).
@@ -214,7 +224,7 @@ TEST(Abc471gHopper, PairsConfigWgmmaDefaultIsRsWg4Bk64) {
 TEST(Abc471gHopper, WgmmaNeedsCoverEveryShapesSharedMemory) {
   constexpr std::int64_t H200_OPTIN = 232'448;  // 227 KiB
   std::vector<gp::WgmmaShape> shapes(std::begin(gp::WGMMA_SHAPES), std::end(gp::WGMMA_SHAPES));
-  for (const char* id : {"p09", "p10", "p11", "p12", "p13", "p14", "p15", "p16", "p17"}) {
+  for (const char* id : {"p09", "p10", "p11", "p12", "p13", "p14", "p15", "p16", "p17", "p18"}) {
     const gp::PairsRung& r = gp::find_rung(id);
     EXPECT_EQ(r.combine_kind, "wgmma") << id;
     shapes.push_back(r.config().wgmma);

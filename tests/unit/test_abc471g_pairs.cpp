@@ -136,6 +136,49 @@ TEST(Abc471gPairsMath, SlicePlansAreExactAndBalanced) {
   EXPECT_EQ(h200.slices, 395u);
 }
 
+// Session 10's spreads (PairsConfig::slices_per_sm): exact multiply-high for every cell, offsets within 16
+// bits and the given shared memory, about `per_sm` slices a SM, and no plan where none fits.
+TEST(Abc471gPairsMath, SliceSpreadsAreExactAndFit) {
+  for (const std::uint32_t sms : {1u, 20u, 132u})
+    for (const std::uint32_t k : {1u, 300u, 2300u, 4096u})
+      for (const std::uint32_t per_sm : {1u, 2u, 3u, 8u}) {
+        const std::uint32_t kp = gp::padded_k(k);
+        const std::uint64_t cells = std::uint64_t{kp} * kp;
+        const std::uint32_t max_cells = 58'112;  // the H200's 227 KiB less 1 KiB, in 4-byte counters
+        const gp::SlicePlan pl = gp::plan_slices_spread(cells, sms, per_sm, max_cells);
+        const std::uint64_t want = (cells + std::uint64_t{sms} * per_sm - 1) / (std::uint64_t{sms} * per_sm);
+        SCOPED_TRACE(::testing::Message() << "K " << k << " SMs " << sms << " per SM " << per_sm);
+        if (want > max_cells) {
+          EXPECT_EQ(pl.size, 0u) << "no plan can fit";
+          continue;
+        }
+        ASSERT_GT(pl.size, 0u);
+        ASSERT_EQ(pl.size % 4, 0u);
+        ASSERT_GE(pl.size, want);
+        ASSERT_LE(pl.size, max_cells);
+        ASSERT_LE(pl.size, gp::SLICE_SPREAD_MAX_CELLS);
+        ASSERT_EQ(pl.slices, (cells + pl.size - 1) / pl.size);
+        ASSERT_LE(pl.slices, std::uint64_t{sms} * per_sm);
+        if (sms == 132 && k == 2300)
+          for (std::uint64_t c = 0; c < cells; ++c)
+            ASSERT_EQ(gp::umulhi32(static_cast<std::uint32_t>(c), pl.magic), c / pl.size) << "cell " << c;
+        else
+          for (std::uint64_t c = 0; c < cells; c += 997)
+            ASSERT_EQ(gp::umulhi32(static_cast<std::uint32_t>(c), pl.magic), c / pl.size) << "cell " << c;
+      }
+  // The max case on the H200: one slice a SM is 132 slices of 40,356 cells (158 KiB of counters), two 263 of
+  // 20,208; no spread at all, or a block's shared memory below one slice, has no plan.
+  const gp::SlicePlan one = gp::plan_slices_spread(2304ULL * 2304, 132, 1, 58'112);
+  EXPECT_EQ(one.size, 40'356u);
+  EXPECT_EQ(one.slices, 132u);
+  const gp::SlicePlan two = gp::plan_slices_spread(2304ULL * 2304, 132, 2, 58'112);
+  EXPECT_EQ(two.size, 20'208u);
+  EXPECT_EQ(two.slices, 263u);
+  EXPECT_EQ(gp::plan_slices_spread(2304ULL * 2304, 132, 0, 58'112).size, 0u);
+  EXPECT_EQ(gp::plan_slices_spread(2304ULL * 2304, 132, 1, 40'000).size, 0u);
+  EXPECT_EQ(gp::plan_slices_spread(2304ULL * 2304, 132, 1, 1u << 20).size, 40'356u) << "capped at 2^16, fits";
+}
+
 TEST(Abc471gPairsMath, GoldilocksArithmetic) {
   const std::uint64_t p = gp::GL_P;
   std::mt19937_64 g(3);

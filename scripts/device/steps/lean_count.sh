@@ -1,4 +1,4 @@
-# Device step `lean_count` (issue 19, rung r16: the lean partition kernel; sourced by
+# Device step `lean_count` (issue 19, rungs r16-r18: the lean partition kernel, one slice a SM; sourced by
 # scripts/device/session.sh; ~2.5 minutes). Uses $B $J $W $SAN and step/run from session.sh.
 #   1. the GPU tests of the partition kernels and r16's whole solves; compute-sanitizer memcheck and racecheck
 #      of the sanitizer shapes (r16's kernel among them) unless LC_SANITIZERS=0
@@ -8,20 +8,20 @@
 LC=$W/lean_count
 mkdir -p "$LC"
 step "lean_count: GPU tests"
-run timeout 150 "$B/joseki_gpu_tests" --gtest_filter='Abc471gHopperGpu.SmallPartitionWideTilesAreExact:Abc471gHopperGpu.LeanCountSolvesAreExact:Abc471gHopperGpu.SanitizerShapes:Abc471gHopperGpu.MaxCaseWholeGraphExact' \
+run timeout 200 "$B/joseki_gpu_tests" --gtest_filter='Abc471gHopperGpu.SmallPartitionWideTilesAreExact:Abc471gHopperGpu.LeanCountSolvesAreExact:Abc471gHopperGpu.SliceSpreadsAreExact:Abc471gHopperGpu.SanitizerShapes:Abc471gHopperGpu.MaxCaseWholeGraphExact' \
   --gtest_brief=1 2>&1 | tee "$LC/gpu_tests.log" | tail -8
 if [[ ${LC_SANITIZERS:-1} != 0 ]]; then
   step "lean_count: compute-sanitizer (SanitizerShapes: r05, r06+r07+r16)"
-  run timeout 60 $SAN --tool memcheck --error-exitcode 9 "$B/joseki_gpu_tests" \
+  run timeout 90 $SAN --tool memcheck --error-exitcode 9 "$B/joseki_gpu_tests" \
     --gtest_filter='Abc471gHopperGpu.SanitizerShapes' --gtest_brief=1 2>&1 | tee "$LC/memcheck.log" | grep -E 'ERROR SUMMARY|Invalid|PASSED|FAILED' | head -5
-  run timeout 90 $SAN --tool racecheck --error-exitcode 9 "$B/joseki_gpu_tests" \
+  run timeout 150 $SAN --tool racecheck --error-exitcode 9 "$B/joseki_gpu_tests" \
     --gtest_filter='Abc471gHopperGpu.SanitizerShapes' --gtest_brief=1 2>&1 | tee "$LC/racecheck.log" | grep -E 'RACECHECK SUMMARY|ERROR SUMMARY|hazard|PASSED|FAILED' | head -5
 fi
 for i in $(seq 1 "${LC_RUNS:-1}"); do
   for c in max 1e8 1e9; do
     step "lean_count: scale hopper $c ($i)"
-    case $c in max) n=7e6 lim=45 ;; 1e8) n=1e8 lim=60 ;; *) n=1e9 lim=90 ;; esac
-    run timeout $lim "$J" --json "$LC/${c}_$i.json" abc471g scale hopper --n "$n" 2>&1 | tee "$LC/${c}_$i.log" | grep -E "floor|r04|r07|r1[3-9]|count_r04" | head -12
+    case $c in max) n=7e6 lim=45 ;; 1e8) n=1e8 lim=60 ;; *) n=1e9 lim=150 ;; esac
+    run timeout $lim "$J" --json "$LC/${c}_$i.json" abc471g scale hopper --n "$n" 2>&1 | tee "$LC/${c}_$i.log" | grep -E "floor|r04|r07|r1[3-9]|count_r04|slices a SM" | head -30
   done
 done
 # LC_NCU: "kernel-regex@N ..." (mangled names), each profiled at its first launch in `scale hopper --n N`

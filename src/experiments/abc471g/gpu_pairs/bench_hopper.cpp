@@ -11,6 +11,7 @@
 #include "experiments/abc471g/gpu_pairs/dsmem_plan.hpp"
 #include "experiments/abc471g/gpu_pairs/ladder.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
+#include "measure/errors.hpp"
 #include "measure/sweep.hpp"
 #include "measure/throughput.hpp"
 
@@ -253,6 +254,44 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
       bench::mark_choice(pts, measure::TieRule::prefer_smaller("partition_lean"));
       out.insert(out.end(), pts.begin(), pts.end());
     }
+    // Session 10: fewer, larger slices (PairsConfig::slices_per_sm; 0: plan_slices' rule of <= 2^14 cells, 3 a
+    // SM on the H200 at K = 2300), r16's kernel (variant 4) in r03's tiles and in tiles of 24 (r17), and in
+    // blocks of 256 where the slices number <= 256 (one a SM), and one a SM with histogram blocks of 1024 threads.
+    // Tie rule: within 2 %, the smaller spread.
+    for (const int tile : {0, 24}) {
+      std::vector<Record> pts;
+      for (const std::uint32_t spread : {0u, 2u, 1u})
+        for (const int threads : {512, 256, 1024}) {  // 1024: blocks of 512 and histogram blocks of 1024
+          if (threads != 512 && spread != 1) continue;
+          Record r = base_record("pairs.sweep.slices_per_sm",
+                                 "full solve (r15's combine and graph, r16's partition kernel), histogram blocks "
+                                 "(slices) a SM (0: the 2^14-cell plan)", "cuda", Scope::GpuCompute, "cold");
+          stamp(r);
+          r.axes.set("slices_per_sm", static_cast<std::int64_t>(spread));
+          r.axes.set("partition_threads", static_cast<std::int64_t>(threads == 256 ? 256 : 512));
+          r.axes.set("hist_threads", static_cast<std::int64_t>(threads == 1024 ? 1024 : 512));
+          r.axes.set("partition_tile", static_cast<std::int64_t>(tile));
+          r.ladder.sweep = "slices_per_sm";
+          PairsConfig c = r15.config();
+          c.progress = false;
+          c.partition_tile = tile;
+          c.partition_lean = 4;
+          c.slices_per_sm = spread;
+          c.partition_threads = threads == 256 ? 256 : 512;
+          c.hist_threads = threads == 1024 ? 1024 : 512;
+          try {
+            r = bench::time_solve(p, c, ref.answer, timer, o, r);
+          } catch (const InputError& e) {  // a spread whose slices this GPU's shared memory cannot hold
+            r.validation = std::string("not run: ") + e.what();
+          }
+          o.say(fmt::format("  slices a SM {} threads {} hist {} tile {:<2}  {}", spread, c.partition_threads,
+                            c.hist_threads, tile,
+                            r.summary ? fmt::format("{:.2f} us", r.summary->median * 1e6) : r.validation));
+          pts.push_back(r);
+        }
+      bench::mark_choice(pts, measure::TieRule::prefer_smaller("slices_per_sm"));
+      out.insert(out.end(), pts.begin(), pts.end());
+    }
     // Chunk size with r16's kernel in tiles of 24 (variants 1 and 4): one chunk up to 2^30 pairs makes
     // N = 10^9 a single fused chunk (the histograms write the planes; 2 GB of buckets) instead of four.
     if (p.n > (1ULL << 28)) {
@@ -320,8 +359,8 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
     split(gc, "r04", "r04's count alone (partition + histograms; fused: they write the planes)",
           "r04's combine alone (prep, cuBLASLt GEMM, masked column sum, upper planes)", "pairs.r04_partition_gemm", false);
   }
-  // r16 and r17 split (r15's wgmma combine), kernel by kernel so that the count and the combine can be timed apart.
-  for (const char* slug : {"r16_lean_count", "r17_lean_wide_tiles"}) {
+  // r16, r17 and r18 split (r15's wgmma combine), kernel by kernel so that the count and the combine can be timed apart.
+  for (const char* slug : {"r16_lean_count", "r17_lean_wide_tiles", "r18_one_slice_a_sm"}) {
     const PairsRung& rung = find_rung(slug);
     if (!rung.precondition(p).empty() || measure::unmet(rung.needs, gpu::needs_facts(o.device))) continue;
     PairsConfig gc = rung.config();

@@ -40,14 +40,15 @@ void launch_atomic_probe(std::uint32_t* d_table, std::uint32_t cells, std::uint6
 
 // ---- partition count (r03_partition_tc.cu) ------------------------------------------------
 // The table (kp*kp cells, kp a multiple of 128) is cut into slices of `slice` cells (plan_slices
-// in pairs_math.hpp: <= 2^14 cells, <= PART_MAX_BUCKETS slices, so kp <= 4096).
+// in pairs_math.hpp: <= 2^14 cells, <= PART_MAX_BUCKETS slices, so kp <= 4096; plan_slices_spread:
+// up to 2^16 cells, PairsConfig::slices_per_sm).
 inline constexpr std::uint32_t PART_MAX_BUCKETS = 1024;
 inline constexpr int PART_PAIRS_PER_TILE = 16;  // pairs a thread generates per tile
 struct PartitionArgs {
   CountArgs c;                    // the chunk [c.begin, c.end); c.d_table receives the counts
   std::uint64_t run = 16;         // pair starts per thread (>= 1; full tiles of PART_PAIRS_PER_TILE are faster)
   std::uint32_t buckets = 1;      // slices: ceil(kp^2 / slice)
-  std::uint32_t slice = 1u << 14; // cells per slice (a multiple of 4, <= 2^14)
+  std::uint32_t slice = 1u << 14; // cells per slice (a multiple of 4, <= 2^16: offsets are 16 bits)
   std::uint32_t magic = 1u << 18; // slice of a cell = umulhi(cell, magic) (exact: plan_slices)
   std::uint32_t cap = 8;          // 16-bit entries per bucket (a multiple of 8)
   std::uint16_t* d_buf = nullptr; // buckets * cap
@@ -62,18 +63,23 @@ struct PartitionArgs {
   // overlapped with the next tile's generation; 4: 1 with one slice per thread in the scan when the slices
   // number <= 512 (else 1). Any other value means 3. tile_pairs 32: lean 1 only (a sweep point).
   int lean = 0;
+  // Threads per histogram block: 512 (HIST_THREADS), or 1024 (PairsConfig::hist_threads, session 10's sweep
+  // point: one large slice a SM leaves one block, 16 warps, to hide the shared-memory atomics' latency).
+  int hist_threads = 512;
 };
 struct PartitionLaunch {
   std::uint64_t resident_threads = 1;  // partition threads the GPU holds at once
   int threads_per_block = 1;
 };
-// Sets the histogram kernel's shared-memory limit; returns the partition kernel's residency for
-// blocks of `threads` (256 or 512; anything else means 512).
-PartitionLaunch prepare_partition(int device, int threads);
+// Sets the histogram kernel's shared-memory limit for slices of `slice` cells (at least 2^14's); returns
+// the partition kernel's residency for blocks of `threads` (256 or 512; anything else means 512).
+PartitionLaunch prepare_partition(int device, int threads, std::uint32_t slice);
 // r16_lean_count.cu: its kernels' shared-memory limits (called by prepare_partition), and one chunk's
 // partition by the lean kernel (launch_partition_only calls it when a.lean and the blocks are 512).
 void prepare_lean_partition();
-void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s);
+// threads: 512, or 256 for variant 4 with <= 256 slices (session 10's sweep point; PairsDevice refuses
+// other lean configurations with blocks of 256).
+void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s, int threads = 512);
 // One chunk: partition (generate, rank by slice, write 16-bit offsets into the buckets; a full
 // bucket spills into the table with RED.ADD), then one histogram block per slice adds its
 // bucket into the table and empties the bucket.
@@ -131,7 +137,7 @@ struct FuseArgs {
 // alone: they stay zero wherever d_slice_max < 2^GEMM_LOW_BITS (zeroed once, before the first solve).
 void launch_partition_fused(const PartitionArgs& a, const FuseArgs& f, int threads, cudaStream_t s);
 // Sets the fused histogram kernel's shared-memory limit on the current device (before the first launch).
-void prepare_partition_fused();
+void prepare_partition_fused(std::uint32_t slice);
 
 struct ProductPrepArgs {
   std::int8_t* d_circ = nullptr;  // kp*kp: circ(V)[b][k] = V[(b+k) mod K] for b, k < K, else 0; nullptr: skip

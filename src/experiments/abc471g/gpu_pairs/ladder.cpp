@@ -41,15 +41,17 @@ PairsRung cpu_rung(std::string id, std::string slug, std::string name, std::stri
   return r;
 }
 
-// The configure of a rung on r09's wgmma combine kind (r09 .. r17): r05's graph, the kernel's knobs
+// The configure of a rung on r09's wgmma combine kind (r09 .. r18): r05's graph, the kernel's knobs
 // (PairsConfig::wgmma: WgmmaShape's inflight, pad_copies, stages, tma), r07's partition tiles where a rung takes
-// them, and the partition kernel (PairsConfig::partition_lean: r16's lean kernel from r16 on).
+// them, the partition kernel (PairsConfig::partition_lean: r16's lean kernel from r16 on) and the slices a SM
+// (PairsConfig::slices_per_sm: r18).
 std::function<void(PairsConfig&)> wgmma_knobs(int inflight, int pad_copies, int stages, int tma, int tile = 0,
-                                              int lean = 0) {
+                                              int lean = 0, std::uint32_t spread = 0) {
   return [=](PairsConfig& c) {
     c.graph = true;
     c.partition_tile = tile;
     c.partition_lean = lean;
+    c.slices_per_sm = spread;
     c.wgmma.inflight = inflight;
     c.wgmma.pad_copies = pad_copies;
     c.wgmma.stages = stages;
@@ -185,6 +187,13 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r16_lean_count", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  wgmma_knobs(1, 1, 8, 1, 24, 4)),
+        gpu_rung("p18", 18, "r18_one_slice_a_sm", "r17 + one slice a SM",
+                 "r17 with the table cut into one slice a SM (132 on the H200) instead of three: the partition "
+                 "kernel ranks, scans, reserves and writes runs for a third of the slices; one histogram block a "
+                 "SM holds 158 KiB of counters",
+                 "r17_lean_wide_tiles", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 wgmma_knobs(1, 1, 8, 1, 24, 4, 1)),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -339,6 +339,32 @@ constexpr SlicePlan plan_slices(std::uint64_t cells, std::uint32_t sms) {
   return best;
 }
 
+// A given spread (PairsConfig::slices_per_sm, session 10's sweep): `per_sm` histogram blocks a SM, i.e.
+// about sms * per_sm slices, each of the first exact size >= ceil(cells / (sms * per_sm)), at most
+// `max_cells` (what one block's shared memory holds; at most SLICE_SPREAD_MAX_CELLS, so that offsets stay
+// 16 bits). Fewer, larger slices: fewer buckets for the partition kernel to rank, scan, reserve and write
+// in runs; the histogram blocks hold more counters each. size == 0: no exact size fits.
+inline constexpr std::uint32_t SLICE_SPREAD_MAX_CELLS = 1u << 16;
+constexpr SlicePlan plan_slices_spread(std::uint64_t cells, std::uint32_t sms, std::uint32_t per_sm,
+                                       std::uint32_t max_cells) {
+  SlicePlan p;
+  p.size = 0;
+  if (sms == 0) sms = 1;
+  if (per_sm == 0 || cells == 0) return p;
+  if (max_cells > SLICE_SPREAD_MAX_CELLS) max_cells = SLICE_SPREAD_MAX_CELLS;
+  const std::uint64_t want = (cells + static_cast<std::uint64_t>(sms) * per_sm - 1) / (static_cast<std::uint64_t>(sms) * per_sm);
+  for (std::uint64_t size = (want + 3) / 4 * 4; size <= max_cells && size <= want + 4 * 4096; size += 4) {
+    const auto magic = static_cast<std::uint32_t>(((1ULL << 32) + size - 1) / size);
+    const auto slices = static_cast<std::uint32_t>((cells + size - 1) / size);
+    if (slices > SLICE_MAX_COUNT || !slice_magic_exact(cells, size, magic)) continue;
+    p.size = static_cast<std::uint32_t>(size);
+    p.magic = magic;
+    p.slices = slices;
+    return p;
+  }
+  return p;
+}
+
 // Padded side of the count table and the slices: a multiple of 128 (every tile shape divides it).
 JOSEKI_HD std::uint32_t padded_k(std::uint32_t k) { return (k + 127u) / 128u * 128u; }
 

@@ -83,6 +83,11 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
   // The kinds a configuration names are checked first, whatever runs here later (a combiner this
   // GPU lacks, the NTT fallback, the atomic count above Kp = 4096): a misspelt or misplaced kind is
   // bad input everywhere, never silently dropped.
+  if (c.slices_per_sm > 8)
+    throw InputError("gpu-pairs: PairsConfig::slices_per_sm = " + std::to_string(c.slices_per_sm) +
+                     ": 0 (the default plan) or 1..8 histogram blocks a SM");
+  if (c.hist_threads != 512 && c.hist_threads != 1024)
+    throw InputError("gpu-pairs: PairsConfig::hist_threads = " + std::to_string(c.hist_threads) + ": 512 or 1024");
   if (!c.count_kind.empty() && !find_count_kind(c.count_kind))
     throw InputError("gpu-pairs: PairsConfig::count_kind = '" + c.count_kind +
                      "': no such count kind in this build (count kinds: " + joined(count_kind_names()) + ")");
@@ -130,13 +135,30 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
   m_ctx.end = m_end;
   m_ctx.round = std::min(m_cfg.round_pairs, std::max<std::uint64_t>(m_end - m_begin, 1));
   if (m_counter == Counter::Partition) {
-    const PartitionLaunch pl = prepare_partition(device, c.partition_threads);
+    if (c.slices_per_sm == 0) {
+      m_plan = plan_slices(cells, static_cast<std::uint32_t>(sms));  // histogram blocks spread evenly over the SMs
+    } else {
+      int optin = 0;
+      JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+      // The histogram kernels' own shared memory (a few words) stays below 1 KiB.
+      const auto max_cells = static_cast<std::uint32_t>(std::max(optin - 1024, 0) / 4 / 4 * 4);
+      m_plan = plan_slices_spread(cells, static_cast<std::uint32_t>(sms), c.slices_per_sm, max_cells);
+      if (m_plan.size == 0)
+        throw InputError("gpu-pairs: PairsConfig::slices_per_sm = " + std::to_string(c.slices_per_sm) + ": " +
+                         std::to_string(cells) + " cells in " + std::to_string(c.slices_per_sm * sms) +
+                         " slices need more than the " + std::to_string(max_cells) +
+                         " counters one block's shared memory holds on this GPU (or no exact slice size fits)");
+    }
+    if (c.partition_lean > 0 && c.partition_threads == 256 && (c.partition_lean != 4 || m_plan.slices > 256))
+      throw InputError("gpu-pairs: the lean partition kernel in blocks of 256 is variant 4 (partition_lean = 4) with "
+                       "<= 256 slices (slices_per_sm); here partition_lean = " + std::to_string(c.partition_lean) +
+                       ", " + std::to_string(m_plan.slices) + " slices");
+    const PartitionLaunch pl = prepare_partition(device, c.partition_threads, m_plan.size);
     const std::uint64_t round = std::min(m_cfg.round_pairs, std::max<std::uint64_t>(m_end - m_begin, 1));
     m_chunk = std::clamp<std::uint64_t>(c.chunk_pairs, 1, std::min<std::uint64_t>(round, 1ULL << 31));
     m_chunks_per_round = static_cast<std::size_t>((round + m_chunk - 1) / m_chunk);
     m_resident = pl.resident_threads;
     m_ppt = static_cast<std::uint32_t>(partition_run(m_chunk));
-    m_plan = plan_slices(cells, static_cast<std::uint32_t>(sms));  // histogram blocks spread evenly over the SMs
     const std::uint32_t buckets = m_plan.slices;  // one bucket per slice
     // A slice's expected share of a chunk plus 1/16 and 1024 of slack; beyond it pairs spill into
     // the table (RED.ADD), so a skewed input stays exact.
@@ -207,7 +229,7 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
                 total > 0 && m_rounds == 1 && m_chunks_per_round == 1;
       if (m_fused) {
         m_slice_max = cuda::DeviceBuffer<std::uint32_t>(m_plan.slices);
-        prepare_partition_fused();
+        prepare_partition_fused(m_plan.size);
       }
     }
   } else {
@@ -353,6 +375,7 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
       pa.run = partition_run(pa.c.end - pa.c.begin);  // a short last chunk still fills the GPU
       pa.tile_pairs = m_cfg.partition_tile;
       pa.lean = m_cfg.partition_lean;
+      pa.hist_threads = m_cfg.hist_threads;
       if (m_fused) {
         FuseArgs fa;
         fa.d_planes = m_planes.data();

@@ -83,6 +83,14 @@ struct PairsConfig {
   // write-out of a tile overlapped with the next tile's generation, 4 lean with one slice per thread in the
   // scan (PartitionArgs::lean).
   int partition_lean = 0;
+  // Session 10's sweep (pairs.sweep.slices_per_sm): histogram blocks per SM, i.e. how many slices the
+  // table is cut into (plan_slices_spread: 1 -> ~1 slice a SM, up to 2^16 cells, one block's shared
+  // memory). 0: plan_slices' rule (slices of <= 2^14 cells, 3 a SM on the H200 at K = 2300: 395).
+  // Values 1..8; others are refused (InputError), as is a spread whose slices do not fit this GPU.
+  std::uint32_t slices_per_sm = 0;
+  // Threads per histogram block (PartitionArgs::hist_threads): 512, or 1024 (a sweep point with one large
+  // slice a SM); others are refused (InputError).
+  int hist_threads = 512;
   // r08 (count_kind "dsmem"): blocks per cluster, 8 (portable) or 16 (non-portable: the table in fewer,
   // larger ranges); anything else is refused by the PairsDevice (InputError).
   std::uint32_t dsmem_cluster = 8;

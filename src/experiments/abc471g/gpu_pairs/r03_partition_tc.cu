@@ -31,6 +31,8 @@
 // 32-register build (4 blocks of 512 per SM) spilled and took 642 us per chunk instead of 502.
 #include <cuda_runtime.h>
 
+#include <algorithm>
+
 #include <cub/block/block_scan.cuh>
 
 #include "backend/cuda/check.hpp"
@@ -199,16 +201,18 @@ __global__ void __launch_bounds__(PART_THREADS, 1024 / PART_THREADS) partition_k
   }
 }
 
-__global__ void __launch_bounds__(HIST_THREADS) bucket_hist_kernel(PartitionArgs a) {
+// THREADS: HIST_THREADS, or 1024 (PartitionArgs::hist_threads: session 10's sweep point for one large slice a SM).
+template <int THREADS = HIST_THREADS>
+__global__ void __launch_bounds__(THREADS) bucket_hist_kernel(PartitionArgs a) {
   extern __shared__ uint4 s_hist4[];  // a.slice counters (16-byte aligned: cleared and read as uint4)
   const std::uint32_t b = blockIdx.x;
-  bucket_histogram<HIST_THREADS>(a, b, s_hist4);
+  bucket_histogram<THREADS>(a, b, s_hist4);
   const uint4* h4 = s_hist4;
   // This slice's cells: [b * slice, min((b + 1) * slice, kp^2)), a multiple of 4 cells.
   const std::uint32_t cells = a.c.kp * a.c.kp, lo = b * a.slice;
   const std::uint32_t len = cells - lo < a.slice ? cells - lo : a.slice;
   uint4* t4 = reinterpret_cast<uint4*>(a.c.d_table + lo);
-  for (std::uint32_t i = threadIdx.x; i < len / 4; i += HIST_THREADS) {
+  for (std::uint32_t i = threadIdx.x; i < len / 4; i += THREADS) {
     const uint4 h = h4[i];
     uint4 t = t4[i];
     t.x += h.x;
@@ -248,9 +252,11 @@ PartitionLaunch residency(int sms) {
 }
 }  // namespace
 
-PartitionLaunch prepare_partition(int device, int threads) {
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(bucket_hist_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(SLICE_MAX_CELLS * sizeof(std::uint32_t))));
+PartitionLaunch prepare_partition(int device, int threads, std::uint32_t slice) {
+  const int hist_bytes = static_cast<int>(std::max(slice, SLICE_MAX_CELLS) * sizeof(std::uint32_t));
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(bucket_hist_kernel<HIST_THREADS>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         hist_bytes));
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(bucket_hist_kernel<1024>, cudaFuncAttributeMaxDynamicSharedMemorySize, hist_bytes));
   prepare_lean_partition();
   int sms = 1;
   JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
@@ -266,8 +272,8 @@ void launch_partition_only(const PartitionArgs& a, int threads, cudaStream_t s) 
   const int t = threads == 256 ? 256 : 512;
   const unsigned blocks = static_cast<unsigned>((total + t - 1) / t);
   const int bits = a.c.end > a.c.m ? bit_length(a.c.end - a.c.m) : 0;
-  if (a.lean > 0 && t == 512) {  // r16, r17
-    launch_lean_partition(a, bits, s);
+  if (a.lean > 0) {  // r16, r17 (blocks of 256: the pipeline allows only variant 4 with <= 256 slices)
+    launch_lean_partition(a, bits, s, t);
     return;
   }
   switch (t) {
@@ -291,7 +297,10 @@ void launch_partition_only(const PartitionArgs& a, int threads, cudaStream_t s) 
 void launch_partition(const PartitionArgs& a, int threads, cudaStream_t s) {
   if (a.c.end <= a.c.begin) return;
   launch_partition_only(a, threads, s);
-  bucket_hist_kernel<<<a.buckets, HIST_THREADS, a.slice * sizeof(std::uint32_t), s>>>(a);
+  if (a.hist_threads == 1024)
+    bucket_hist_kernel<1024><<<a.buckets, 1024, a.slice * sizeof(std::uint32_t), s>>>(a);
+  else
+    bucket_hist_kernel<<<a.buckets, HIST_THREADS, a.slice * sizeof(std::uint32_t), s>>>(a);
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 

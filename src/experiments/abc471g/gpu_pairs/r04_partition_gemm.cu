@@ -28,6 +28,7 @@
 // the ~0.09 ms it saves (auto failed at 10^9 with it); `--solver gpu-pairs-gemm`.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <atomic>
 
 #include "backend/cuda/check.hpp"
@@ -104,18 +105,19 @@ __device__ __forceinline__ std::uint32_t pack_bytes(uint4 h, int shift, std::uin
          ((h.w >> shift) & mask) << 24;
 }
 
-__global__ void __launch_bounds__(HIST_THREADS) fused_hist_kernel(PartitionArgs a, FuseArgs f) {
+template <int THREADS = HIST_THREADS>  // or 1024 (PartitionArgs::hist_threads)
+__global__ void __launch_bounds__(THREADS) fused_hist_kernel(PartitionArgs a, FuseArgs f) {
   extern __shared__ uint4 s_hist4[];  // a.slice counters
   __shared__ std::uint32_t s_max;
   if (threadIdx.x == 0) s_max = 0;  // ordered before its use by the histogram's barriers
   const std::uint32_t b = blockIdx.x;
-  const bool spilled = bucket_histogram<HIST_THREADS, true>(a, b, s_hist4) > a.cap;
+  const bool spilled = bucket_histogram<THREADS, true>(a, b, s_hist4) > a.cap;
   const std::uint32_t cells = a.c.kp * a.c.kp, lo = b * a.slice;
   const std::uint32_t len = cells - lo < a.slice ? cells - lo : a.slice;  // a multiple of 4
   uint4* t4 = reinterpret_cast<uint4*>(a.c.d_table + lo);
   std::uint32_t* plane0 = reinterpret_cast<std::uint32_t*>(f.d_planes + lo);
   std::uint32_t m = 0;
-  for (std::uint32_t i = threadIdx.x; i < len / 4; i += HIST_THREADS) {
+  for (std::uint32_t i = threadIdx.x; i < len / 4; i += THREADS) {
     uint4 h = s_hist4[i];
     if (spilled) {  // this slice's overflow went to the table: take it, leave zeros behind
       const uint4 t = t4[i];
@@ -148,7 +150,7 @@ __global__ void __launch_bounds__(HIST_THREADS) fused_hist_kernel(PartitionArgs 
   for (int j = 1; j < f.planes; ++j) {
     std::uint32_t* pj = reinterpret_cast<std::uint32_t*>(f.d_planes + static_cast<std::size_t>(j) * cells + lo);
     const int sh = plane_shift(j, GEMM_LOW_BITS);
-    for (std::uint32_t i = threadIdx.x; i < len / 4; i += HIST_THREADS)
+    for (std::uint32_t i = threadIdx.x; i < len / 4; i += THREADS)
       pj[i] = bmax < LOW_MAX ? 0u : pack_bytes(s_hist4[i], sh, 255u);
   }
 }
@@ -241,7 +243,7 @@ bool running_code_has_pdl() {
   int v = cached[dev].load(std::memory_order_relaxed);
   if (v == 0) {
     cudaFuncAttributes fa{};
-    JOSEKI_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_hist_kernel));
+    JOSEKI_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_hist_kernel<HIST_THREADS>));
     v = (current_cc_major() >= 9 && fa.ptxVersion >= 90) ? 2 : 1;
     cached[dev].store(v, std::memory_order_relaxed);
   }
@@ -266,16 +268,21 @@ void launch_dependent(void (*kernel)(K...), dim3 grid, dim3 block, std::size_t s
 
 }  // namespace
 
-void prepare_partition_fused() {
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(fused_hist_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(SLICE_MAX_CELLS * sizeof(std::uint32_t))));
+void prepare_partition_fused(std::uint32_t slice) {
+  const int bytes = static_cast<int>(std::max(slice, SLICE_MAX_CELLS) * sizeof(std::uint32_t));
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(fused_hist_kernel<HIST_THREADS>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(fused_hist_kernel<1024>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
 }
 
 void launch_partition_fused(const PartitionArgs& a, const FuseArgs& f, int threads, cudaStream_t s) {
   launch_partition_only(a, threads, s);
   // A programmatic dependent launch: the histogram blocks start (and clear their counters) as the
   // partition's blocks retire, instead of after the whole grid and a launch.
-  launch_dependent(fused_hist_kernel, dim3(a.buckets), dim3(HIST_THREADS), a.slice * sizeof(std::uint32_t), s, a, f);
+  if (a.hist_threads == 1024)
+    launch_dependent(fused_hist_kernel<1024>, dim3(a.buckets), dim3(1024), a.slice * sizeof(std::uint32_t), s, a, f);
+  else
+    launch_dependent(fused_hist_kernel<HIST_THREADS>, dim3(a.buckets), dim3(HIST_THREADS), a.slice * sizeof(std::uint32_t),
+                     s, a, f);
 }
 
 void launch_product_prep(const ProductPrepArgs& a, cudaStream_t s) {

@@ -82,9 +82,10 @@ __device__ __forceinline__ std::uint32_t& at_byte(std::uint32_t* base, std::uint
 // 3 also overlaps the write-out of tile t with the generation of tile t + 1 (two slice-counter buffers,
 // one block barrier less per tile); 4 is 1 with one slice per thread in the scan and the reservations
 // (when the slices number <= 512: half the per-tile work of r03's two).
-template <int PPT, int VAR>
-__global__ void __launch_bounds__(LEAN_THREADS, 2) lean_partition_kernel(PartitionArgs a, int bits) {
-  constexpr int T = LEAN_THREADS;
+// T: threads per block, 512 (r16, r17) or 256 (session 10's sweep point: four blocks a SM, half the warps
+// at each barrier; VAR 4 only, launched when the slices number <= 256).
+template <int PPT, int VAR, int T = LEAN_THREADS>
+__global__ void __launch_bounds__(T, 1024 / T) lean_partition_kernel(PartitionArgs a, int bits) {
   constexpr std::uint32_t TILE = T * PPT;
   constexpr bool BATCH = VAR == 2 || VAR == 3, OVERLAP = VAR == 3;
   static_assert(PPT % 2 == 0 && TILE < 65536, "ranks are packed two per register, 16 bits each");
@@ -242,8 +243,8 @@ __global__ void __launch_bounds__(LEAN_THREADS, 2) lean_partition_kernel(Partiti
     for (std::uint32_t i = threadIdx.x; i < n_prev; i += T) write_out(i, n_prev, spill_prev);
 }
 
-constexpr std::size_t lean_sorted_bytes(int ppt) {
-  return static_cast<std::size_t>(LEAN_THREADS) * static_cast<std::size_t>(ppt) * sizeof(std::uint32_t);
+constexpr std::size_t lean_sorted_bytes(int ppt, int threads = LEAN_THREADS) {
+  return static_cast<std::size_t>(threads) * static_cast<std::size_t>(ppt) * sizeof(std::uint32_t);
 }
 
 template <int VAR>
@@ -276,6 +277,10 @@ void launch_var(const PartitionArgs& a, int bits, unsigned blocks, cudaStream_t 
 
 void prepare_lean_partition() {
   set_limits<4>();
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<16, 4, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(lean_sorted_bytes(16, 256))));
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<24, 4, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(lean_sorted_bytes(24, 256))));
   JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<32, 1>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(lean_sorted_bytes(32))));
   set_limits<1>();
@@ -283,8 +288,17 @@ void prepare_lean_partition() {
   set_limits<3>();
 }
 
-void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s) {
+void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s, int threads) {
   const std::uint64_t total = (a.c.end - a.c.begin + a.run - 1) / a.run;
+  if (threads == 256 && a.lean == 4 && a.buckets <= 256) {  // a sweep point: tiles of 16 or 24, blocks of 256
+    const unsigned blocks = static_cast<unsigned>((total + 255) / 256);
+    if (a.tile_pairs == 24)
+      lean_partition_kernel<24, 4, 256><<<blocks, 256, lean_sorted_bytes(24, 256), s>>>(a, bits);
+    else
+      lean_partition_kernel<16, 4, 256><<<blocks, 256, lean_sorted_bytes(16, 256), s>>>(a, bits);
+    JOSEKI_CUDA_CHECK_LAUNCH();
+    return;
+  }
   const unsigned blocks = static_cast<unsigned>((total + LEAN_THREADS - 1) / LEAN_THREADS);
   switch (a.lean) {
     case 1: launch_var<1>(a, bits, blocks, s); break;
