@@ -242,16 +242,17 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
     const std::uint32_t kp = gp::padded_k(p.k);
     const std::vector<std::uint64_t> want = gp::cpu_pair_table(p, kp);
     for (const std::uint32_t spread : {1u, 2u})
-      // r03's kernel; r16's in tiles of 16 (18) and 24; r16's in blocks of 256; r16's with histogram blocks of 1024
-      for (const int v : {0, 1, 2, 3, 4})
+      // r03's kernel; r16's in tiles of 16 (18) and 24; r16's in blocks of 256; r16's with histogram blocks of
+      // 1024; r16's in blocks of 128 in tiles of 16 (18) and 24
+      for (const int v : {0, 1, 2, 3, 4, 5, 6})
         for (const std::uint32_t cap : {0u, 8u})
           for (const std::uint32_t ppt : {0u, 100u}) {
-            if (v == 3 && spread != 1) continue;
+            if ((v == 3 || v >= 5) && spread != 1) continue;
             gp::PairsConfig c;
             c.slices_per_sm = spread;
             c.partition_lean = v == 0 ? 0 : 4;
-            c.partition_tile = v == 2 || v == 4 ? 24 : 0;
-            c.partition_threads = v == 3 ? 256 : 512;
+            c.partition_tile = v == 2 || v == 4 || v == 6 ? 24 : 0;
+            c.partition_threads = v == 3 ? 256 : v >= 5 ? 128 : 512;
             c.hist_threads = v == 4 ? 1024 : 512;
             c.fuse = false;
             c.bucket_cap = cap;
@@ -259,7 +260,9 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
             if (ppt == 100) c.chunk_pairs = 7'777;  // several chunks
             gp::PairsDevice dev(p, c, 0);
             ASSERT_EQ(dev.counter(), gp::Counter::Partition);
-            EXPECT_LE(dev.slice_plan().slices, spread * static_cast<std::uint32_t>(joseki::gpu::needs_facts(0).sm_count));
+            int sms = 0;
+            ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+            EXPECT_LE(dev.slice_plan().slices, spread * static_cast<std::uint32_t>(sms));
             joseki::cuda::Stream s;
             dev.poison(s);
             dev.enqueue_count(s);
@@ -276,6 +279,9 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
     c.partition_threads = 256;
     c.partition_lean = 1;
     EXPECT_THROW(gp::PairsDevice(p, c, 0), joseki::InputError);
+    c.partition_threads = 128;
+    c.partition_lean = 0;  // r03's kernel has no blocks of 128
+    EXPECT_THROW(gp::PairsDevice(p, c, 0), joseki::InputError);
     c.partition_threads = 512;
     c.hist_threads = 768;
     EXPECT_THROW(gp::PairsDevice(p, c, 0), joseki::InputError);
@@ -289,11 +295,11 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
   const std::size_t randoms = problems.size();
   const auto [loaded, appended] = answers_and_vectors(problems, wants);
   for (std::size_t i = 0; i < problems.size(); ++i)
-    for (const int threads : {512, 256, 1024}) {  // 1024: histogram blocks of 1024
+    for (const int threads : {512, 256, 128, 1024}) {  // 1024: partition blocks of 512, histogram blocks of 1024
       gp::PairsConfig c = r17.config();
       c.progress = false;
       c.slices_per_sm = 1;
-      c.partition_threads = threads == 256 ? 256 : 512;
+      c.partition_threads = threads == 1024 ? 512 : threads;
       c.hist_threads = threads == 1024 ? 1024 : 512;
       gp::PairsDevice dev(problems[i], c, 0);
       joseki::cuda::Stream s;
@@ -319,7 +325,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
   for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10)}) {
     const std::uint32_t kp = gp::padded_k(p.k);
     const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-    for (const int shape : {0, 1, 2, 3}) {
+    for (const int shape : {0, 1, 2, 3, 4}) {
       const int panels = shape == 1 ? 2 : 1;
       gp::PairsConfig c;
       c.combiner = gp::Combiner::Gemm;
@@ -327,9 +333,9 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
       c.gemm_panels = panels;
       c.partition_tile = shape == 1 || shape == 3 ? 24 : 0;  // r07's tiles with r06's panels
       c.partition_lean = shape == 0 ? 0 : 4;   // r17's and r16's lean partition kernel
-      if (shape == 3) {  // session 10: one slice a SM, r16's kernel in blocks of 256, histogram blocks of 1024
+      if (shape >= 3) {  // session 10: one slice a SM, r16's kernel in blocks of 256 or 128, histogram blocks of 1024
         c.slices_per_sm = 1;
-        c.partition_threads = 256;
+        c.partition_threads = shape == 3 ? 256 : 128;
         c.hist_threads = 1024;
       }
       gp::PairsDevice dev(p, c, 0);

@@ -256,20 +256,24 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
     }
     // Session 10: fewer, larger slices (PairsConfig::slices_per_sm; 0: plan_slices' rule of <= 2^14 cells, 3 a
     // SM on the H200 at K = 2300), r16's kernel (variant 4) in r03's tiles and in tiles of 24 (r17), and in
-    // blocks of 256 where the slices number <= 256 (one a SM), and one a SM with histogram blocks of 1024 threads.
+    // partition blocks of 256 and 128 where the slices number <= 256 (one a SM), histogram blocks of 512 and 1024.
     // Tie rule: within 2 %, the smaller spread.
     for (const int tile : {0, 24}) {
       std::vector<Record> pts;
-      for (const std::uint32_t spread : {0u, 2u, 1u})
-        for (const int threads : {512, 256, 1024}) {  // 1024: blocks of 512 and histogram blocks of 1024
-          if (threads != 512 && spread != 1) continue;
+      struct Point {
+        std::uint32_t spread;
+        int threads, hist;  // partition and histogram blocks
+      };
+      for (const Point pt : {Point{0, 512, 512}, Point{2, 512, 512}, Point{1, 512, 512}, Point{1, 512, 1024},
+                             Point{1, 256, 512}, Point{1, 256, 1024}, Point{1, 128, 512}, Point{1, 128, 1024}}) {
+          const std::uint32_t spread = pt.spread;
           Record r = base_record("pairs.sweep.slices_per_sm",
                                  "full solve (r15's combine and graph, r16's partition kernel), histogram blocks "
                                  "(slices) a SM (0: the 2^14-cell plan)", "cuda", Scope::GpuCompute, "cold");
           stamp(r);
           r.axes.set("slices_per_sm", static_cast<std::int64_t>(spread));
-          r.axes.set("partition_threads", static_cast<std::int64_t>(threads == 256 ? 256 : 512));
-          r.axes.set("hist_threads", static_cast<std::int64_t>(threads == 1024 ? 1024 : 512));
+          r.axes.set("partition_threads", static_cast<std::int64_t>(pt.threads));
+          r.axes.set("hist_threads", static_cast<std::int64_t>(pt.hist));
           r.axes.set("partition_tile", static_cast<std::int64_t>(tile));
           r.ladder.sweep = "slices_per_sm";
           PairsConfig c = r15.config();
@@ -277,8 +281,8 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
           c.partition_tile = tile;
           c.partition_lean = 4;
           c.slices_per_sm = spread;
-          c.partition_threads = threads == 256 ? 256 : 512;
-          c.hist_threads = threads == 1024 ? 1024 : 512;
+          c.partition_threads = pt.threads;
+          c.hist_threads = pt.hist;
           try {
             r = bench::time_solve(p, c, ref.answer, timer, o, r);
           } catch (const InputError& e) {  // a spread whose slices this GPU's shared memory cannot hold
@@ -359,8 +363,8 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
     split(gc, "r04", "r04's count alone (partition + histograms; fused: they write the planes)",
           "r04's combine alone (prep, cuBLASLt GEMM, masked column sum, upper planes)", "pairs.r04_partition_gemm", false);
   }
-  // r16, r17 and r18 split (r15's wgmma combine), kernel by kernel so that the count and the combine can be timed apart.
-  for (const char* slug : {"r16_lean_count", "r17_lean_wide_tiles", "r18_one_slice_a_sm"}) {
+  // r16 .. r19 split (r15's wgmma combine), kernel by kernel so that the count and the combine can be timed apart.
+  for (const char* slug : {"r16_lean_count", "r17_lean_wide_tiles", "r18_one_slice_a_sm", "r19_small_partition_blocks"}) {
     const PairsRung& rung = find_rung(slug);
     if (!rung.precondition(p).empty() || measure::unmet(rung.needs, gpu::needs_facts(o.device))) continue;
     PairsConfig gc = rung.config();

@@ -77,8 +77,8 @@ PartitionLaunch prepare_partition(int device, int threads, std::uint32_t slice);
 // r16_lean_count.cu: its kernels' shared-memory limits (called by prepare_partition), and one chunk's
 // partition by the lean kernel (launch_partition_only calls it when a.lean and the blocks are 512).
 void prepare_lean_partition();
-// threads: 512, or 256 for variant 4 with <= 256 slices (session 10's sweep point; PairsDevice refuses
-// other lean configurations with blocks of 256).
+// threads: 512, or 256 or 128 for variant 4 with <= 256 slices (session 10; PairsDevice refuses other lean
+// configurations in smaller blocks).
 void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s, int threads = 512);
 // One chunk: partition (generate, rank by slice, write 16-bit offsets into the buckets; a full
 // bucket spills into the table with RED.ADD), then one histogram block per slice adds its

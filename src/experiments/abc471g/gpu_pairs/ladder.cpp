@@ -43,15 +43,18 @@ PairsRung cpu_rung(std::string id, std::string slug, std::string name, std::stri
 
 // The configure of a rung on r09's wgmma combine kind (r09 .. r18): r05's graph, the kernel's knobs
 // (PairsConfig::wgmma: WgmmaShape's inflight, pad_copies, stages, tma), r07's partition tiles where a rung takes
-// them, the partition kernel (PairsConfig::partition_lean: r16's lean kernel from r16 on) and the slices a SM
-// (PairsConfig::slices_per_sm: r18).
+// them, the partition kernel (PairsConfig::partition_lean: r16's lean kernel from r16 on), the slices a SM and
+// the histogram blocks (PairsConfig::slices_per_sm, hist_threads: r18) and the partition blocks (r19).
 std::function<void(PairsConfig&)> wgmma_knobs(int inflight, int pad_copies, int stages, int tma, int tile = 0,
-                                              int lean = 0, std::uint32_t spread = 0) {
+                                              int lean = 0, std::uint32_t spread = 0, int hist = 512,
+                                              int threads = 512) {
   return [=](PairsConfig& c) {
     c.graph = true;
     c.partition_tile = tile;
     c.partition_lean = lean;
     c.slices_per_sm = spread;
+    c.hist_threads = hist;
+    c.partition_threads = threads;
     c.wgmma.inflight = inflight;
     c.wgmma.pad_copies = pad_copies;
     c.wgmma.stages = stages;
@@ -189,11 +192,17 @@ const std::vector<PairsRung>& pairs_ladder() {
                  wgmma_knobs(1, 1, 8, 1, 24, 4)),
         gpu_rung("p18", 18, "r18_one_slice_a_sm", "r17 + one slice a SM",
                  "r17 with the table cut into one slice a SM (132 on the H200) instead of three: the partition "
-                 "kernel ranks, scans, reserves and writes runs for a third of the slices; one histogram block a "
-                 "SM holds 158 KiB of counters",
+                 "kernel ranks, scans, reserves and writes runs for a third of the slices; one histogram block of "
+                 "1024 threads a SM holds 158 KiB of counters",
                  "r17_lean_wide_tiles", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 wgmma_knobs(1, 1, 8, 1, 24, 4, 1)),
+                 wgmma_knobs(1, 1, 8, 1, 24, 4, 1, 1024)),
+        gpu_rung("p19", 19, "r19_small_partition_blocks", "r18 + partition blocks of 256",
+                 "r18 with r16's partition kernel in blocks of 256 threads, four a SM, instead of two of 512: the "
+                 "same warps a SM, half of them at each of a tile's four barriers",
+                 "r18_one_slice_a_sm", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 wgmma_knobs(1, 1, 8, 1, 24, 4, 1, 1024, 256)),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

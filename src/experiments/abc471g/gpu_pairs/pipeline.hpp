@@ -56,7 +56,9 @@ struct PairsConfig {
   // results/h200/2026-11-30-partition-dev); buckets ~570 MB at K = 2300.
   std::uint64_t chunk_pairs = 1ULL << 28;
   std::uint32_t bucket_cap = 0;
-  int partition_threads = 512;  // threads per partition block: 256 or 512 (1024 per SM either way)
+  // Threads per partition block: 256 or 512 (1024 per SM either way); 128 and 256 with r16's kernel (variant 4,
+  // <= 256 slices: slices_per_sm = 1) are session 10's sweep points. Other values mean 512.
+  int partition_threads = 512;
   // GEMM combiner + partition count, all pairs in one chunk on one device: the histograms write
   // the product's planes (no table). Off: the table, then a slicing pass (the multi-GPU path).
   bool fuse = true;

@@ -262,6 +262,11 @@ PartitionLaunch prepare_partition(int device, int threads, std::uint32_t slice) 
   JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   switch (threads) {
     case 256: return residency<256>(sms);
+    case 128: {  // r16's kernel only (the pipeline refuses r03's in blocks of 128): 8 blocks a SM, as 4 of 256
+      PartitionLaunch l = residency<256>(sms);
+      l.threads_per_block = 128;
+      return l;
+    }
     default: return residency<512>(sms);
   }
 }
@@ -269,7 +274,7 @@ PartitionLaunch prepare_partition(int device, int threads, std::uint32_t slice) 
 void launch_partition_only(const PartitionArgs& a, int threads, cudaStream_t s) {
   if (a.c.end <= a.c.begin) return;
   const std::uint64_t total = (a.c.end - a.c.begin + a.run - 1) / a.run;
-  const int t = threads == 256 ? 256 : 512;
+  const int t = threads == 256 || threads == 128 ? threads : 512;
   const unsigned blocks = static_cast<unsigned>((total + t - 1) / t);
   const int bits = a.c.end > a.c.m ? bit_length(a.c.end - a.c.m) : 0;
   if (a.lean > 0) {  // r16, r17 (blocks of 256: the pipeline allows only variant 4 with <= 256 slices)

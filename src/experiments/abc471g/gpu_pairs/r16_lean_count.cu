@@ -82,15 +82,16 @@ __device__ __forceinline__ std::uint32_t& at_byte(std::uint32_t* base, std::uint
 // 3 also overlaps the write-out of tile t with the generation of tile t + 1 (two slice-counter buffers,
 // one block barrier less per tile); 4 is 1 with one slice per thread in the scan and the reservations
 // (when the slices number <= 512: half the per-tile work of r03's two).
-// T: threads per block, 512 (r16, r17) or 256 (session 10's sweep point: four blocks a SM, half the warps
-// at each barrier; VAR 4 only, launched when the slices number <= 256).
+// T: threads per block, 512 (r16, r17), or 256 or 128 (session 10: four or eight blocks a SM, fewer warps at
+// each barrier; VAR 4 only, launched when the slices number <= 256: two a thread in blocks of 128).
 template <int PPT, int VAR, int T = LEAN_THREADS>
 __global__ void __launch_bounds__(T, 1024 / T) lean_partition_kernel(PartitionArgs a, int bits) {
   constexpr std::uint32_t TILE = T * PPT;
   constexpr bool BATCH = VAR == 2 || VAR == 3, OVERLAP = VAR == 3;
   static_assert(PPT % 2 == 0 && TILE < 65536, "ranks are packed two per register, 16 bits each");
-  // Slices per thread in the scan: 2 (up to 1024 slices); VAR 4: 1 (launched only when the slices fit).
-  constexpr std::uint32_t BPT = VAR == 4 ? 1 : (PART_MAX_BUCKETS + T - 1) / T;
+  // Slices per thread in the scan: 2 (up to 1024 slices); VAR 4: 1, or 2 in blocks of 128 (launched only
+  // when the slices fit: <= 512 in blocks of 512, <= 256 in smaller ones).
+  constexpr std::uint32_t BPT = VAR == 4 ? (T >= 256 ? 1 : 256 / T) : (PART_MAX_BUCKETS + T - 1) / T;
   using Scan = cub::BlockScan<std::uint32_t, T, cub::BLOCK_SCAN_WARP_SCANS>;
   __shared__ typename Scan::TempStorage scan_tmp;
   extern __shared__ std::uint32_t s_sorted[];  // TILE keys grouped by slice; ~0u: no pair
@@ -281,6 +282,10 @@ void prepare_lean_partition() {
                                          static_cast<int>(lean_sorted_bytes(16, 256))));
   JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<24, 4, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(lean_sorted_bytes(24, 256))));
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<16, 4, 128>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(lean_sorted_bytes(16, 128))));
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<24, 4, 128>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(lean_sorted_bytes(24, 128))));
   JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<32, 1>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(lean_sorted_bytes(32))));
   set_limits<1>();
@@ -290,12 +295,17 @@ void prepare_lean_partition() {
 
 void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s, int threads) {
   const std::uint64_t total = (a.c.end - a.c.begin + a.run - 1) / a.run;
-  if (threads == 256 && a.lean == 4 && a.buckets <= 256) {  // a sweep point: tiles of 16 or 24, blocks of 256
-    const unsigned blocks = static_cast<unsigned>((total + 255) / 256);
-    if (a.tile_pairs == 24)
+  if ((threads == 256 || threads == 128) && a.lean == 4 && a.buckets <= 256) {  // tiles of 16 or 24, smaller blocks
+    const unsigned blocks = static_cast<unsigned>((total + threads - 1) / threads);
+    const bool wide = a.tile_pairs == 24;
+    if (threads == 256 && wide)
       lean_partition_kernel<24, 4, 256><<<blocks, 256, lean_sorted_bytes(24, 256), s>>>(a, bits);
-    else
+    else if (threads == 256)
       lean_partition_kernel<16, 4, 256><<<blocks, 256, lean_sorted_bytes(16, 256), s>>>(a, bits);
+    else if (wide)
+      lean_partition_kernel<24, 4, 128><<<blocks, 128, lean_sorted_bytes(24, 128), s>>>(a, bits);
+    else
+      lean_partition_kernel<16, 4, 128><<<blocks, 128, lean_sorted_bytes(16, 128), s>>>(a, bits);
     JOSEKI_CUDA_CHECK_LAUNCH();
     return;
   }
