@@ -243,16 +243,16 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
     const std::vector<std::uint64_t> want = gp::cpu_pair_table(p, kp);
     for (const std::uint32_t spread : {1u, 2u})
       // r03's kernel; r16's in tiles of 16 (18) and 24; r16's in blocks of 256; r16's with histogram blocks of
-      // 1024; r16's in blocks of 128 in tiles of 16 (18) and 24
-      for (const int v : {0, 1, 2, 3, 4, 5, 6})
+      // 1024; r16's in blocks of 128 in tiles of 16 (18) and 24; r16's in tiles of 32, three blocks of 256 a SM
+      for (const int v : {0, 1, 2, 3, 4, 5, 6, 7})
         for (const std::uint32_t cap : {0u, 8u})
           for (const std::uint32_t ppt : {0u, 100u}) {
             if ((v == 3 || v >= 5) && spread != 1) continue;
             gp::PairsConfig c;
             c.slices_per_sm = spread;
             c.partition_lean = v == 0 ? 0 : 4;
-            c.partition_tile = v == 2 || v == 4 || v == 6 ? 24 : 0;
-            c.partition_threads = v == 3 ? 256 : v >= 5 ? 128 : 512;
+            c.partition_tile = v == 7 ? 32 : v == 2 || v == 4 || v == 6 ? 24 : 0;
+            c.partition_threads = v == 3 || v == 7 ? 256 : v == 5 || v == 6 ? 128 : 512;
             c.hist_threads = v == 4 ? 1024 : 512;
             c.fuse = false;
             c.bucket_cap = cap;
@@ -295,12 +295,14 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
   const std::size_t randoms = problems.size();
   const auto [loaded, appended] = answers_and_vectors(problems, wants);
   for (std::size_t i = 0; i < problems.size(); ++i)
-    for (const int threads : {512, 256, 128, 1024}) {  // 1024: partition blocks of 512, histogram blocks of 1024
+    // 1024: partition blocks of 512, histogram blocks of 1024; 3: tiles of 32, three blocks of 256 a SM
+    for (const int threads : {512, 256, 128, 1024, 3}) {
       gp::PairsConfig c = r17.config();
       c.progress = false;
       c.slices_per_sm = 1;
-      c.partition_threads = threads == 1024 ? 512 : threads;
-      c.hist_threads = threads == 1024 ? 1024 : 512;
+      c.partition_threads = threads == 1024 ? 512 : threads == 3 ? 256 : threads;
+      c.hist_threads = threads == 1024 || threads == 3 ? 1024 : 512;
+      if (threads == 3) c.partition_tile = 32;
       gp::PairsDevice dev(problems[i], c, 0);
       joseki::cuda::Stream s;
       for (int rep = 0; rep < 3; ++rep) {
@@ -325,7 +327,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
   for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10)}) {
     const std::uint32_t kp = gp::padded_k(p.k);
     const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-    for (const int shape : {0, 1, 2, 3, 4}) {
+    for (const int shape : {0, 1, 2, 3, 4, 5}) {
       const int panels = shape == 1 ? 2 : 1;
       gp::PairsConfig c;
       c.combiner = gp::Combiner::Gemm;
@@ -335,8 +337,9 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
       c.partition_lean = shape == 0 ? 0 : 4;   // r17's and r16's lean partition kernel
       if (shape >= 3) {  // session 10: one slice a SM, r16's kernel in blocks of 256 or 128, histogram blocks of 1024
         c.slices_per_sm = 1;
-        c.partition_threads = shape == 3 ? 256 : 128;
+        c.partition_threads = shape == 4 ? 128 : 256;
         c.hist_threads = 1024;
+        if (shape == 5) c.partition_tile = 32;  // three blocks of 256 a SM
       }
       gp::PairsDevice dev(p, c, 0);
       joseki::cuda::Stream s;

@@ -34,7 +34,7 @@ for spec in ${LC_NCU:-lean_partition_kernel@1e8}; do
     "$J" abc471g scale hopper --n "$n" --min-samples 1 --max-samples 1 --min-time 0 > "$LC/ncu_run_$tag.log" 2>&1
   tail -2 "$LC/ncu_run_$tag.log"
   run timeout 60 $NCU -i "$LC/$tag.ncu-rep" --page raw --csv \
-    --metrics 'regex:^(smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio|sm__inst_executed\.sum|smsp__issue_active\.avg\.pct_of_peak_sustained_active|sm__pipe_.*_cycles_active\.avg\.pct_of_peak_sustained_active|l1tex__data_bank_conflicts_pipe_lsu_mem_shared.*\.sum|gpu__time_duration\.sum|sm__warps_active\.avg\.pct_of_peak_sustained_active)$' \
+    --metrics 'regex:^(smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio|sm__inst_executed\.sum|smsp__issue_active\.avg\.pct_of_peak_sustained_active|sm__pipe_.*_cycles_active\.avg\.pct_of_peak_sustained_active|l1tex__data_bank_conflicts_pipe_lsu_mem_shared.*\.sum|gpu__time_duration\.sum|sm__warps_active\.avg\.pct_of_peak_sustained_active|launch__occupancy_limit_.*|launch__waves_per_multiprocessor|launch__registers_per_thread|launch__grid_size|launch__block_size|smsp__inst_executed\.sum)$' \
     > "$LC/pipes_$tag.csv" 2>&1
   run timeout 60 $NCU -i "$LC/$tag.ncu-rep" --page source --csv --print-source sass > "$LC/source_$tag.csv" 2>&1
   xz -T4 "$LC/source_$tag.csv"; rm -f "$LC/$tag.ncu-rep"

@@ -78,8 +78,11 @@ PartitionLaunch prepare_partition(int device, int threads, std::uint32_t slice);
 // partition by the lean kernel (launch_partition_only calls it when a.lean and the blocks are 512).
 void prepare_lean_partition();
 // threads: 512, or 256 or 128 for variant 4 with <= 256 slices (session 10; PairsDevice refuses other lean
-// configurations in smaller blocks).
+// configurations in smaller blocks); tile_pairs 32 with 256: three blocks a SM (85 registers).
 void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s, int threads = 512);
+// Blocks a SM of the lean kernel that launch_lean_partition picks for these knobs (the occupancy API): the
+// pipeline sizes a chunk's runs so that one wave of them fills the GPU.
+int lean_partition_blocks_per_sm(int threads, int tile_pairs, int lean);
 // One chunk: partition (generate, rank by slice, write 16-bit offsets into the buckets; a full
 // bucket spills into the table with RED.ADD), then one histogram block per slice adds its
 // bucket into the table and empties the bucket.

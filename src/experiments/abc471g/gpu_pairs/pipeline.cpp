@@ -161,6 +161,12 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     m_chunk = std::clamp<std::uint64_t>(c.chunk_pairs, 1, std::min<std::uint64_t>(round, 1ULL << 31));
     m_chunks_per_round = static_cast<std::size_t>((round + m_chunk - 1) / m_chunk);
     m_resident = pl.resident_threads;
+    if (c.partition_lean > 0) {  // r16's kernel: its own residency (blocks of 128, three of 256 a SM)
+      const int t = c.partition_threads == 256 || c.partition_threads == 128 ? c.partition_threads : 512;
+      m_resident = static_cast<std::uint64_t>(sms) *
+                   static_cast<std::uint64_t>(std::max(1, lean_partition_blocks_per_sm(t, c.partition_tile, c.partition_lean))) *
+                   static_cast<std::uint64_t>(t);
+    }
     m_ppt = static_cast<std::uint32_t>(partition_run(m_chunk));
     const std::uint32_t buckets = m_plan.slices;  // one bucket per slice
     // A slice's expected share of a chunk plus 1/16 and 1024 of slack; beyond it pairs spill into

@@ -84,8 +84,10 @@ __device__ __forceinline__ std::uint32_t& at_byte(std::uint32_t* base, std::uint
 // (when the slices number <= 512: half the per-tile work of r03's two).
 // T: threads per block, 512 (r16, r17), or 256 or 128 (session 10: four or eight blocks a SM, fewer warps at
 // each barrier; VAR 4 only, launched when the slices number <= 256: two a thread in blocks of 128).
-template <int PPT, int VAR, int T = LEAN_THREADS>
-__global__ void __launch_bounds__(T, 1024 / T) lean_partition_kernel(PartitionArgs a, int bits) {
+// MINB: blocks a SM the registers are budgeted for (1024 / T: 64 registers); 3 with T = 256 gives 85 registers,
+// room for tiles of 32 without a spill (session 10's sweep point: 768 threads a SM).
+template <int PPT, int VAR, int T = LEAN_THREADS, int MINB = 1024 / T>
+__global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a, int bits) {
   constexpr std::uint32_t TILE = T * PPT;
   constexpr bool BATCH = VAR == 2 || VAR == 3, OVERLAP = VAR == 3;
   static_assert(PPT % 2 == 0 && TILE < 65536, "ranks are packed two per register, 16 bits each");
@@ -286,6 +288,9 @@ void prepare_lean_partition() {
                                          static_cast<int>(lean_sorted_bytes(16, 128))));
   JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<24, 4, 128>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(lean_sorted_bytes(24, 128))));
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<32, 4, 256, 3>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(lean_sorted_bytes(32, 256))));
   JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<32, 1>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(lean_sorted_bytes(32))));
   set_limits<1>();
@@ -298,7 +303,9 @@ void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s, int
   if ((threads == 256 || threads == 128) && a.lean == 4 && a.buckets <= 256) {  // tiles of 16 or 24, smaller blocks
     const unsigned blocks = static_cast<unsigned>((total + threads - 1) / threads);
     const bool wide = a.tile_pairs == 24;
-    if (threads == 256 && wide)
+    if (threads == 256 && a.tile_pairs == 32)  // three blocks a SM, 85 registers
+      lean_partition_kernel<32, 4, 256, 3><<<blocks, 256, lean_sorted_bytes(32, 256), s>>>(a, bits);
+    else if (threads == 256 && wide)
       lean_partition_kernel<24, 4, 256><<<blocks, 256, lean_sorted_bytes(24, 256), s>>>(a, bits);
     else if (threads == 256)
       lean_partition_kernel<16, 4, 256><<<blocks, 256, lean_sorted_bytes(16, 256), s>>>(a, bits);
@@ -322,6 +329,24 @@ void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s, int
     default: launch_var<3>(a, bits, blocks, s); break;
   }
   JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+int lean_partition_blocks_per_sm(int threads, int tile_pairs, int lean) {
+  int n = 0;
+  auto occ = [&](auto kernel, int t, std::size_t bytes) {
+    JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, t, bytes));
+  };
+  if ((threads == 256 || threads == 128) && lean == 4) {
+    if (threads == 256 && tile_pairs == 32)
+      occ(lean_partition_kernel<32, 4, 256, 3>, 256, lean_sorted_bytes(32, 256));
+    else if (threads == 256)
+      occ(lean_partition_kernel<24, 4, 256>, 256, lean_sorted_bytes(24, 256));
+    else
+      occ(lean_partition_kernel<24, 4, 128>, 128, lean_sorted_bytes(24, 128));
+  } else {
+    occ(lean_partition_kernel<24, 4>, LEAN_THREADS, lean_sorted_bytes(24));
+  }
+  return n;
 }
 
 }  // namespace joseki::abc471g::pairs
