@@ -244,15 +244,15 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
     for (const std::uint32_t spread : {1u, 2u})
       // r03's kernel; r16's in tiles of 16 (18) and 24; r16's in blocks of 256; r16's with histogram blocks of
       // 1024; r16's in blocks of 128 in tiles of 16 (18) and 24; r16's in tiles of 32, three blocks of 256 a SM
-      for (const int v : {0, 1, 2, 3, 4, 5, 6, 7})
+      for (const int v : {0, 1, 2, 3, 4, 5, 6, 7, 8})  // 8: tiles of 28 in blocks of 256
         for (const std::uint32_t cap : {0u, 8u})
           for (const std::uint32_t ppt : {0u, 100u}) {
             if ((v == 3 || v >= 5) && spread != 1) continue;
             gp::PairsConfig c;
             c.slices_per_sm = spread;
             c.partition_lean = v == 0 ? 0 : 4;
-            c.partition_tile = v == 7 ? 32 : v == 2 || v == 4 || v == 6 ? 24 : 0;
-            c.partition_threads = v == 3 || v == 7 ? 256 : v == 5 || v == 6 ? 128 : 512;
+            c.partition_tile = v == 8 ? 28 : v == 7 ? 32 : v == 2 || v == 4 || v == 6 ? 24 : 0;
+            c.partition_threads = v == 3 || v == 7 || v == 8 ? 256 : v == 5 || v == 6 ? 128 : 512;
             c.hist_threads = v == 4 ? 1024 : 512;
             c.fuse = false;
             c.bucket_cap = cap;
@@ -296,13 +296,14 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
   const auto [loaded, appended] = answers_and_vectors(problems, wants);
   for (std::size_t i = 0; i < problems.size(); ++i)
     // 1024: partition blocks of 512, histogram blocks of 1024; 3: tiles of 32, three blocks of 256 a SM
-    for (const int threads : {512, 256, 128, 1024, 3}) {
+    for (const int threads : {512, 256, 128, 1024, 3, 28}) {  // 28: tiles of 28, blocks of 256
       gp::PairsConfig c = r17.config();
       c.progress = false;
       c.slices_per_sm = 1;
-      c.partition_threads = threads == 1024 ? 512 : threads == 3 ? 256 : threads;
-      c.hist_threads = threads == 1024 || threads == 3 ? 1024 : 512;
+      c.partition_threads = threads == 1024 ? 512 : threads == 3 || threads == 28 ? 256 : threads;
+      c.hist_threads = threads == 1024 || threads == 3 || threads == 28 ? 1024 : 512;
       if (threads == 3) c.partition_tile = 32;
+      if (threads == 28) c.partition_tile = 28;
       gp::PairsDevice dev(problems[i], c, 0);
       joseki::cuda::Stream s;
       for (int rep = 0; rep < 3; ++rep) {

@@ -257,8 +257,9 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
     // Session 10: fewer, larger slices (PairsConfig::slices_per_sm; 0: plan_slices' rule of <= 2^14 cells, 3 a
     // SM on the H200 at K = 2300), r16's kernel (variant 4) in r03's tiles and in tiles of 24 (r17), and in
     // partition blocks of 256 and 128 where the slices number <= 256 (one a SM), histogram blocks of 512 and 1024,
-    // and tiles of 32 in three blocks of 256 a SM (85 registers). Tie rule: within 2 %, the smaller spread.
-    for (const int tile : {0, 24, 32}) {
+    // and tiles of 28 (four blocks of 256 a SM) and of 32 (three, 85 registers allowed). Tie rule: within 2 %, the
+    // smaller spread.
+    for (const int tile : {0, 24, 28, 32}) {
       std::vector<Record> pts;
       struct Point {
         std::uint32_t spread;
@@ -267,7 +268,8 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
       for (const Point pt : {Point{0, 512, 512}, Point{2, 512, 512}, Point{1, 512, 512}, Point{1, 512, 1024},
                              Point{1, 256, 512}, Point{1, 256, 1024}, Point{1, 128, 512}, Point{1, 128, 1024}}) {
           const std::uint32_t spread = pt.spread;
-          if (tile == 32 && (pt.threads != 256 || pt.hist != 1024)) continue;  // tiles of 32: three blocks of 256 a SM
+          // tiles of 28 (four blocks of 256 a SM, 64 registers) and of 32 (three, 80 registers): r19's blocks only
+          if (tile >= 28 && (pt.spread != 1 || pt.threads != 256 || pt.hist != 1024)) continue;
           Record r = base_record("pairs.sweep.slices_per_sm",
                                  "full solve (r15's combine and graph, r16's partition kernel), histogram blocks "
                                  "(slices) a SM (0: the 2^14-cell plan)", "cuda", Scope::GpuCompute, "cold");
@@ -301,18 +303,19 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
     // N = 10^9 a single fused chunk (the histograms write the planes; 2 GB of buckets) instead of four.
     if (p.n > (1ULL << 28)) {
       std::vector<Record> pts;
-      for (const int lean : {1, 4})
+      // lean 19: r19's count (variant 4, one slice a SM, partition blocks of 256, histogram blocks of 1024).
+      for (const int lean : {1, 4, 19})
         for (const int lg : {28, 29, 30}) {
           Record r = base_record("pairs.sweep.chunk_pairs", "full solve (r15's combine and graph, r16's kernel in tiles "
-                                 "of 24), pairs per chunk", "cuda", Scope::GpuCompute, "cold");
+                                 "of 24; 19: r19's count), pairs per chunk", "cuda", Scope::GpuCompute, "cold");
           stamp(r);
           r.axes.set("chunk_pairs", static_cast<std::int64_t>(1) << lg);
           r.axes.set("partition_lean", static_cast<std::int64_t>(lean));
           r.ladder.sweep = "chunk_pairs";
-          PairsConfig c = r15.config();
+          PairsConfig c = lean == 19 ? find_rung("r19_small_partition_blocks").config() : r15.config();
           c.progress = false;
           c.partition_tile = 24;
-          c.partition_lean = lean;
+          c.partition_lean = lean == 19 ? 4 : lean;
           c.chunk_pairs = 1ULL << lg;
           r = bench::time_solve(p, c, ref.answer, timer, o, r);
           o.say(fmt::format("  chunk 2^{} lean {}  {}", lg, lean,

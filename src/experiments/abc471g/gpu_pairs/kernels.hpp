@@ -55,7 +55,9 @@ struct PartitionArgs {
   std::uint32_t* d_cursor = nullptr;  // buckets; zero before the first chunk, left zero after each
   std::uint64_t* d_zero = nullptr;    // set to 0 by the kernel (the fused count's maximum) unless nullptr
   // Pairs per thread and tile of the 512-thread partition kernel: 0 = 16 (18 when that saves a tile of
-  // a short run); 20 or 24 = fewer, larger tiles (r07, PairsConfig::partition_tile). Other values mean 0.
+  // a short run); 20 or 24 = fewer, larger tiles (r07, PairsConfig::partition_tile); 28 and 32 with r16's
+  // variant 4 in blocks of 256 (session 10's sweep points: four blocks a SM, and three with 80 registers).
+  // Other values mean 0.
   int tile_pairs = 0;
   // r16 (PairsConfig::partition_lean): the lean partition kernel (r16_lean_count.cu) in place of r03's,
   // for blocks of 512 (tiles of 16, 18 on a short run, or 24). Same buckets, same output. 0: r03's kernel;

@@ -288,6 +288,8 @@ void prepare_lean_partition() {
                                          static_cast<int>(lean_sorted_bytes(16, 128))));
   JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<24, 4, 128>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(lean_sorted_bytes(24, 128))));
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<28, 4, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(lean_sorted_bytes(28, 256))));
   JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<32, 4, 256, 3>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(lean_sorted_bytes(32, 256))));
@@ -305,6 +307,8 @@ void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s, int
     const bool wide = a.tile_pairs == 24;
     if (threads == 256 && a.tile_pairs == 32)  // three blocks a SM, 85 registers
       lean_partition_kernel<32, 4, 256, 3><<<blocks, 256, lean_sorted_bytes(32, 256), s>>>(a, bits);
+    else if (threads == 256 && a.tile_pairs == 28)
+      lean_partition_kernel<28, 4, 256><<<blocks, 256, lean_sorted_bytes(28, 256), s>>>(a, bits);
     else if (threads == 256 && wide)
       lean_partition_kernel<24, 4, 256><<<blocks, 256, lean_sorted_bytes(24, 256), s>>>(a, bits);
     else if (threads == 256)
@@ -339,6 +343,8 @@ int lean_partition_blocks_per_sm(int threads, int tile_pairs, int lean) {
   if ((threads == 256 || threads == 128) && lean == 4) {
     if (threads == 256 && tile_pairs == 32)
       occ(lean_partition_kernel<32, 4, 256, 3>, 256, lean_sorted_bytes(32, 256));
+    else if (threads == 256 && tile_pairs == 28)
+      occ(lean_partition_kernel<28, 4, 256>, 256, lean_sorted_bytes(28, 256));
     else if (threads == 256)
       occ(lean_partition_kernel<24, 4, 256>, 256, lean_sorted_bytes(24, 256));
     else
