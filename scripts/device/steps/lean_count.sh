@@ -1,4 +1,4 @@
-# Device step `lean_count` (issue 19, rungs r16-r18: the lean partition kernel, one slice a SM; sourced by
+# Device step `lean_count` (issue 19, rungs r16-r19: the lean partition kernel, one slice a SM, blocks of 256; sourced by
 # scripts/device/session.sh; ~2.5 minutes). Uses $B $J $W $SAN and step/run from session.sh.
 #   1. the GPU tests of the partition kernels and r16's whole solves; compute-sanitizer memcheck and racecheck
 #      of the sanitizer shapes (r16's kernel among them) unless LC_SANITIZERS=0
