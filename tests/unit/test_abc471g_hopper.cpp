@@ -207,6 +207,15 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
   EXPECT_EQ(c19.hist_threads, 1024);
   EXPECT_EQ(c19.partition_lean, 4);
   EXPECT_EQ(c19.partition_tile, 24);
+  // r20: r19 with the unrolled write-out.
+  const gp::PairsRung& r20 = gp::find_rung("p20");
+  EXPECT_EQ(r20.predecessor, "r19_small_partition_blocks");
+  const gp::PairsConfig c20 = r20.config();
+  EXPECT_EQ(c20.partition_lean, 5);
+  EXPECT_EQ(c20.partition_threads, 256);
+  EXPECT_EQ(c20.slices_per_sm, 1u);
+  EXPECT_EQ(c20.hist_threads, 1024);
+  EXPECT_EQ(c20.partition_tile, 24);
 }
 
 // PairsConfig's default shape is today's shipped r09 shape (rs.wg4.bk64, nothing of r10 .. r15).
@@ -235,7 +244,7 @@ TEST(Abc471gHopper, PairsConfigWgmmaDefaultIsRsWg4Bk64) {
 TEST(Abc471gHopper, WgmmaNeedsCoverEveryShapesSharedMemory) {
   constexpr std::int64_t H200_OPTIN = 232'448;  // 227 KiB
   std::vector<gp::WgmmaShape> shapes(std::begin(gp::WGMMA_SHAPES), std::end(gp::WGMMA_SHAPES));
-  for (const char* id : {"p09", "p10", "p11", "p12", "p13", "p14", "p15", "p16", "p17", "p18", "p19"}) {
+  for (const char* id : {"p09", "p10", "p11", "p12", "p13", "p14", "p15", "p16", "p17", "p18", "p19", "p20"}) {
     const gp::PairsRung& r = gp::find_rung(id);
     EXPECT_EQ(r.combine_kind, "wgmma") << id;
     shapes.push_back(r.config().wgmma);

@@ -63,7 +63,8 @@ struct PartitionArgs {
   // for blocks of 512 (tiles of 16, 18 on a short run, or 24). Same buckets, same output. 0: r03's kernel;
   // 1: lean; 2: lean, a full tile's scatter positions gathered first; 3: 2 with the write-out of a tile
   // overlapped with the next tile's generation; 4: 1 with one slice per thread in the scan when the slices
-  // number <= 512 (else 1). Any other value means 3. tile_pairs 32: lean 1 only (a sweep point).
+  // number <= 512 (else 1); 5: 4 with a full tile's write-out unrolled (blocks of 256, <= 256 slices: r20).
+  // Any other value means 3. tile_pairs 32: lean 1 only (a sweep point).
   int lean = 0;
   // Threads per histogram block: 512 (HIST_THREADS), or 1024 (PairsConfig::hist_threads, session 10's sweep
   // point: one large slice a SM leaves one block, 16 warps, to hide the shared-memory atomics' latency).

@@ -45,6 +45,7 @@ PairsRung cpu_rung(std::string id, std::string slug, std::string name, std::stri
 // (PairsConfig::wgmma: WgmmaShape's inflight, pad_copies, stages, tma), r07's partition tiles where a rung takes
 // them, the partition kernel (PairsConfig::partition_lean: r16's lean kernel from r16 on), the slices a SM and
 // the histogram blocks (PairsConfig::slices_per_sm, hist_threads: r18) and the partition blocks (r19).
+// (r20: partition_lean 5, the unrolled write-out.)
 std::function<void(PairsConfig&)> wgmma_knobs(int inflight, int pad_copies, int stages, int tma, int tile = 0,
                                               int lean = 0, std::uint32_t spread = 0, int hist = 512,
                                               int threads = 512) {
@@ -203,6 +204,12 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r18_one_slice_a_sm", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  wgmma_knobs(1, 1, 8, 1, 24, 4, 1, 1024, 256)),
+        gpu_rung("p20", 20, "r20_unrolled_write_out", "r19 + an unrolled write-out",
+                 "r19 with a full tile's write-out unrolled (partition_lean = 5): each thread writes its 24 entries "
+                 "of the sorted tile without a loop counter, bound or branch per pair",
+                 "r19_small_partition_blocks", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 wgmma_knobs(1, 1, 8, 1, 24, 5, 1, 1024, 256)),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -150,11 +150,13 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
                          " counters one block's shared memory holds on this GPU (or no exact slice size fits)");
     }
     if ((c.partition_lean > 0 && (c.partition_threads == 256 || c.partition_threads == 128) &&
-         (c.partition_lean != 4 || m_plan.slices > 256)) ||
-        (c.partition_lean == 0 && c.partition_threads == 128))
+         (c.partition_lean < 4 || c.partition_lean > 5 || (c.partition_lean == 5 && c.partition_threads != 256) ||
+          m_plan.slices > 256)) ||
+        (c.partition_lean == 0 && c.partition_threads == 128) ||
+        (c.partition_lean == 5 && c.partition_threads != 256))
       throw InputError("gpu-pairs: partition blocks of " + std::to_string(c.partition_threads) +
-                       " are r16's lean kernel, variant 4 (partition_lean = 4), with <= 256 slices (slices_per_sm); "
-                       "here partition_lean = " + std::to_string(c.partition_lean) + ", " +
+                       " are r16's lean kernel, variant 4 (partition_lean = 4; 5 in blocks of 256 only), with <= 256 "
+                       "slices (slices_per_sm); here partition_lean = " + std::to_string(c.partition_lean) + ", " +
                        std::to_string(m_plan.slices) + " slices");
     const PartitionLaunch pl = prepare_partition(device, c.partition_threads, m_plan.size);
     const std::uint64_t round = std::min(m_cfg.round_pairs, std::max<std::uint64_t>(m_end - m_begin, 1));

@@ -93,7 +93,9 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
   static_assert(PPT % 2 == 0 && TILE < 65536, "ranks are packed two per register, 16 bits each");
   // Slices per thread in the scan: 2 (up to 1024 slices); VAR 4: 1, or 2 in blocks of 128 (launched only
   // when the slices fit: <= 512 in blocks of 512, <= 256 in smaller ones).
-  constexpr std::uint32_t BPT = VAR == 4 ? (T >= 256 ? 1 : 256 / T) : (PART_MAX_BUCKETS + T - 1) / T;
+  // VAR 5 (session 10, r20): 4 with a full tile's write-out unrolled (no loop counter, bound or branch a pair).
+  constexpr bool ONE = VAR == 4 || VAR == 5;
+  constexpr std::uint32_t BPT = ONE ? (T >= 256 ? 1 : 256 / T) : (PART_MAX_BUCKETS + T - 1) / T;
   using Scan = cub::BlockScan<std::uint32_t, T, cub::BLOCK_SCAN_WARP_SCANS>;
   __shared__ typename Scan::TempStorage scan_tmp;
   extern __shared__ std::uint32_t s_sorted[];  // TILE keys grouped by slice; ~0u: no pair
@@ -231,7 +233,14 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
     } else {
       for (std::uint32_t i = threadIdx.x; i < a.buckets; i += T) s_base[i] = 0;
       const std::uint32_t n = s_total;
-      if (!spill) {
+      if (VAR == 5 && !spill && n == TILE) {  // every pair of the tile generated: PPT entries a thread
+#pragma unroll
+        for (int e = 0; e < PPT; ++e) {
+          const std::uint32_t i = threadIdx.x + static_cast<std::uint32_t>(e) * T;
+          const std::uint32_t k = s_sorted[i];
+          a.d_buf[at_byte(s_delta, k >> 16) + i] = static_cast<std::uint16_t>(k);
+        }
+      } else if (!spill) {
         for (std::uint32_t i = threadIdx.x; i < n; i += T) {
           const std::uint32_t k = s_sorted[i];
           a.d_buf[at_byte(s_delta, k >> 16) + i] = static_cast<std::uint16_t>(k);
@@ -290,6 +299,12 @@ void prepare_lean_partition() {
                                          static_cast<int>(lean_sorted_bytes(24, 128))));
   JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<28, 4, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(lean_sorted_bytes(28, 256))));
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<16, 5, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(lean_sorted_bytes(16, 256))));
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<24, 5, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(lean_sorted_bytes(24, 256))));
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<28, 5, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(lean_sorted_bytes(28, 256))));
   JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<32, 4, 256, 3>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(lean_sorted_bytes(32, 256))));
@@ -302,6 +317,17 @@ void prepare_lean_partition() {
 
 void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s, int threads) {
   const std::uint64_t total = (a.c.end - a.c.begin + a.run - 1) / a.run;
+  if (threads == 256 && a.lean == 5 && a.buckets <= 256) {  // r20: variant 5, blocks of 256 only
+    const unsigned blocks = static_cast<unsigned>((total + 255) / 256);
+    if (a.tile_pairs == 28)
+      lean_partition_kernel<28, 5, 256><<<blocks, 256, lean_sorted_bytes(28, 256), s>>>(a, bits);
+    else if (a.tile_pairs == 24)
+      lean_partition_kernel<24, 5, 256><<<blocks, 256, lean_sorted_bytes(24, 256), s>>>(a, bits);
+    else
+      lean_partition_kernel<16, 5, 256><<<blocks, 256, lean_sorted_bytes(16, 256), s>>>(a, bits);
+    JOSEKI_CUDA_CHECK_LAUNCH();
+    return;
+  }
   if ((threads == 256 || threads == 128) && a.lean == 4 && a.buckets <= 256) {  // tiles of 16 or 24, smaller blocks
     const unsigned blocks = static_cast<unsigned>((total + threads - 1) / threads);
     const bool wide = a.tile_pairs == 24;
@@ -340,7 +366,9 @@ int lean_partition_blocks_per_sm(int threads, int tile_pairs, int lean) {
   auto occ = [&](auto kernel, int t, std::size_t bytes) {
     JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, t, bytes));
   };
-  if ((threads == 256 || threads == 128) && lean == 4) {
+  if (threads == 256 && lean == 5) {
+    occ(lean_partition_kernel<28, 5, 256>, 256, lean_sorted_bytes(28, 256));
+  } else if ((threads == 256 || threads == 128) && lean == 4) {
     if (threads == 256 && tile_pairs == 32)
       occ(lean_partition_kernel<32, 4, 256, 3>, 256, lean_sorted_bytes(32, 256));
     else if (threads == 256 && tile_pairs == 28)
