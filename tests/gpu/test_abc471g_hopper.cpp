@@ -244,15 +244,19 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
     for (const std::uint32_t spread : {1u, 2u})
       // r03's kernel; r16's in tiles of 16 (18) and 24; r16's in blocks of 256; r16's with histogram blocks of
       // 1024; r16's in blocks of 128 in tiles of 16 (18) and 24; r16's in tiles of 32, three blocks of 256 a SM
-      // 8: tiles of 28 in blocks of 256; 9, 10, 11: r20's variant 5 (blocks of 256) in tiles of 16 (18), 24, 28
-      for (const int v : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11})
+      // 8: tiles of 28 in blocks of 256; 9, 10, 11: r20's variant 5 (blocks of 256) in tiles of 16 (18), 24, 28;
+      // 12, 13, 14: r21's variant 6 (no barrier at a tile's end) in the same tiles
+      for (const int v : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14})
         for (const std::uint32_t cap : {0u, 8u})
           for (const std::uint32_t ppt : {0u, 100u}) {
             if ((v == 3 || v >= 5) && spread != 1) continue;
             gp::PairsConfig c;
             c.slices_per_sm = spread;
-            c.partition_lean = v == 0 ? 0 : v >= 9 ? 5 : 4;
-            c.partition_tile = v == 8 || v == 11 ? 28 : v == 7 ? 32 : v == 2 || v == 4 || v == 6 || v == 10 ? 24 : 0;
+            c.partition_lean = v == 0 ? 0 : v >= 12 ? 6 : v >= 9 ? 5 : 4;
+            c.partition_tile = v == 8 || v == 11 || v == 14 ? 28
+                               : v == 7                     ? 32
+                               : v == 2 || v == 4 || v == 6 || v == 10 || v == 13 ? 24
+                                                                                  : 0;
             c.partition_threads = v == 3 || v >= 7 ? 256 : v == 5 || v == 6 ? 128 : 512;
             c.hist_threads = v == 4 ? 1024 : 512;
             c.fuse = false;
@@ -286,6 +290,11 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
     c.partition_threads = 512;
     c.partition_lean = 5;  // r20's variant: blocks of 256 only
     EXPECT_THROW(gp::PairsDevice(p, c, 0), joseki::InputError);
+    c.partition_lean = 6;  // r21's too
+    EXPECT_THROW(gp::PairsDevice(p, c, 0), joseki::InputError);
+    c.partition_threads = 128;
+    EXPECT_THROW(gp::PairsDevice(p, c, 0), joseki::InputError);
+    c.partition_threads = 512;
     c.partition_lean = 4;
     c.hist_threads = 768;
     EXPECT_THROW(gp::PairsDevice(p, c, 0), joseki::InputError);
@@ -300,8 +309,8 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
   const auto [loaded, appended] = answers_and_vectors(problems, wants);
   for (std::size_t i = 0; i < problems.size(); ++i)
     // 1024: partition blocks of 512, histogram blocks of 1024; 3: tiles of 32, three blocks of 256 a SM
-    // 28: tiles of 28, blocks of 256; 5: r20 (variant 5)
-    for (const int threads : {512, 256, 128, 1024, 3, 28, 5}) {
+    // 28: tiles of 28, blocks of 256; 5: r20 (variant 5); 6: r21 (variant 6)
+    for (const int threads : {512, 256, 128, 1024, 3, 28, 5, 6}) {
       gp::PairsConfig c = r17.config();
       c.progress = false;
       c.slices_per_sm = 1;
@@ -310,6 +319,7 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
       if (threads == 3) c.partition_tile = 32;
       if (threads == 28) c.partition_tile = 28;
       if (threads == 5) c = gp::find_rung("p20").config();
+      if (threads == 6) c = gp::find_rung("p21").config();
       c.progress = false;
       gp::PairsDevice dev(problems[i], c, 0);
       joseki::cuda::Stream s;
@@ -335,7 +345,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
   for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10)}) {
     const std::uint32_t kp = gp::padded_k(p.k);
     const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-    for (const int shape : {0, 1, 2, 3, 4, 5, 6}) {
+    for (const int shape : {0, 1, 2, 3, 4, 5, 6, 7}) {
       const int panels = shape == 1 ? 2 : 1;
       gp::PairsConfig c;
       c.combiner = gp::Combiner::Gemm;
@@ -349,6 +359,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
         c.hist_threads = 1024;
         if (shape == 5) c.partition_tile = 32;  // three blocks of 256 a SM
         if (shape == 6) c.partition_lean = 5;   // r20's unrolled write-out
+        if (shape == 7) c.partition_lean = 6;   // r21: no barrier at a tile's end (racecheck's shape)
       }
       gp::PairsDevice dev(p, c, 0);
       joseki::cuda::Stream s;

@@ -216,6 +216,16 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
   EXPECT_EQ(c20.slices_per_sm, 1u);
   EXPECT_EQ(c20.hist_threads, 1024);
   EXPECT_EQ(c20.partition_tile, 24);
+  // r21: r20 without the barrier that closes a tile.
+  const gp::PairsRung& r21 = gp::find_rung("p21");
+  EXPECT_EQ(r21.predecessor, "r20_unrolled_write_out");
+  gp::PairsConfig c21 = r21.config();
+  EXPECT_EQ(c21.partition_lean, 6);
+  c21.partition_lean = 5;
+  EXPECT_EQ(c21.partition_threads, c20.partition_threads);  // nothing else changed
+  EXPECT_EQ(c21.slices_per_sm, c20.slices_per_sm);
+  EXPECT_EQ(c21.hist_threads, c20.hist_threads);
+  EXPECT_EQ(c21.partition_tile, c20.partition_tile);
 }
 
 // PairsConfig's default shape is today's shipped r09 shape (rs.wg4.bk64, nothing of r10 .. r15).
@@ -244,7 +254,7 @@ TEST(Abc471gHopper, PairsConfigWgmmaDefaultIsRsWg4Bk64) {
 TEST(Abc471gHopper, WgmmaNeedsCoverEveryShapesSharedMemory) {
   constexpr std::int64_t H200_OPTIN = 232'448;  // 227 KiB
   std::vector<gp::WgmmaShape> shapes(std::begin(gp::WGMMA_SHAPES), std::end(gp::WGMMA_SHAPES));
-  for (const char* id : {"p09", "p10", "p11", "p12", "p13", "p14", "p15", "p16", "p17", "p18", "p19", "p20"}) {
+  for (const char* id : {"p09", "p10", "p11", "p12", "p13", "p14", "p15", "p16", "p17", "p18", "p19", "p20", "p21"}) {
     const gp::PairsRung& r = gp::find_rung(id);
     EXPECT_EQ(r.combine_kind, "wgmma") << id;
     shapes.push_back(r.config().wgmma);

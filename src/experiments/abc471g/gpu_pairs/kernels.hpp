@@ -63,7 +63,8 @@ struct PartitionArgs {
   // for blocks of 512 (tiles of 16, 18 on a short run, or 24). Same buckets, same output. 0: r03's kernel;
   // 1: lean; 2: lean, a full tile's scatter positions gathered first; 3: 2 with the write-out of a tile
   // overlapped with the next tile's generation; 4: 1 with one slice per thread in the scan when the slices
-  // number <= 512 (else 1); 5: 4 with a full tile's write-out unrolled (blocks of 256, <= 256 slices: r20).
+  // number <= 512 (else 1); 5: 4 with a full tile's write-out unrolled (blocks of 256, <= 256 slices: r20);
+  // 6: 5 with the slice counters double-buffered and no barrier at a tile's end (blocks of 256: r21).
   // Any other value means 3. tile_pairs 32: lean 1 only (a sweep point).
   int lean = 0;
   // Threads per histogram block: 512 (HIST_THREADS), or 1024 (PairsConfig::hist_threads, session 10's sweep
@@ -80,12 +81,13 @@ PartitionLaunch prepare_partition(int device, int threads, std::uint32_t slice);
 // r16_lean_count.cu: its kernels' shared-memory limits (called by prepare_partition), and one chunk's
 // partition by the lean kernel (launch_partition_only calls it when a.lean and the blocks are 512).
 void prepare_lean_partition();
-// threads: 512, or 256 or 128 for variant 4 with <= 256 slices (session 10; PairsDevice refuses other lean
-// configurations in smaller blocks); tile_pairs 32 with 256: three blocks a SM (85 registers).
+// threads: 512, or 256 or 128 for variant 4 and 256 for variants 5 and 6, with <= 256 slices (sessions 10, 11;
+// PairsDevice refuses other lean configurations in smaller blocks); tile_pairs 32 with 256: three blocks a SM.
 void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s, int threads = 512);
-// Blocks a SM of the lean kernel that launch_lean_partition picks for these knobs (the occupancy API): the
-// pipeline sizes a chunk's runs so that one wave of them fills the GPU.
-int lean_partition_blocks_per_sm(int threads, int tile_pairs, int lean);
+// Blocks a SM of the lean kernel that launch_lean_partition picks for these knobs and `buckets` slices (the
+// occupancy API, asked about the same instantiation): the pipeline sizes a chunk's runs so that one wave of
+// them fills the GPU.
+int lean_partition_blocks_per_sm(int threads, int tile_pairs, int lean, std::uint32_t buckets);
 // One chunk: partition (generate, rank by slice, write 16-bit offsets into the buckets; a full
 // bucket spills into the table with RED.ADD), then one histogram block per slice adds its
 // bucket into the table and empties the bucket.

@@ -45,7 +45,7 @@ PairsRung cpu_rung(std::string id, std::string slug, std::string name, std::stri
 // (PairsConfig::wgmma: WgmmaShape's inflight, pad_copies, stages, tma), r07's partition tiles where a rung takes
 // them, the partition kernel (PairsConfig::partition_lean: r16's lean kernel from r16 on), the slices a SM and
 // the histogram blocks (PairsConfig::slices_per_sm, hist_threads: r18) and the partition blocks (r19).
-// (r20: partition_lean 5, the unrolled write-out.)
+// (r20: partition_lean 5, the unrolled write-out; r21: 6, no barrier closing a tile.)
 std::function<void(PairsConfig&)> wgmma_knobs(int inflight, int pad_copies, int stages, int tma, int tile = 0,
                                               int lean = 0, std::uint32_t spread = 0, int hist = 512,
                                               int threads = 512) {
@@ -210,6 +210,13 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r19_small_partition_blocks", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  wgmma_knobs(1, 1, 8, 1, 24, 5, 1, 1024, 256)),
+        gpu_rung("p21", 21, "r21_no_tile_end_barrier", "r20 - the barrier that closes a tile",
+                 "r20 with the slice counters in two buffers, tile t counting into buffer t mod 2 and clearing the "
+                 "other after its first barrier (partition_lean = 6): no barrier closes a tile, so a warp done "
+                 "with its write-out generates the next tile while the others still write",
+                 "r20_unrolled_write_out", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 wgmma_knobs(1, 1, 8, 1, 24, 6, 1, 1024, 256)),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -149,15 +149,19 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
                          " slices need more than the " + std::to_string(max_cells) +
                          " counters one block's shared memory holds on this GPU (or no exact slice size fits)");
     }
-    if ((c.partition_lean > 0 && (c.partition_threads == 256 || c.partition_threads == 128) &&
-         (c.partition_lean < 4 || c.partition_lean > 5 || (c.partition_lean == 5 && c.partition_threads != 256) ||
-          m_plan.slices > 256)) ||
-        (c.partition_lean == 0 && c.partition_threads == 128) ||
-        (c.partition_lean == 5 && c.partition_threads != 256))
-      throw InputError("gpu-pairs: partition blocks of " + std::to_string(c.partition_threads) +
-                       " are r16's lean kernel, variant 4 (partition_lean = 4; 5 in blocks of 256 only), with <= 256 "
-                       "slices (slices_per_sm); here partition_lean = " + std::to_string(c.partition_lean) + ", " +
-                       std::to_string(m_plan.slices) + " slices");
+    // Small partition blocks are r16's lean kernel with <= 256 slices: variant 4 in blocks of 256 or 128,
+    // variants 5 and 6 (r20, r21) in blocks of 256 only.
+    const int lean = c.partition_lean, pt = c.partition_threads;
+    const bool small_blocks = pt == 256 || pt == 128;
+    const bool lean_ok = lean == 5 || lean == 6 ? pt == 256 && m_plan.slices <= 256
+                         : small_blocks        ? (lean == 0 && pt == 256) || (lean == 4 && m_plan.slices <= 256)
+                                               : true;
+    if (!lean_ok)
+      throw InputError("gpu-pairs: partition blocks of " + std::to_string(pt) +
+                       " are r16's lean kernel, variant 4 (partition_lean = 4, blocks of 256 or 128) or 5 and 6 "
+                       "(blocks of 256), with <= 256 slices (slices_per_sm; r03's kernel: blocks of 256 or 512); "
+                       "here partition_lean = " + std::to_string(lean) + ", " + std::to_string(m_plan.slices) +
+                       " slices");
     const PartitionLaunch pl = prepare_partition(device, c.partition_threads, m_plan.size);
     const std::uint64_t round = std::min(m_cfg.round_pairs, std::max<std::uint64_t>(m_end - m_begin, 1));
     m_chunk = std::clamp<std::uint64_t>(c.chunk_pairs, 1, std::min<std::uint64_t>(round, 1ULL << 31));
@@ -166,7 +170,7 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     if (c.partition_lean > 0) {  // r16's kernel: its own residency (blocks of 128, three of 256 a SM)
       const int t = c.partition_threads == 256 || c.partition_threads == 128 ? c.partition_threads : 512;
       m_resident = static_cast<std::uint64_t>(sms) *
-                   static_cast<std::uint64_t>(std::max(1, lean_partition_blocks_per_sm(t, c.partition_tile, c.partition_lean))) *
+                   static_cast<std::uint64_t>(std::max(1, lean_partition_blocks_per_sm(t, c.partition_tile, c.partition_lean, m_plan.slices))) *
                    static_cast<std::uint64_t>(t);
     }
     m_ppt = static_cast<std::uint32_t>(partition_run(m_chunk));

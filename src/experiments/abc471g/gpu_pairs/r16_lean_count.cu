@@ -57,6 +57,8 @@
 //   ~0.6 ms less count (r17, tiles of 24: 3601.95 us).
 #include <cuda_runtime.h>
 
+#include <set>
+
 #include <cub/block/block_scan.cuh>
 
 #include "backend/cuda/check.hpp"
@@ -94,13 +96,16 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
   // Slices per thread in the scan: 2 (up to 1024 slices); VAR 4: 1, or 2 in blocks of 128 (launched only
   // when the slices fit: <= 512 in blocks of 512, <= 256 in smaller ones).
   // VAR 5 (session 10, r20): 4 with a full tile's write-out unrolled (no loop counter, bound or branch a pair).
-  constexpr bool ONE = VAR == 4 || VAR == 5;
+  // VAR 6 (session 11, r21): 5 with the slice counters in two buffers (tile t counts into t & 1, and clears
+  // the other for tile t + 1 after its first barrier), so no barrier closes the tile: a warp done with its
+  // write-out generates the next tile while the others still write.
+  constexpr bool ONE = VAR >= 4 && VAR <= 6, UNROLLED = VAR == 5 || VAR == 6, TWO = OVERLAP || VAR == 6;
   constexpr std::uint32_t BPT = ONE ? (T >= 256 ? 1 : 256 / T) : (PART_MAX_BUCKETS + T - 1) / T;
   using Scan = cub::BlockScan<std::uint32_t, T, cub::BLOCK_SCAN_WARP_SCANS>;
   __shared__ typename Scan::TempStorage scan_tmp;
   extern __shared__ std::uint32_t s_sorted[];  // TILE keys grouped by slice; ~0u: no pair
-  // Slice counts, then the slice's first index in s_sorted; OVERLAP: two buffers, tile t uses t & 1.
-  __shared__ std::uint32_t s_base2[(OVERLAP ? 2 : 1) * PART_MAX_BUCKETS];
+  // Slice counts, then the slice's first index in s_sorted; TWO: two buffers, tile t uses t & 1.
+  __shared__ std::uint32_t s_base2[(TWO ? 2 : 1) * PART_MAX_BUCKETS];
   __shared__ std::uint32_t s_delta[PART_MAX_BUCKETS];  // sorted entry i of slice b -> d_buf[s_delta[b] + i]
   __shared__ std::uint32_t s_limit[PART_MAX_BUCKETS];  // ... while i < s_limit[b], else it spills
   __shared__ std::uint32_t s_total;
@@ -131,12 +136,12 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
   }
   const std::uint32_t tiles = static_cast<std::uint32_t>((a.run + PPT - 1) / PPT);
   std::uint64_t q = p0;
-  for (std::uint32_t i = threadIdx.x; i < (OVERLAP ? 2 : 1) * PART_MAX_BUCKETS; i += T) s_base2[i] = 0;
+  for (std::uint32_t i = threadIdx.x; i < (TWO ? 2 : 1) * PART_MAX_BUCKETS; i += T) s_base2[i] = 0;
   std::uint32_t n_prev = 0;  // OVERLAP: the previous tile's entries, written out during this tile's generation
   int spill_prev = 0;
   __syncthreads();
   for (std::uint32_t t = 0; t < tiles; ++t) {
-    std::uint32_t* s_base = s_base2 + (OVERLAP ? (t & 1u) * PART_MAX_BUCKETS : 0u);
+    std::uint32_t* s_base = s_base2 + (TWO ? (t & 1u) * PART_MAX_BUCKETS : 0u);
     std::uint32_t key[PPT], rank2[PPT / 2] = {};
     // Pair e of the tile (prev, cur): its key (b << 18 | (cell - b * slice)) and its rank in slice b.
     auto rank_pair = [&](int e, std::uint32_t cur) {
@@ -171,7 +176,7 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
       }
     }
     __syncthreads();
-    if constexpr (OVERLAP) {  // the other buffer: last read by tile t - 1's scatter, next counted by tile t + 1
+    if constexpr (TWO) {  // the other buffer: last read by tile t - 1's scatter, next counted by tile t + 1
       std::uint32_t* other = s_base2 + ((t + 1) & 1u) * PART_MAX_BUCKETS;
       for (std::uint32_t i = threadIdx.x; i < a.buckets; i += T) other[i] = 0;
     }
@@ -231,9 +236,10 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
       n_prev = s_total;  // written again only after the next tile's first barrier
       spill_prev = spill;
     } else {
-      for (std::uint32_t i = threadIdx.x; i < a.buckets; i += T) s_base[i] = 0;
+      if constexpr (!TWO)
+        for (std::uint32_t i = threadIdx.x; i < a.buckets; i += T) s_base[i] = 0;
       const std::uint32_t n = s_total;
-      if (VAR == 5 && !spill && n == TILE) {  // every pair of the tile generated: PPT entries a thread
+      if (UNROLLED && !spill && n == TILE) {  // every pair of the tile generated: PPT entries a thread
 #pragma unroll
         for (int e = 0; e < PPT; ++e) {
           const std::uint32_t i = threadIdx.x + static_cast<std::uint32_t>(e) * T;
@@ -248,7 +254,9 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
       } else {
         for (std::uint32_t i = threadIdx.x; i < n; i += T) write_out(i, n, 1);
       }
-      __syncthreads();
+      // VAR 6: tile t + 1's first barrier orders this write-out's reads of s_sorted, s_delta, s_limit and
+      // s_total before their next writes (all after that barrier), and its counters were cleared during tile t.
+      if constexpr (VAR != 6) __syncthreads();
     }
   }
   if constexpr (OVERLAP)  // the last tile's entries
@@ -259,127 +267,83 @@ constexpr std::size_t lean_sorted_bytes(int ppt, int threads = LEAN_THREADS) {
   return static_cast<std::size_t>(threads) * static_cast<std::size_t>(ppt) * sizeof(std::uint32_t);
 }
 
-template <int VAR>
-void set_limits() {
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<16, VAR>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(lean_sorted_bytes(16))));
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<18, VAR>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(lean_sorted_bytes(18))));
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<24, VAR>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(lean_sorted_bytes(24))));
+// One instantiation of the lean kernel and its launch shape. choose_lean is the only place that maps the
+// knobs to an instantiation: launch_lean_partition launches its choice and lean_partition_blocks_per_sm asks
+// the occupancy API about the same one, so the two cannot disagree.
+struct LeanKernel {
+  void (*kernel)(PartitionArgs, int) = nullptr;
+  int threads = LEAN_THREADS;
+  std::size_t smem = 0;  // dynamic shared memory: the sorted tile
+};
+
+template <int PPT, int VAR, int T = LEAN_THREADS, int MINB = 1024 / T>
+LeanKernel lean_kernel() {
+  return {lean_partition_kernel<PPT, VAR, T, MINB>, T, lean_sorted_bytes(PPT, T)};
 }
 
+// Blocks of 512: tiles of 24, of 18 for a short run (r04's rule: one tile less), else of 16; 32 (variant 1: a
+// sweep point whose registers spill).
 template <int VAR>
-void launch_var(const PartitionArgs& a, int bits, unsigned blocks, cudaStream_t s) {
-  if constexpr (VAR == 1) {
-    if (a.tile_pairs == 32) {  // a sweep point (registers spill)
-      lean_partition_kernel<32, 1><<<blocks, LEAN_THREADS, lean_sorted_bytes(32), s>>>(a, bits);
-      return;
-    }
+LeanKernel lean_kernel_512(int tile, std::uint64_t run) {
+  if constexpr (VAR == 1)
+    if (tile == 32) return lean_kernel<32, 1>();
+  if (tile == 24) return lean_kernel<24, VAR>();
+  if (run <= 64 && (run + 17) / 18 < (run + 15) / 16) return lean_kernel<18, VAR>();
+  return lean_kernel<16, VAR>();
+}
+
+// threads 256 with variants 5, 6 (r20, r21) or 4, and 128 with 4, when the slices number <= 256 (the
+// pipeline refuses the other small-block combinations); everything else runs in blocks of 512, where
+// variant 4 needs <= 512 slices (else 1) and values other than 1, 2, 4 mean 3.
+LeanKernel choose_lean(int threads, int lean, int tile, std::uint64_t run, std::uint32_t buckets) {
+  if (threads == 256 && (lean == 5 || lean == 6) && buckets <= 256) {
+    if (lean == 6) return tile == 28 ? lean_kernel<28, 6, 256>() : tile == 24 ? lean_kernel<24, 6, 256>() : lean_kernel<16, 6, 256>();
+    return tile == 28 ? lean_kernel<28, 5, 256>() : tile == 24 ? lean_kernel<24, 5, 256>() : lean_kernel<16, 5, 256>();
   }
-  if (a.tile_pairs == 24)
-    lean_partition_kernel<24, VAR><<<blocks, LEAN_THREADS, lean_sorted_bytes(24), s>>>(a, bits);
-  else if (a.run <= 64 && (a.run + 17) / 18 < (a.run + 15) / 16)  // r04's rule for a short run
-    lean_partition_kernel<18, VAR><<<blocks, LEAN_THREADS, lean_sorted_bytes(18), s>>>(a, bits);
-  else
-    lean_partition_kernel<16, VAR><<<blocks, LEAN_THREADS, lean_sorted_bytes(16), s>>>(a, bits);
+  if ((threads == 256 || threads == 128) && lean == 4 && buckets <= 256) {
+    if (threads == 128) return tile == 24 ? lean_kernel<24, 4, 128>() : lean_kernel<16, 4, 128>();
+    if (tile == 32) return lean_kernel<32, 4, 256, 3>();  // three blocks a SM, 85 registers
+    if (tile == 28) return lean_kernel<28, 4, 256>();
+    return tile == 24 ? lean_kernel<24, 4, 256>() : lean_kernel<16, 4, 256>();
+  }
+  switch (lean) {
+    case 1: return lean_kernel_512<1>(tile, run);
+    case 2: return lean_kernel_512<2>(tile, run);
+    case 4: return buckets <= LEAN_THREADS ? lean_kernel_512<4>(tile, run) : lean_kernel_512<1>(tile, run);
+    default: return lean_kernel_512<3>(tile, run);
+  }
 }
 
 }  // namespace
 
 void prepare_lean_partition() {
-  set_limits<4>();
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<16, 4, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(lean_sorted_bytes(16, 256))));
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<24, 4, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(lean_sorted_bytes(24, 256))));
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<16, 4, 128>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(lean_sorted_bytes(16, 128))));
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<24, 4, 128>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(lean_sorted_bytes(24, 128))));
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<28, 4, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(lean_sorted_bytes(28, 256))));
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<16, 5, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(lean_sorted_bytes(16, 256))));
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<24, 5, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(lean_sorted_bytes(24, 256))));
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<28, 5, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(lean_sorted_bytes(28, 256))));
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<32, 4, 256, 3>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(lean_sorted_bytes(32, 256))));
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(lean_partition_kernel<32, 1>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(lean_sorted_bytes(32))));
-  set_limits<1>();
-  set_limits<2>();
-  set_limits<3>();
+  // Every instantiation choose_lean can return: the shared-memory limit of its sorted tile.
+  std::set<void (*)(PartitionArgs, int)> done;
+  for (const int threads : {512, 256, 128})
+    for (const int lean : {1, 2, 3, 4, 5, 6})
+      for (const int tile : {0, 24, 28, 32})
+        for (const std::uint64_t run : {std::uint64_t{52}, std::uint64_t{1} << 20})
+          for (const std::uint32_t buckets : {256u, 512u, 1024u}) {
+            const LeanKernel k = choose_lean(threads, lean, tile, run, buckets);
+            if (done.insert(k.kernel).second)
+              JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                     static_cast<int>(k.smem)));
+          }
 }
 
 void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s, int threads) {
   const std::uint64_t total = (a.c.end - a.c.begin + a.run - 1) / a.run;
-  if (threads == 256 && a.lean == 5 && a.buckets <= 256) {  // r20: variant 5, blocks of 256 only
-    const unsigned blocks = static_cast<unsigned>((total + 255) / 256);
-    if (a.tile_pairs == 28)
-      lean_partition_kernel<28, 5, 256><<<blocks, 256, lean_sorted_bytes(28, 256), s>>>(a, bits);
-    else if (a.tile_pairs == 24)
-      lean_partition_kernel<24, 5, 256><<<blocks, 256, lean_sorted_bytes(24, 256), s>>>(a, bits);
-    else
-      lean_partition_kernel<16, 5, 256><<<blocks, 256, lean_sorted_bytes(16, 256), s>>>(a, bits);
-    JOSEKI_CUDA_CHECK_LAUNCH();
-    return;
-  }
-  if ((threads == 256 || threads == 128) && a.lean == 4 && a.buckets <= 256) {  // tiles of 16 or 24, smaller blocks
-    const unsigned blocks = static_cast<unsigned>((total + threads - 1) / threads);
-    const bool wide = a.tile_pairs == 24;
-    if (threads == 256 && a.tile_pairs == 32)  // three blocks a SM, 85 registers
-      lean_partition_kernel<32, 4, 256, 3><<<blocks, 256, lean_sorted_bytes(32, 256), s>>>(a, bits);
-    else if (threads == 256 && a.tile_pairs == 28)
-      lean_partition_kernel<28, 4, 256><<<blocks, 256, lean_sorted_bytes(28, 256), s>>>(a, bits);
-    else if (threads == 256 && wide)
-      lean_partition_kernel<24, 4, 256><<<blocks, 256, lean_sorted_bytes(24, 256), s>>>(a, bits);
-    else if (threads == 256)
-      lean_partition_kernel<16, 4, 256><<<blocks, 256, lean_sorted_bytes(16, 256), s>>>(a, bits);
-    else if (wide)
-      lean_partition_kernel<24, 4, 128><<<blocks, 128, lean_sorted_bytes(24, 128), s>>>(a, bits);
-    else
-      lean_partition_kernel<16, 4, 128><<<blocks, 128, lean_sorted_bytes(16, 128), s>>>(a, bits);
-    JOSEKI_CUDA_CHECK_LAUNCH();
-    return;
-  }
-  const unsigned blocks = static_cast<unsigned>((total + LEAN_THREADS - 1) / LEAN_THREADS);
-  switch (a.lean) {
-    case 1: launch_var<1>(a, bits, blocks, s); break;
-    case 2: launch_var<2>(a, bits, blocks, s); break;
-    case 4:
-      if (a.buckets <= LEAN_THREADS)
-        launch_var<4>(a, bits, blocks, s);
-      else
-        launch_var<1>(a, bits, blocks, s);
-      break;
-    default: launch_var<3>(a, bits, blocks, s); break;
-  }
+  const LeanKernel k = choose_lean(threads, a.lean, a.tile_pairs, a.run, a.buckets);
+  const auto blocks = static_cast<unsigned>((total + static_cast<std::uint64_t>(k.threads) - 1) /
+                                            static_cast<std::uint64_t>(k.threads));
+  k.kernel<<<blocks, k.threads, k.smem, s>>>(a, bits);
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 
-int lean_partition_blocks_per_sm(int threads, int tile_pairs, int lean) {
+int lean_partition_blocks_per_sm(int threads, int tile_pairs, int lean, std::uint32_t buckets) {
+  const LeanKernel k = choose_lean(threads, lean, tile_pairs, std::uint64_t{1} << 20, buckets);  // a long run
   int n = 0;
-  auto occ = [&](auto kernel, int t, std::size_t bytes) {
-    JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, t, bytes));
-  };
-  if (threads == 256 && lean == 5) {
-    occ(lean_partition_kernel<28, 5, 256>, 256, lean_sorted_bytes(28, 256));
-  } else if ((threads == 256 || threads == 128) && lean == 4) {
-    if (threads == 256 && tile_pairs == 32)
-      occ(lean_partition_kernel<32, 4, 256, 3>, 256, lean_sorted_bytes(32, 256));
-    else if (threads == 256 && tile_pairs == 28)
-      occ(lean_partition_kernel<28, 4, 256>, 256, lean_sorted_bytes(28, 256));
-    else if (threads == 256)
-      occ(lean_partition_kernel<24, 4, 256>, 256, lean_sorted_bytes(24, 256));
-    else
-      occ(lean_partition_kernel<24, 4, 128>, 128, lean_sorted_bytes(24, 128));
-  } else {
-    occ(lean_partition_kernel<24, 4>, LEAN_THREADS, lean_sorted_bytes(24));
-  }
+  JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k.kernel, k.threads, k.smem));
   return n;
 }
 

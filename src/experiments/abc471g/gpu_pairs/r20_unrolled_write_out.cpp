@@ -11,5 +11,5 @@
 // Prediction: ncu of r19's kernel (session 10's final call) shows the warps partly issue-bound (issue slots
 // 56 % busy, "not selected" 1.87 and "math pipe throttle" 1.35 per issued instruction beside the short
 // scoreboard's 3.85): ~3 of ~39 instructions a pair less, ~3 % at 10^9.
-// Measured: see docs/ABC471G_SCALE.md ("r18 .. r20") and results/h200/2026-12-02-session10.
+// Measured: see docs/ABC471G_SCALE.md ("r20, r21") and results/h200/2026-12-02-session11.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
