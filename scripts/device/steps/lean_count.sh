@@ -5,6 +5,7 @@
 #   2. `abc471g scale hopper` at the max case, 10^8 and 10^9 (LC_RUNS times each, interleaved)
 #   3. Nsight Compute on partition kernels (LC_NCU: "mangled-name-regex@N ..."), each at its first launch in
 #      `scale hopper --n N`: the same metrics and SASS-level source page as count_anatomy
+#   4. LC_NCU_TIMES: each launch's duration (caches left alone), to time a solve's chunks one by one
 LC=$W/lean_count
 mkdir -p "$LC"
 step "lean_count: GPU tests"
@@ -38,4 +39,19 @@ for spec in ${LC_NCU:-lean_partition_kernel@1e8}; do
     > "$LC/pipes_$tag.csv" 2>&1
   run timeout 60 $NCU -i "$LC/$tag.ncu-rep" --page source --csv --print-source sass > "$LC/source_$tag.csv" 2>&1
   xz -T4 "$LC/source_$tag.csv"; rm -f "$LC/$tag.ncu-rep"
+done
+# LC_NCU_TIMES: "kernel-regex@N@COUNT ..." (mangled names): the duration of each of the first COUNT launches in
+# `scale hopper --n N`, caches and clocks left alone (the kernels between them run as in a solve)
+for spec in ${LC_NCU_TIMES:-}; do
+  IFS=@ read -r kre n cnt <<<"$spec"
+  tag=times_$(echo "$kre" | tr -c 'A-Za-z0-9_\n' '_')_$n
+  step "lean_count: ncu launch times, $kre at N = $n ($cnt launches)"
+  NCU=ncu; command -v ncu >/dev/null || NCU=/usr/local/cuda/bin/ncu
+  run timeout 200 $NCU --clock-control none --cache-control none --kernel-name-base mangled --kernel-name regex:"$kre" \
+    --launch-count "$cnt" --metrics gpu__time_duration.sum,launch__grid_size -o "$LC/$tag" \
+    "$J" abc471g scale hopper --n "$n" --min-samples 1 --max-samples 1 --min-time 0 > "$LC/ncu_run_$tag.log" 2>&1
+  tail -2 "$LC/ncu_run_$tag.log"
+  run timeout 60 $NCU -i "$LC/$tag.ncu-rep" --page raw --csv --metrics gpu__time_duration.sum,launch__grid_size \
+    > "$LC/$tag.csv" 2>&1
+  rm -f "$LC/$tag.ncu-rep"
 done

@@ -305,21 +305,26 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
     }
     // Chunk size with r16's kernel in tiles of 24 (variants 1 and 4): one chunk up to 2^30 pairs makes
     // N = 10^9 a single fused chunk (the histograms write the planes; 2 GB of buckets) instead of four.
+    // lean 19 and 21: r19's and r21's counts (session 11: r21 wins at 10^8, one fused chunk, and loses at 10^9
+    // in chunks of 2^28; chunks of 2^27 and 2^30 tell the run's length and the fused histograms apart).
     if (p.n > (1ULL << 28)) {
       std::vector<Record> pts;
-      // lean 19: r19's count (variant 4, one slice a SM, partition blocks of 256, histogram blocks of 1024).
-      for (const int lean : {1, 4, 19})
-        for (const int lg : {28, 29, 30}) {
+      for (const int lean : {1, 4, 19, 21})
+        for (const int lg : {27, 28, 29, 30}) {
+          if (lg == 27 && lean < 19) continue;
           Record r = base_record("pairs.sweep.chunk_pairs", "full solve (r15's combine and graph, r16's kernel in tiles "
-                                 "of 24; 19: r19's count), pairs per chunk", "cuda", Scope::GpuCompute, "cold");
+                                 "of 24; 19, 21: r19's, r21's count), pairs per chunk", "cuda", Scope::GpuCompute,
+                                 "cold");
           stamp(r);
           r.axes.set("chunk_pairs", static_cast<std::int64_t>(1) << lg);
           r.axes.set("partition_lean", static_cast<std::int64_t>(lean));
           r.ladder.sweep = "chunk_pairs";
-          PairsConfig c = lean == 19 ? find_rung("r19_small_partition_blocks").config() : r15.config();
+          PairsConfig c = lean == 19   ? find_rung("r19_small_partition_blocks").config()
+                          : lean == 21 ? find_rung("r21_no_tile_end_barrier").config()
+                                       : r15.config();
           c.progress = false;
           c.partition_tile = 24;
-          c.partition_lean = lean == 19 ? 4 : lean;
+          if (lean < 19) c.partition_lean = lean;
           c.chunk_pairs = 1ULL << lg;
           r = bench::time_solve(p, c, ref.answer, timer, o, r);
           o.say(fmt::format("  chunk 2^{} lean {}  {}", lg, lean,
@@ -327,6 +332,26 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
           pts.push_back(r);
         }
       out.insert(out.end(), pts.begin(), pts.end());
+    }
+    // r19's and r21's counts with the histograms fused (one chunk: they write the product's planes, launched as
+    // programmatic dependents) and not (they add into the table in stream order, as at 10^9 in chunks of 2^28).
+    if (p.n <= (1ULL << 28)) {
+      for (const char* slug : {"r19_small_partition_blocks", "r21_no_tile_end_barrier"})
+        for (const bool fuse : {true, false}) {
+          Record r = base_record("pairs.sweep.fuse", "full solve of a rung, histograms fused into the planes or not",
+                                 "cuda", Scope::GpuCompute, "cold");
+          stamp(r);
+          PairsConfig c = find_rung(slug).config();
+          c.progress = false;
+          c.fuse = fuse;
+          r.axes.set("fuse", static_cast<std::int64_t>(fuse));
+          r.axes.set("partition_lean", static_cast<std::int64_t>(c.partition_lean));
+          r.ladder.sweep = "fuse";
+          r = bench::time_solve(p, c, ref.answer, timer, o, r);
+          o.say(fmt::format("  fuse {} lean {}  {}", fuse, c.partition_lean,
+                            r.summary ? fmt::format("{:.2f} us", r.summary->median * 1e6) : r.validation));
+          out.push_back(r);
+        }
     }
   }
   // A rung's count alone and its combine alone, one device (validated through the whole solve before the
