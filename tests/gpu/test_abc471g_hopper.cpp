@@ -241,24 +241,29 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
   for (const ab::Problem& p : {random_problem(4'099, 31, 17, 7, 8), random_problem(300'007, 2300, 100'000, 11, 12)}) {
     const std::uint32_t kp = gp::padded_k(p.k);
     const std::vector<std::uint64_t> want = gp::cpu_pair_table(p, kp);
+    // Kernel shapes: {partition_lean, partition_tile, partition_threads, hist_threads}. r03's kernel; r16's in
+    // tiles of 16 (18) and 24; r16's in blocks of 256; r16's with histogram blocks of 1024; r16's in blocks of
+    // 128 in tiles of 16 (18) and 24; tiles of 32, three blocks of 256 a SM; tiles of 28 in blocks of 256;
+    // variants 5 .. 8 (r20 .. r23, blocks of 256) in tiles of 16 (18), 24 and 28.
+    struct Shape {
+      int lean, tile, threads, hist;
+    };
+    std::vector<Shape> shapes = {{0, 0, 512, 512},   {4, 0, 512, 512},  {4, 24, 512, 512}, {4, 0, 256, 512},
+                                 {4, 24, 512, 1024}, {4, 0, 128, 512},  {4, 24, 128, 512}, {4, 32, 256, 512},
+                                 {4, 28, 256, 512}};
+    for (const int lean : {5, 6, 7, 8})
+      for (const int tile : {0, 24, 28}) shapes.push_back({lean, tile, 256, 512});
     for (const std::uint32_t spread : {1u, 2u})
-      // r03's kernel; r16's in tiles of 16 (18) and 24; r16's in blocks of 256; r16's with histogram blocks of
-      // 1024; r16's in blocks of 128 in tiles of 16 (18) and 24; r16's in tiles of 32, three blocks of 256 a SM
-      // 8: tiles of 28 in blocks of 256; 9, 10, 11: r20's variant 5 (blocks of 256) in tiles of 16 (18), 24, 28;
-      // 12, 13, 14: r21's variant 6 (no barrier at a tile's end) in the same tiles
-      for (const int v : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14})
+      for (std::size_t v = 0; v < shapes.size(); ++v)
         for (const std::uint32_t cap : {0u, 8u})
           for (const std::uint32_t ppt : {0u, 100u}) {
             if ((v == 3 || v >= 5) && spread != 1) continue;
             gp::PairsConfig c;
             c.slices_per_sm = spread;
-            c.partition_lean = v == 0 ? 0 : v >= 12 ? 6 : v >= 9 ? 5 : 4;
-            c.partition_tile = v == 8 || v == 11 || v == 14 ? 28
-                               : v == 7                     ? 32
-                               : v == 2 || v == 4 || v == 6 || v == 10 || v == 13 ? 24
-                                                                                  : 0;
-            c.partition_threads = v == 3 || v >= 7 ? 256 : v == 5 || v == 6 ? 128 : 512;
-            c.hist_threads = v == 4 ? 1024 : 512;
+            c.partition_lean = shapes[v].lean;
+            c.partition_tile = shapes[v].tile;
+            c.partition_threads = shapes[v].threads;
+            c.hist_threads = shapes[v].hist;
             c.fuse = false;
             c.bucket_cap = cap;
             c.pairs_per_thread = ppt;
@@ -290,11 +295,13 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
     c.partition_threads = 512;
     c.partition_lean = 5;  // r20's variant: blocks of 256 only
     EXPECT_THROW(gp::PairsDevice(p, c, 0), joseki::InputError);
-    c.partition_lean = 6;  // r21's too
-    EXPECT_THROW(gp::PairsDevice(p, c, 0), joseki::InputError);
-    c.partition_threads = 128;
-    EXPECT_THROW(gp::PairsDevice(p, c, 0), joseki::InputError);
-    c.partition_threads = 512;
+    for (const int lean : {6, 7, 8}) {  // r21 .. r23's too
+      c.partition_lean = lean;
+      EXPECT_THROW(gp::PairsDevice(p, c, 0), joseki::InputError);
+      c.partition_threads = 128;
+      EXPECT_THROW(gp::PairsDevice(p, c, 0), joseki::InputError);
+      c.partition_threads = 512;
+    }
     c.partition_lean = 4;
     c.hist_threads = 768;
     EXPECT_THROW(gp::PairsDevice(p, c, 0), joseki::InputError);
@@ -309,8 +316,8 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
   const auto [loaded, appended] = answers_and_vectors(problems, wants);
   for (std::size_t i = 0; i < problems.size(); ++i)
     // 1024: partition blocks of 512, histogram blocks of 1024; 3: tiles of 32, three blocks of 256 a SM
-    // 28: tiles of 28, blocks of 256; 5: r20 (variant 5); 6: r21 (variant 6)
-    for (const int threads : {512, 256, 128, 1024, 3, 28, 5, 6}) {
+    // 28: tiles of 28, blocks of 256; 5 .. 8: r20 .. r23 (variants 5 .. 8)
+    for (const int threads : {512, 256, 128, 1024, 3, 28, 5, 6, 7, 8}) {
       gp::PairsConfig c = r17.config();
       c.progress = false;
       c.slices_per_sm = 1;
@@ -318,8 +325,7 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
       c.hist_threads = threads == 1024 || threads == 3 || threads == 28 ? 1024 : 512;
       if (threads == 3) c.partition_tile = 32;
       if (threads == 28) c.partition_tile = 28;
-      if (threads == 5) c = gp::find_rung("p20").config();
-      if (threads == 6) c = gp::find_rung("p21").config();
+      if (threads >= 5 && threads <= 8) c = gp::find_rung("p" + std::to_string(15 + threads)).config();
       c.progress = false;
       gp::PairsDevice dev(problems[i], c, 0);
       joseki::cuda::Stream s;
@@ -345,7 +351,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
   for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10)}) {
     const std::uint32_t kp = gp::padded_k(p.k);
     const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-    for (const int shape : {0, 1, 2, 3, 4, 5, 6, 7}) {
+    for (const int shape : {0, 1, 2, 3, 4, 5, 6, 7, 8}) {
       const int panels = shape == 1 ? 2 : 1;
       gp::PairsConfig c;
       c.combiner = gp::Combiner::Gemm;
@@ -360,6 +366,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
         if (shape == 5) c.partition_tile = 32;  // three blocks of 256 a SM
         if (shape == 6) c.partition_lean = 5;   // r20's unrolled write-out
         if (shape == 7) c.partition_lean = 6;   // r21: no barrier at a tile's end (racecheck's shape)
+        if (shape == 8) c.partition_lean = 8;   // r23: r21's barriers, 4's write-out, prefetched given values
       }
       gp::PairsDevice dev(p, c, 0);
       joseki::cuda::Stream s;

@@ -226,6 +226,18 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
   EXPECT_EQ(c21.slices_per_sm, c20.slices_per_sm);
   EXPECT_EQ(c21.hist_threads, c20.hist_threads);
   EXPECT_EQ(c21.partition_tile, c20.partition_tile);
+  // r22: r21 with the loop write-out (variant 7); r23: r22 with the given values prefetched (variant 8).
+  EXPECT_EQ(gp::find_rung("p22").predecessor, "r21_no_tile_end_barrier");
+  EXPECT_EQ(gp::find_rung("p23").predecessor, "r22_loop_write_out");
+  for (const auto& [id, lean] : {std::pair{"p22", 7}, std::pair{"p23", 8}}) {
+    gp::PairsConfig c = gp::find_rung(id).config();
+    EXPECT_EQ(c.partition_lean, lean) << id;
+    c.partition_lean = 5;
+    EXPECT_EQ(c.partition_threads, c20.partition_threads) << id;
+    EXPECT_EQ(c.slices_per_sm, c20.slices_per_sm) << id;
+    EXPECT_EQ(c.hist_threads, c20.hist_threads) << id;
+    EXPECT_EQ(c.partition_tile, c20.partition_tile) << id;
+  }
 }
 
 // PairsConfig's default shape is today's shipped r09 shape (rs.wg4.bk64, nothing of r10 .. r15).
@@ -254,7 +266,7 @@ TEST(Abc471gHopper, PairsConfigWgmmaDefaultIsRsWg4Bk64) {
 TEST(Abc471gHopper, WgmmaNeedsCoverEveryShapesSharedMemory) {
   constexpr std::int64_t H200_OPTIN = 232'448;  // 227 KiB
   std::vector<gp::WgmmaShape> shapes(std::begin(gp::WGMMA_SHAPES), std::end(gp::WGMMA_SHAPES));
-  for (const char* id : {"p09", "p10", "p11", "p12", "p13", "p14", "p15", "p16", "p17", "p18", "p19", "p20", "p21"}) {
+  for (const char* id : {"p09", "p10", "p11", "p12", "p13", "p14", "p15", "p16", "p17", "p18", "p19", "p20", "p21", "p22", "p23"}) {
     const gp::PairsRung& r = gp::find_rung(id);
     EXPECT_EQ(r.combine_kind, "wgmma") << id;
     shapes.push_back(r.config().wgmma);

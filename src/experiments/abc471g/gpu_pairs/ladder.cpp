@@ -45,7 +45,8 @@ PairsRung cpu_rung(std::string id, std::string slug, std::string name, std::stri
 // (PairsConfig::wgmma: WgmmaShape's inflight, pad_copies, stages, tma), r07's partition tiles where a rung takes
 // them, the partition kernel (PairsConfig::partition_lean: r16's lean kernel from r16 on), the slices a SM and
 // the histogram blocks (PairsConfig::slices_per_sm, hist_threads: r18) and the partition blocks (r19).
-// (r20: partition_lean 5, the unrolled write-out; r21: 6, no barrier closing a tile.)
+// (r20: partition_lean 5, the unrolled write-out; r21: 6, no barrier closing a tile; r22: 7, r21 with the
+// loop write-out; r23: 8, r22 with the given values prefetched.)
 std::function<void(PairsConfig&)> wgmma_knobs(int inflight, int pad_copies, int stages, int tma, int tile = 0,
                                               int lean = 0, std::uint32_t spread = 0, int hist = 512,
                                               int threads = 512) {
@@ -217,6 +218,19 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r20_unrolled_write_out", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  wgmma_knobs(1, 1, 8, 1, 24, 6, 1, 1024, 256)),
+        gpu_rung("p22", 22, "r22_loop_write_out", "r21 - r20's unrolled write-out",
+                 "r21 with r19's write-out loop again (partition_lean = 7): no barrier closes a tile, and the "
+                 "write-out is the loop whose time r20's unrolling did not improve",
+                 "r21_no_tile_end_barrier", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 wgmma_knobs(1, 1, 8, 1, 24, 7, 1, 1024, 256)),
+        gpu_rung("p23", 23, "r23_prefetch_given_values", "r22 + the given values prefetched",
+                 "r22 with the next tile's given values prefetched into L1 while a tile is ranked (partition_lean "
+                 "= 8): the threads whose runs lie in the M given values no longer wait one load a tile, and the "
+                 "first chunk's first block no longer finishes last",
+                 "r22_loop_write_out", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 wgmma_knobs(1, 1, 8, 1, 24, 8, 1, 1024, 256)),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =
