@@ -238,6 +238,20 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
     EXPECT_EQ(c.hist_threads, c20.hist_threads) << id;
     EXPECT_EQ(c.partition_tile, c20.partition_tile) << id;
   }
+  // r24: r19's kernel with the prefetch (variant 9); r25: r24 in chunks of 2^30; r26: r25 in tiles of 28.
+  const gp::PairsConfig c24 = gp::find_rung("p24").config(), c25 = gp::find_rung("p25").config(),
+                        c26 = gp::find_rung("p26").config();
+  EXPECT_EQ(gp::find_rung("p24").predecessor, "r23_prefetch_given_values");
+  EXPECT_EQ(c24.partition_lean, 9);
+  EXPECT_EQ(c24.chunk_pairs, c20.chunk_pairs);
+  EXPECT_EQ(gp::find_rung("p25").predecessor, "r24_prefetch_barrier_back");
+  EXPECT_EQ(c25.partition_lean, 9);
+  EXPECT_EQ(c25.chunk_pairs, 1ULL << 30);
+  EXPECT_EQ(c25.partition_tile, 24);
+  EXPECT_EQ(gp::find_rung("p26").predecessor, "r25_one_chunk");
+  EXPECT_EQ(c26.partition_tile, 28);
+  EXPECT_EQ(c26.chunk_pairs, 1ULL << 30);
+  EXPECT_EQ(c26.partition_lean, 9);
 }
 
 // PairsConfig's default shape is today's shipped r09 shape (rs.wg4.bk64, nothing of r10 .. r15).
@@ -266,7 +280,7 @@ TEST(Abc471gHopper, PairsConfigWgmmaDefaultIsRsWg4Bk64) {
 TEST(Abc471gHopper, WgmmaNeedsCoverEveryShapesSharedMemory) {
   constexpr std::int64_t H200_OPTIN = 232'448;  // 227 KiB
   std::vector<gp::WgmmaShape> shapes(std::begin(gp::WGMMA_SHAPES), std::end(gp::WGMMA_SHAPES));
-  for (const char* id : {"p09", "p10", "p11", "p12", "p13", "p14", "p15", "p16", "p17", "p18", "p19", "p20", "p21", "p22", "p23"}) {
+  for (const char* id : {"p09", "p10", "p11", "p12", "p13", "p14", "p15", "p16", "p17", "p18", "p19", "p20", "p21", "p22", "p23", "p24", "p25", "p26"}) {
     const gp::PairsRung& r = gp::find_rung(id);
     EXPECT_EQ(r.combine_kind, "wgmma") << id;
     shapes.push_back(r.config().wgmma);

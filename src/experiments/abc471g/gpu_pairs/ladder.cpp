@@ -231,6 +231,30 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r22_loop_write_out", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  wgmma_knobs(1, 1, 8, 1, 24, 8, 1, 1024, 256)),
+        gpu_rung("p24", 24, "r24_prefetch_barrier_back", "r23 + the barrier that closes a tile, back",
+                 "r19's kernel with r23's prefetch (partition_lean = 9): the tile-end barrier that r21 removed "
+                 "comes back (without it the chunks without given values ran 1.8 % slower)",
+                 "r23_prefetch_given_values", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 wgmma_knobs(1, 1, 8, 1, 24, 9, 1, 1024, 256)),
+        gpu_rung("p25", 25, "r25_one_chunk", "r24 in one chunk of up to 2^30 pairs",
+                 "r24 with chunks of up to 2^30 pairs instead of 2^28: N = 10^9 is one chunk whose histograms write "
+                 "the product's planes (fused, launched as programmatic dependents), no per-chunk kernel tails",
+                 "r24_prefetch_barrier_back", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 [](PairsConfig& c) {
+                   wgmma_knobs(1, 1, 8, 1, 24, 9, 1, 1024, 256)(c);
+                   c.chunk_pairs = 1ULL << 30;
+                 }),
+        gpu_rung("p26", 26, "r26_one_chunk_tiles_28", "r25 in tiles of 28",
+                 "r25 with tiles of 28 pairs a thread instead of 24 (64 registers, no spill; four blocks of 256 a "
+                 "SM still fit): a seventh fewer tiles, so a seventh fewer scans, reservations and barriers",
+                 "r25_one_chunk", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 [](PairsConfig& c) {
+                   wgmma_knobs(1, 1, 8, 1, 28, 9, 1, 1024, 256)(c);
+                   c.chunk_pairs = 1ULL << 30;
+                 }),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =
