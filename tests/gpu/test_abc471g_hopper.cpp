@@ -244,14 +244,14 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
     // Kernel shapes: {partition_lean, partition_tile, partition_threads, hist_threads}. r03's kernel; r16's in
     // tiles of 16 (18) and 24; r16's in blocks of 256; r16's with histogram blocks of 1024; r16's in blocks of
     // 128 in tiles of 16 (18) and 24; tiles of 32, three blocks of 256 a SM; tiles of 28 in blocks of 256;
-    // variants 5 .. 9 (r20 .. r24, blocks of 256) in tiles of 16 (18), 24 and 28.
+    // variants 5 .. 10 (r20 .. r24, r28; blocks of 256) in tiles of 16 (18), 24 and 28.
     struct Shape {
       int lean, tile, threads, hist;
     };
     std::vector<Shape> shapes = {{0, 0, 512, 512},   {4, 0, 512, 512},  {4, 24, 512, 512}, {4, 0, 256, 512},
                                  {4, 24, 512, 1024}, {4, 0, 128, 512},  {4, 24, 128, 512}, {4, 32, 256, 512},
                                  {4, 28, 256, 512}};
-    for (const int lean : {5, 6, 7, 8, 9})
+    for (const int lean : {5, 6, 7, 8, 9, 10})
       for (const int tile : {0, 24, 28}) shapes.push_back({lean, tile, 256, 512});
     for (const std::uint32_t spread : {1u, 2u})
       for (std::size_t v = 0; v < shapes.size(); ++v)
@@ -295,7 +295,7 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
     c.partition_threads = 512;
     c.partition_lean = 5;  // r20's variant: blocks of 256 only
     EXPECT_THROW(gp::PairsDevice(p, c, 0), joseki::InputError);
-    for (const int lean : {6, 7, 8, 9}) {  // r21 .. r24's too
+    for (const int lean : {6, 7, 8, 9, 10}) {  // r21 .. r24's and r28's too
       c.partition_lean = lean;
       EXPECT_THROW(gp::PairsDevice(p, c, 0), joseki::InputError);
       c.partition_threads = 128;
@@ -316,8 +316,8 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
   const auto [loaded, appended] = answers_and_vectors(problems, wants);
   for (std::size_t i = 0; i < problems.size(); ++i)
     // 1024: partition blocks of 512, histogram blocks of 1024; 3: tiles of 32, three blocks of 256 a SM
-    // 28: tiles of 28, blocks of 256; 5 .. 11: r20 .. r26 (variants 5 .. 9, one chunk, tiles of 28)
-    for (const int threads : {512, 256, 128, 1024, 3, 28, 5, 6, 7, 8, 9, 10, 11}) {
+    // 28: tiles of 28, blocks of 256; 5 .. 13: r20 .. r28 (variants 5 .. 10, one chunk, tiles of 28)
+    for (const int threads : {512, 256, 128, 1024, 3, 28, 5, 6, 7, 8, 9, 10, 11, 12, 13}) {
       gp::PairsConfig c = r17.config();
       c.progress = false;
       c.slices_per_sm = 1;
@@ -325,7 +325,7 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
       c.hist_threads = threads == 1024 || threads == 3 || threads == 28 ? 1024 : 512;
       if (threads == 3) c.partition_tile = 32;
       if (threads == 28) c.partition_tile = 28;
-      if (threads >= 5 && threads <= 11) c = gp::find_rung("p" + std::to_string(15 + threads)).config();
+      if (threads >= 5 && threads <= 13) c = gp::find_rung("p" + std::to_string(15 + threads)).config();
       c.progress = false;
       gp::PairsDevice dev(problems[i], c, 0);
       joseki::cuda::Stream s;
@@ -351,7 +351,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
   for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10)}) {
     const std::uint32_t kp = gp::padded_k(p.k);
     const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-    for (const int shape : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}) {
+    for (const int shape : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}) {
       const int panels = shape == 1 ? 2 : 1;
       gp::PairsConfig c;
       c.combiner = gp::Combiner::Gemm;
@@ -368,6 +368,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
         if (shape == 7) c.partition_lean = 6;   // r21: no barrier at a tile's end (racecheck's shape)
         if (shape == 8) c.partition_lean = 8;   // r23: r21's barriers, 4's write-out, prefetched given values
         if (shape == 9) c.partition_lean = 9;   // r24: r19's kernel with r23's prefetch
+        if (shape == 10) c.partition_lean = 10;  // r28: tiles of given values on the full path
       }
       gp::PairsDevice dev(p, c, 0);
       joseki::cuda::Stream s;

@@ -252,6 +252,16 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
   EXPECT_EQ(c26.partition_tile, 28);
   EXPECT_EQ(c26.chunk_pairs, 1ULL << 30);
   EXPECT_EQ(c26.partition_lean, 9);
+  // r27: r26 with variant 8 (no tile-end barrier, the prefetch); r28: r27 with variant 10.
+  for (const auto& [id, lean, pred] : {std::tuple{"p27", 8, "r26_one_chunk_tiles_28"},
+                                       std::tuple{"p28", 10, "r27_one_chunk_no_tile_end_barrier"}}) {
+    const gp::PairsConfig c = gp::find_rung(id).config();
+    EXPECT_EQ(gp::find_rung(id).predecessor, pred) << id;
+    EXPECT_EQ(c.partition_lean, lean) << id;
+    EXPECT_EQ(c.partition_tile, 28) << id;
+    EXPECT_EQ(c.chunk_pairs, 1ULL << 30) << id;
+    EXPECT_EQ(c.partition_threads, 256) << id;
+  }
 }
 
 // PairsConfig's default shape is today's shipped r09 shape (rs.wg4.bk64, nothing of r10 .. r15).
@@ -280,7 +290,7 @@ TEST(Abc471gHopper, PairsConfigWgmmaDefaultIsRsWg4Bk64) {
 TEST(Abc471gHopper, WgmmaNeedsCoverEveryShapesSharedMemory) {
   constexpr std::int64_t H200_OPTIN = 232'448;  // 227 KiB
   std::vector<gp::WgmmaShape> shapes(std::begin(gp::WGMMA_SHAPES), std::end(gp::WGMMA_SHAPES));
-  for (const char* id : {"p09", "p10", "p11", "p12", "p13", "p14", "p15", "p16", "p17", "p18", "p19", "p20", "p21", "p22", "p23", "p24", "p25", "p26"}) {
+  for (const char* id : {"p09", "p10", "p11", "p12", "p13", "p14", "p15", "p16", "p17", "p18", "p19", "p20", "p21", "p22", "p23", "p24", "p25", "p26", "p27", "p28"}) {
     const gp::PairsRung& r = gp::find_rung(id);
     EXPECT_EQ(r.combine_kind, "wgmma") << id;
     shapes.push_back(r.config().wgmma);

@@ -66,7 +66,7 @@ struct PartitionArgs {
   // number <= 512 (else 1); 5: 4 with a full tile's write-out unrolled (blocks of 256, <= 256 slices: r20);
   // 6: 5 with the slice counters double-buffered and no barrier at a tile's end (blocks of 256: r21); 7: 6
   // with 4's write-out loop (r22); 8: 7 with the next tile's given values prefetched into L1 (r23); 9: 4 with
-  // 8's prefetch (r24).
+  // 8's prefetch (r24); 10: 8 with a tile of given values on the full tile's path (r28).
   // Any other value means 3. tile_pairs 32: lean 1 only (a sweep point).
   int lean = 0;
   // Threads per histogram block: 512 (HIST_THREADS), or 1024 (PairsConfig::hist_threads, session 10's sweep
@@ -83,7 +83,7 @@ PartitionLaunch prepare_partition(int device, int threads, std::uint32_t slice);
 // r16_lean_count.cu: its kernels' shared-memory limits (called by prepare_partition), and one chunk's
 // partition by the lean kernel (launch_partition_only calls it when a.lean and the blocks are 512).
 void prepare_lean_partition();
-// threads: 512, or 256 or 128 for variant 4 and 256 for variants 5 .. 9, with <= 256 slices (sessions 10, 11;
+// threads: 512, or 256 or 128 for variant 4 and 256 for variants 5 .. 10, with <= 256 slices (sessions 10, 11;
 // PairsDevice refuses other lean configurations in smaller blocks); tile_pairs 32 with 256: three blocks a SM.
 void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s, int threads = 512);
 // Blocks a SM of the lean kernel that launch_lean_partition picks for these knobs and `buckets` slices (the

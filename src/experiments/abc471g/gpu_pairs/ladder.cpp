@@ -255,6 +255,25 @@ const std::vector<PairsRung>& pairs_ladder() {
                    wgmma_knobs(1, 1, 8, 1, 28, 9, 1, 1024, 256)(c);
                    c.chunk_pairs = 1ULL << 30;
                  }),
+        gpu_rung("p27", 27, "r27_one_chunk_no_tile_end_barrier", "r26 - the barrier that closes a tile",
+                 "r26 with r23's kernel (partition_lean = 8: two counter buffers, no barrier closing a tile, the "
+                 "prefetch): in one long chunk the given values' threads have 309 tiles, and without that barrier "
+                 "the prefetch hides their loads",
+                 "r26_one_chunk_tiles_28", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 [](PairsConfig& c) {
+                   wgmma_knobs(1, 1, 8, 1, 28, 8, 1, 1024, 256)(c);
+                   c.chunk_pairs = 1ULL << 30;
+                 }),
+        gpu_rung("p28", 28, "r28_given_tiles_full_path", "r27 + given tiles on the full path",
+                 "r27 with a tile whose pairs are all given values ranked and scattered on the full tile's path "
+                 "(partition_lean = 10): no per-pair bound or key test for the threads of the first block",
+                 "r27_one_chunk_no_tile_end_barrier", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 [](PairsConfig& c) {
+                   wgmma_knobs(1, 1, 8, 1, 28, 10, 1, 1024, 256)(c);
+                   c.chunk_pairs = 1ULL << 30;
+                 }),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -102,10 +102,11 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
   // VAR 7 (session 11, r22): 6 without 5's unrolled write-out (4's loop again). VAR 8 (r23): 7 with the next
   // tile's given values prefetched into L1 while this tile is ranked (a thread whose run lies in the given
   // values otherwise waits one load latency a tile, and its block, the last to finish, sets the chunk's time).
-  // VAR 9 (r24): 4 (r19's kernel, with the barrier that closes a tile) with 8's prefetch.
-  constexpr bool ONE = VAR >= 4 && VAR <= 9, UNROLLED = VAR == 5 || VAR == 6,
-                 TWO = OVERLAP || (VAR >= 6 && VAR <= 8), END_BARRIER = VAR < 6 || VAR == 9,
-                 PREFETCH = VAR == 8 || VAR == 9;
+  // VAR 9 (r24): 4 (r19's kernel, with the barrier that closes a tile) with 8's prefetch. VAR 10 (r28): 8 with
+  // a tile of given values only on the full tile's path (no per-pair test in the ranking or the scatter).
+  constexpr bool ONE = VAR >= 4 && VAR <= 10, UNROLLED = VAR == 5 || VAR == 6,
+                 TWO = OVERLAP || (VAR >= 6 && VAR <= 8) || VAR == 10, END_BARRIER = VAR < 6 || VAR == 9,
+                 PREFETCH = VAR >= 8, GIVEN_FULL = VAR == 10;
   constexpr std::uint32_t BPT = ONE ? (T >= 256 ? 1 : 256 / T) : (PART_MAX_BUCKETS + T - 1) / T;
   using Scan = cub::BlockScan<std::uint32_t, T, cub::BLOCK_SCAN_WARP_SCANS>;
   __shared__ typename Scan::TempStorage scan_tmp;
@@ -157,6 +158,7 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
       rank2[e / 2] |= atomicAdd(&s_base[b], 1u) << (16 * (e & 1));
     };
     const bool full = q + PPT <= p1 && q + 1 >= c.m;  // PPT generated pairs
+    const bool given_full = GIVEN_FULL && q + PPT <= p1 && q + PPT < c.m;  // PPT given pairs (VAR 10)
     if (full) {
 #pragma unroll
       for (int e = 0; e < PPT; ++e) {
@@ -179,12 +181,18 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
           if (last < c.m) asm volatile("prefetch.global.L1 [%0];" ::"l"(c.d_b + last));
         }
       }
+      if (given_full) {  // VAR 10: every pair of the tile given, the full tile's path
 #pragma unroll
-      for (int e = 0; e < PPT; ++e) {
-        key[e] = ~0u;
-        if (q < p1) {
-          rank_pair(e, q + 1 < c.m ? given[e] : lean_next(lo, hi, fm));
-          ++q;
+        for (int e = 0; e < PPT; ++e) rank_pair(e, given[e]);
+        q += PPT;
+      } else {
+#pragma unroll
+        for (int e = 0; e < PPT; ++e) {
+          key[e] = ~0u;
+          if (q < p1) {
+            rank_pair(e, q + 1 < c.m ? given[e] : lean_next(lo, hi, fm));
+            ++q;
+          }
         }
       }
     }
@@ -216,7 +224,7 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
     }
     if (threadIdx.x == 0) s_total = total;
     __syncthreads();
-    if (full) {  // no per-pair test
+    if (full || given_full) {  // no per-pair test
       if constexpr (BATCH) {
         std::uint32_t pos[PPT];
 #pragma unroll
@@ -305,17 +313,18 @@ LeanKernel lean_kernel_512(int tile, std::uint64_t run) {
   return lean_kernel<16, VAR>();
 }
 
-// threads 256 with variants 5 .. 9 (r20 .. r24) or 4, and 128 with 4, when the slices number <= 256 (the
+// threads 256 with variants 5 .. 10 (r20 .. r28) or 4, and 128 with 4, when the slices number <= 256 (the
 // pipeline refuses the other small-block combinations); everything else runs in blocks of 512, where
 // variant 4 needs <= 512 slices (else 1) and values other than 1, 2, 4 mean 3.
 LeanKernel choose_lean(int threads, int lean, int tile, std::uint64_t run, std::uint32_t buckets) {
-  if (threads == 256 && lean >= 5 && lean <= 9 && buckets <= 256) {
+  if (threads == 256 && lean >= 5 && lean <= 10 && buckets <= 256) {
     switch (lean) {
       case 5: return tile == 28 ? lean_kernel<28, 5, 256>() : tile == 24 ? lean_kernel<24, 5, 256>() : lean_kernel<16, 5, 256>();
       case 6: return tile == 28 ? lean_kernel<28, 6, 256>() : tile == 24 ? lean_kernel<24, 6, 256>() : lean_kernel<16, 6, 256>();
       case 7: return tile == 28 ? lean_kernel<28, 7, 256>() : tile == 24 ? lean_kernel<24, 7, 256>() : lean_kernel<16, 7, 256>();
       case 8: return tile == 28 ? lean_kernel<28, 8, 256>() : tile == 24 ? lean_kernel<24, 8, 256>() : lean_kernel<16, 8, 256>();
-      default: return tile == 28 ? lean_kernel<28, 9, 256>() : tile == 24 ? lean_kernel<24, 9, 256>() : lean_kernel<16, 9, 256>();
+      case 9: return tile == 28 ? lean_kernel<28, 9, 256>() : tile == 24 ? lean_kernel<24, 9, 256>() : lean_kernel<16, 9, 256>();
+      default: return tile == 28 ? lean_kernel<28, 10, 256>() : tile == 24 ? lean_kernel<24, 10, 256>() : lean_kernel<16, 10, 256>();
     }
   }
   if ((threads == 256 || threads == 128) && lean == 4 && buckets <= 256) {
@@ -338,7 +347,7 @@ void prepare_lean_partition() {
   // Every instantiation choose_lean can return: the shared-memory limit of its sorted tile.
   std::set<void (*)(PartitionArgs, int)> done;
   for (const int threads : {512, 256, 128})
-    for (const int lean : {1, 2, 3, 4, 5, 6, 7, 8, 9})
+    for (const int lean : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
       for (const int tile : {0, 24, 28, 32})
         for (const std::uint64_t run : {std::uint64_t{52}, std::uint64_t{1} << 20})
           for (const std::uint32_t buckets : {256u, 512u, 1024u}) {
