@@ -11,5 +11,8 @@
 // Prediction: ncu of r19's kernel (session 10's final call) shows the warps partly issue-bound (issue slots
 // 56 % busy, "not selected" 1.87 and "math pipe throttle" 1.35 per issued instruction beside the short
 // scoreboard's 3.85): ~3 of ~39 instructions a pair less, ~3 % at 10^9.
-// Measured: see docs/ABC471G_SCALE.md ("r20, r21") and results/h200/2026-12-02-session11.
+// Measured (H200, results/h200/2026-12-02-session11, final call, code of e1224b3, medians of three processes;
+// every answer exact): WRONG. 10^9 3241.57 us against r19's 3192.69 (+1.5 %), 10^8 372.51 (373.65), the max case
+// 64.42 (64.19). ncu of chunk 0 at 10^9 (call 1): 327.5 M warp instructions against r19's 342.3 M (-4.3 %, as
+// predicted) in 737.7 us against 735.5: the instructions went, the time did not. Kept as a negative rung.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

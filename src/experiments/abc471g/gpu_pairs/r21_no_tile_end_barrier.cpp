@@ -16,5 +16,10 @@
 // Prediction: ncu of r19's kernel shows 0.96 barrier-stall cycles per issued instruction (~12 % of the warps'
 // cycles); a fifth of them go with this barrier, and part of the write-out's store latency now overlaps the
 // generation: ~2-3 % at 10^9, less at the max case (a short run, 3 tiles).
-// Measured: see docs/ABC471G_SCALE.md ("r20, r21") and results/h200/2026-12-02-session11.
+// Measured (H200, results/h200/2026-12-02-session11, final call, code of e1224b3, medians of three processes;
+// every answer exact, racecheck clean): HALF. 10^8 358.24 us against r20's 372.51 (-3.8 %), the max case 63.78
+// (64.42), but 10^9 3256.74 (3241.57, +0.5 %). Launch by launch (ncu, caches left alone, call 2): r21's chunks at
+// 10^9 take 694, 694, 694, 490 us; r19's 736, 660, 658, 467. r21 gains in chunk 0, where the block whose threads
+// read the given values straggles, and loses ~5 % in the chunks without a straggler (r20's unrolling is part of
+// that: r22). ncu of chunk 0 (call 1): 699.7 us, barrier stalls 1.09 per issued instruction (r19 0.96).
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

@@ -10,5 +10,8 @@
 // r19 is fastest. This rung keeps the barrier's removal and drops the unrolling, which bought nothing.
 // Prediction: if the unrolled write-out is what slows r21's later chunks (24 stores a thread issued back to
 // back queue in the LSU), r22 keeps r21's chunk 0 and r19's later chunks: ~3 % under r19 at 10^9.
-// Measured: see docs/ABC471G_SCALE.md ("r20 .. r23") and results/h200/2026-12-02-session11.
+// Measured (H200, results/h200/2026-12-02-session11, final call, code of e1224b3, medians of three processes;
+// every answer exact): HALF. 10^9 3171.30 us (r21 3256.74; r19 3192.69: -0.7 %, not -3 %), 10^8 356.26, the max
+// case 63.90. Launch times (call 3): 681, 672, 672, 478 us: the unrolling was most of r21's loss in the later
+// chunks, but without the tile-end barrier they still take 672 against r19's 660 us (+1.8 %).
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

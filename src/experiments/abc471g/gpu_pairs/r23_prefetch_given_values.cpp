@@ -13,5 +13,10 @@
 // (same length; only chunk 0 holds given values): ~75 us, one L2 or HBM latency (~0.9 us) for each of the run's
 // 83 tiles. Recovering most of it: ~-2 % at 10^9 and more at 10^8 and the max case, where the given values are a
 // larger share of the chunk's runs.
-// Measured: see docs/ABC471G_SCALE.md ("r20 .. r23") and results/h200/2026-12-02-session11.
+// Measured (H200, results/h200/2026-12-02-session11, final call, code of e1224b3, medians of three processes;
+// every answer exact, sanitizers clean): held at 10^8 (351.26 us against r22's 356.26, -1.4 %), not at 10^9 in
+// chunks of 2^28 (3169.23 against 3171.30): chunk 0 now takes 674 us like the others (launch times, call 3: 674,
+// 673, 676, 480), but the others still pay r22's 1.8 %. The straggler gone, one chunk of 2^30 pays off: r23's
+// count in one chunk 3065.47 us at 10^9 (chunk sweep; 3053.41 and 3056.35 in calls 3 and 4) against 3171.39 in
+// chunks of 2^28. The max case: 64.19 us (no gain).
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

@@ -9,5 +9,8 @@
 // given values), and the missing barrier, which only helped while that straggler existed, costs 1.8 % in every
 // chunk without given values.
 // Prediction: r19's 660 us in chunks 1 and 2 and ~660 in chunk 0: ~-3 % against r19 at 10^9 (~3.09 ms).
-// Measured: see docs/ABC471G_SCALE.md ("r20 .. r26") and results/h200/2026-12-02-session11.
+// Measured (H200, results/h200/2026-12-02-session11, final call, code of e1224b3, medians of three processes;
+// every answer exact): WRONG. 10^9 3184.53 us (r23 3169.23, r19 3192.69), 10^8 368.98 (r19 373.65). Launch times
+// (call 4): 718, 658, 659, 468 us: the later chunks are r19's again, but with the barrier the prefetch leaves chunk
+// 0 at 718 us (r19 736, r23 674). Why the barrier keeps the straggler slow was not measured. Kept as a rung.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

@@ -11,5 +11,9 @@
 // read 3053.41 us (call 3, the chunk sweep).
 // Prediction: ~3.0 ms at 10^9 (r23's 3053 us less r24's steady 1.8 %); unchanged at 10^8 and the max case
 // (one chunk already).
-// Measured: see docs/ABC471G_SCALE.md ("r20 .. r26") and results/h200/2026-12-02-session11.
+// Measured (H200, results/h200/2026-12-02-session11, final call, code of e1224b3, medians of three processes;
+// every answer exact): WRONG. 10^9 3184.86 us (r24 3184.53); the combine after the fused count falls from ~66 to
+// ~49 us, but the partition's single launch takes 2590 us against 2503 for r24's four (launch times, call 4): with
+// the tile-end barrier, the given values' straggler grows with the run (309 tiles instead of 83). r27 is this rung
+// without that barrier. 10^8 and the max case unchanged (one chunk already).
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

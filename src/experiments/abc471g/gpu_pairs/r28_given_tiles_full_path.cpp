@@ -10,5 +10,9 @@
 // ~14 of block 0 in one chunk of 2^30 at 10^9, ~135 at 10^8, ~1,900 at the max case) but their block sets the
 // chunk's end.
 // Prediction: the first block stops being the last one: a few us at 10^8 and the max case, ~1 % at 10^9.
-// Measured: see docs/ABC471G_SCALE.md ("r20 .. r28") and results/h200/2026-12-02-session11.
+// Measured (H200, results/h200/2026-12-02-session11, final call, code of e1224b3, medians of three processes;
+// every answer exact, sanitizers clean): MIXED. 10^8 **338.00 us** against r27's 349.49 (-3.3 %; the count alone
+// 310.72 us), but 10^9 3072.70 (+1.2 %) and the max case 63.58 (+1.1 %). In tiles of 28 this kernel spills 8
+// bytes (ptxas; r27's does not), and in tiles of 24 (a sweep point in chunks of 2^28) it also loses at 10^9
+// (3246.24 against variant 8's 3179.20 us), so the spill is not the whole cause; not measured further.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
