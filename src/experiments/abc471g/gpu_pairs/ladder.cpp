@@ -64,6 +64,14 @@ std::function<void(PairsConfig&)> wgmma_knobs(int inflight, int pad_copies, int 
   };
 }
 
+// r25 - r28: a rung's knobs with chunks of up to 2^30 pairs (N = 10^9 in one chunk) instead of 2^28.
+std::function<void(PairsConfig&)> in_one_chunk(std::function<void(PairsConfig&)> knobs) {
+  return [knobs = std::move(knobs)](PairsConfig& c) {
+    knobs(c);
+    c.chunk_pairs = 1ULL << 30;
+  };
+}
+
 }  // namespace
 
 PairsRung gpu_rung(std::string id, int position, std::string slug, std::string name, std::string technique,
@@ -242,38 +250,26 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "the product's planes (fused, launched as programmatic dependents), no per-chunk kernel tails",
                  "r24_prefetch_barrier_back", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 [](PairsConfig& c) {
-                   wgmma_knobs(1, 1, 8, 1, 24, 9, 1, 1024, 256)(c);
-                   c.chunk_pairs = 1ULL << 30;
-                 }),
+                 in_one_chunk(wgmma_knobs(1, 1, 8, 1, 24, 9, 1, 1024, 256))),
         gpu_rung("p26", 26, "r26_one_chunk_tiles_28", "r25 in tiles of 28",
                  "r25 with tiles of 28 pairs a thread instead of 24 (64 registers, no spill; four blocks of 256 a "
                  "SM still fit): a seventh fewer tiles, so a seventh fewer scans, reservations and barriers",
                  "r25_one_chunk", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 [](PairsConfig& c) {
-                   wgmma_knobs(1, 1, 8, 1, 28, 9, 1, 1024, 256)(c);
-                   c.chunk_pairs = 1ULL << 30;
-                 }),
+                 in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 9, 1, 1024, 256))),
         gpu_rung("p27", 27, "r27_one_chunk_no_tile_end_barrier", "r26 - the barrier that closes a tile",
                  "r26 with r23's kernel (partition_lean = 8: two counter buffers, no barrier closing a tile, the "
                  "prefetch): in one long chunk the given values' threads have 309 tiles, and without that barrier "
                  "the prefetch hides their loads",
                  "r26_one_chunk_tiles_28", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 [](PairsConfig& c) {
-                   wgmma_knobs(1, 1, 8, 1, 28, 8, 1, 1024, 256)(c);
-                   c.chunk_pairs = 1ULL << 30;
-                 }),
+                 in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 8, 1, 1024, 256))),
         gpu_rung("p28", 28, "r28_given_tiles_full_path", "r27 + given tiles on the full path",
                  "r27 with a tile whose pairs are all given values ranked and scattered on the full tile's path "
                  "(partition_lean = 10): no per-pair bound or key test for the threads of the first block",
                  "r27_one_chunk_no_tile_end_barrier", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 [](PairsConfig& c) {
-                   wgmma_knobs(1, 1, 8, 1, 28, 10, 1, 1024, 256)(c);
-                   c.chunk_pairs = 1ULL << 30;
-                 }),
+                 in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 10, 1, 1024, 256))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

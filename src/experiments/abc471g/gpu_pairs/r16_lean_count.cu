@@ -313,18 +313,24 @@ LeanKernel lean_kernel_512(int tile, std::uint64_t run) {
   return lean_kernel<16, VAR>();
 }
 
+// Blocks of 256, variants 5 .. 10: tiles of 28 or 24, else 16 (no tiles of 18 in blocks of 256).
+template <int VAR>
+LeanKernel lean_kernel_256(int tile) {
+  return tile == 28 ? lean_kernel<28, VAR, 256>() : tile == 24 ? lean_kernel<24, VAR, 256>() : lean_kernel<16, VAR, 256>();
+}
+
 // threads 256 with variants 5 .. 10 (r20 .. r28) or 4, and 128 with 4, when the slices number <= 256 (the
 // pipeline refuses the other small-block combinations); everything else runs in blocks of 512, where
 // variant 4 needs <= 512 slices (else 1) and values other than 1, 2, 4 mean 3.
 LeanKernel choose_lean(int threads, int lean, int tile, std::uint64_t run, std::uint32_t buckets) {
   if (threads == 256 && lean >= 5 && lean <= 10 && buckets <= 256) {
     switch (lean) {
-      case 5: return tile == 28 ? lean_kernel<28, 5, 256>() : tile == 24 ? lean_kernel<24, 5, 256>() : lean_kernel<16, 5, 256>();
-      case 6: return tile == 28 ? lean_kernel<28, 6, 256>() : tile == 24 ? lean_kernel<24, 6, 256>() : lean_kernel<16, 6, 256>();
-      case 7: return tile == 28 ? lean_kernel<28, 7, 256>() : tile == 24 ? lean_kernel<24, 7, 256>() : lean_kernel<16, 7, 256>();
-      case 8: return tile == 28 ? lean_kernel<28, 8, 256>() : tile == 24 ? lean_kernel<24, 8, 256>() : lean_kernel<16, 8, 256>();
-      case 9: return tile == 28 ? lean_kernel<28, 9, 256>() : tile == 24 ? lean_kernel<24, 9, 256>() : lean_kernel<16, 9, 256>();
-      default: return tile == 28 ? lean_kernel<28, 10, 256>() : tile == 24 ? lean_kernel<24, 10, 256>() : lean_kernel<16, 10, 256>();
+      case 5: return lean_kernel_256<5>(tile);
+      case 6: return lean_kernel_256<6>(tile);
+      case 7: return lean_kernel_256<7>(tile);
+      case 8: return lean_kernel_256<8>(tile);
+      case 9: return lean_kernel_256<9>(tile);
+      default: return lean_kernel_256<10>(tile);
     }
   }
   if ((threads == 256 || threads == 128) && lean == 4 && buckets <= 256) {
