@@ -280,7 +280,47 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
                                                    << ", variant " << v << ", cap " << cap << ", ppt " << ppt;
           }
   }
-  {  // refused: a spread outside 1..8, lean variants other than 4 in blocks of 256
+  {  // r29's histogram loads (PairsConfig::hist_loads 1, 2, 4) with one slice a SM and N = 10^7: ~75,000 pairs a
+     // slice, so the loads issued together run several rounds and then a tail (unfused: the table, with buckets
+     // that fit and buckets of 8 that spill; fused: whole solves of r29's configuration against the CPU answer)
+    const ab::Problem p = random_problem(10'000'019, 2300, 100'003, 13, 14);
+    const std::uint32_t kp = gp::padded_k(p.k);
+    const std::vector<std::uint64_t> want = gp::cpu_pair_table(p, kp);
+    const ab::Answer answer = gp::combine_direct(want, kp, p);
+    for (const int hist : {512, 1024})
+      for (const int loads : {1, 2, 4})
+        for (const std::uint32_t cap : {0u, 8u}) {
+          gp::PairsConfig c;
+          c.slices_per_sm = 1;
+          c.partition_lean = 8;
+          c.partition_tile = 28;
+          c.partition_threads = 256;
+          c.hist_threads = hist;
+          c.hist_loads = loads;
+          c.fuse = false;
+          c.bucket_cap = cap;
+          gp::PairsDevice dev(p, c, 0);
+          joseki::cuda::Stream s;
+          dev.poison(s);
+          dev.enqueue_count(s);
+          EXPECT_EQ(dev.download_table(s), want) << "hist " << hist << ", loads " << loads << ", cap " << cap;
+        }
+    const gp::PairsRung& r29 = gp::find_rung("p29");
+    if (!joseki::measure::unmet(r29.needs, joseki::gpu::needs_facts(0)))
+      for (const int loads : {2, 4}) {
+        gp::PairsConfig c = r29.config();
+        c.progress = false;
+        c.hist_loads = loads;
+        gp::PairsDevice dev(p, c, 0);
+        joseki::cuda::Stream s;
+        for (int rep = 0; rep < 2; ++rep) {
+          dev.poison(s);
+          dev.enqueue_solve(s);
+          EXPECT_EQ(dev.download(s), answer) << "r29, loads " << loads << ", solve " << rep;
+        }
+      }
+  }
+  {  // refused: a spread outside 1..8, lean variants other than 4 in blocks of 256, histogram loads other than 1, 2, 4
     const ab::Problem p = random_problem(4'099, 31, 17, 7, 8);
     gp::PairsConfig c;
     c.slices_per_sm = 9;
@@ -305,6 +345,11 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
     c.partition_lean = 4;
     c.hist_threads = 768;
     EXPECT_THROW(gp::PairsDevice(p, c, 0), joseki::InputError);
+    c.hist_threads = 1024;
+    for (const int loads : {0, 3, 8}) {
+      c.hist_loads = loads;
+      EXPECT_THROW(gp::PairsDevice(p, c, 0), joseki::InputError) << "hist_loads " << loads;
+    }
   }
   const gp::PairsRung& r17 = gp::find_rung("p17");
   if (auto why = joseki::measure::unmet(r17.needs, joseki::gpu::needs_facts(0))) GTEST_SKIP() << "tables exact; r17 " << *why;
@@ -316,8 +361,9 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
   const auto [loaded, appended] = answers_and_vectors(problems, wants);
   for (std::size_t i = 0; i < problems.size(); ++i)
     // 1024: partition blocks of 512, histogram blocks of 1024; 3: tiles of 32, three blocks of 256 a SM
-    // 28: tiles of 28, blocks of 256; 5 .. 13: r20 .. r28 (variants 5 .. 10, one chunk, tiles of 28)
-    for (const int threads : {512, 256, 128, 1024, 3, 28, 5, 6, 7, 8, 9, 10, 11, 12, 13}) {
+    // 28: tiles of 28, blocks of 256; 5 .. 14: r20 .. r29 (variants 5 .. 10, one chunk, tiles of 28; r29's
+    // histogram loads)
+    for (const int threads : {512, 256, 128, 1024, 3, 28, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}) {
       gp::PairsConfig c = r17.config();
       c.progress = false;
       c.slices_per_sm = 1;
@@ -325,7 +371,7 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
       c.hist_threads = threads == 1024 || threads == 3 || threads == 28 ? 1024 : 512;
       if (threads == 3) c.partition_tile = 32;
       if (threads == 28) c.partition_tile = 28;
-      if (threads >= 5 && threads <= 13) c = gp::find_rung("p" + std::to_string(15 + threads)).config();
+      if (threads >= 5 && threads <= 14) c = gp::find_rung("p" + std::to_string(15 + threads)).config();
       c.progress = false;
       gp::PairsDevice dev(problems[i], c, 0);
       joseki::cuda::Stream s;
@@ -351,7 +397,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
   for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10)}) {
     const std::uint32_t kp = gp::padded_k(p.k);
     const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-    for (const int shape : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}) {
+    for (const int shape : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}) {
       const int panels = shape == 1 ? 2 : 1;
       gp::PairsConfig c;
       c.combiner = gp::Combiner::Gemm;
@@ -369,6 +415,10 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
         if (shape == 8) c.partition_lean = 8;   // r23: r21's barriers, 4's write-out, prefetched given values
         if (shape == 9) c.partition_lean = 9;   // r24: r19's kernel with r23's prefetch
         if (shape == 10) c.partition_lean = 10;  // r28: tiles of given values on the full path
+        if (shape == 11) {                       // r29: r23's kernel, four histogram loads in flight
+          c.partition_lean = 8;
+          c.hist_loads = 4;
+        }
       }
       gp::PairsDevice dev(p, c, 0);
       joseki::cuda::Stream s;
@@ -377,6 +427,24 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
         dev.enqueue_solve(s);
         EXPECT_EQ(dev.download(s), want) << "solve " << rep << ", shape " << shape << ", K = " << p.k;
       }
+    }
+  }
+  // r29's loads issued together (PairsConfig::hist_loads) under the sanitizers: ~5,300 pairs a slice, histogram
+  // blocks of 512 and two loads, so the rounds of loads run (shape 11's slices are too small for them) and a tail.
+  if (!joseki::measure::unmet(gp::find_rung("p29").needs, joseki::gpu::needs_facts(0))) {
+    const ab::Problem p = random_problem(700'001, 37, 17, 3, 4);
+    const std::uint32_t kp = gp::padded_k(p.k);
+    const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
+    gp::PairsConfig c = gp::find_rung("p29").config();
+    c.progress = false;
+    c.hist_threads = 512;
+    c.hist_loads = 2;
+    gp::PairsDevice dev(p, c, 0);
+    joseki::cuda::Stream s;
+    for (int rep = 0; rep < 2; ++rep) {
+      dev.poison(s);
+      dev.enqueue_solve(s);
+      EXPECT_EQ(dev.download(s), want) << "r29 with histogram blocks of 512, two loads, solve " << rep;
     }
   }
 #endif

@@ -261,7 +261,17 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
     EXPECT_EQ(c.partition_tile, 28) << id;
     EXPECT_EQ(c.chunk_pairs, 1ULL << 30) << id;
     EXPECT_EQ(c.partition_threads, 256) << id;
+    EXPECT_EQ(c.hist_loads, 1) << id;
   }
+  // r29: r27 with four 16-byte loads in flight a histogram thread, everything else r27's.
+  const gp::PairsConfig c27 = gp::find_rung("p27").config(), c29 = gp::find_rung("p29").config();
+  EXPECT_EQ(gp::find_rung("p29").predecessor, "r27_one_chunk_no_tile_end_barrier");
+  EXPECT_EQ(c29.hist_loads, 4);
+  EXPECT_EQ(c29.partition_lean, c27.partition_lean);
+  EXPECT_EQ(c29.partition_tile, c27.partition_tile);
+  EXPECT_EQ(c29.chunk_pairs, c27.chunk_pairs);
+  EXPECT_EQ(c29.hist_threads, c27.hist_threads);
+  EXPECT_EQ(c29.slices_per_sm, c27.slices_per_sm);
 }
 
 // PairsConfig's default shape is today's shipped r09 shape (rs.wg4.bk64, nothing of r10 .. r15).

@@ -357,6 +357,28 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
         }
     }
   }
+  // r29's knob (PairsConfig::hist_loads): 16-byte loads a histogram thread has in flight, on r27's solve (one chunk
+  // up to 2^30 pairs, one slice a SM, histogram blocks of 1024). Tie rule: within 2 %, fewer loads.
+  if (const PairsRung& r27 = find_rung("r27_one_chunk_no_tile_end_barrier");
+      r27.precondition(p).empty() && !measure::unmet(r27.needs, gpu::needs_facts(o.device))) {
+    std::vector<Record> pts;
+    for (const int loads : {1, 2, 4}) {
+      Record r = base_record("pairs.sweep.hist_loads",
+                             "full solve (r27's), 16-byte loads each histogram thread issues before it counts them",
+                             "cuda", Scope::GpuCompute, "cold");
+      stamp(r);
+      r.axes.set("hist_loads", static_cast<std::int64_t>(loads));
+      r.ladder.sweep = "hist_loads";
+      PairsConfig c = r27.config();
+      c.progress = false;
+      c.hist_loads = loads;
+      r = bench::time_solve(p, c, ref.answer, timer, o, r);
+      o.say(fmt::format("  hist loads {}  {}", loads, r.summary ? fmt::format("{:.2f} us", r.summary->median * 1e6) : r.validation));
+      pts.push_back(r);
+    }
+    bench::mark_choice(pts, measure::TieRule::prefer_smaller("hist_loads"));
+    out.insert(out.end(), pts.begin(), pts.end());
+  }
   // A rung's count alone and its combine alone, one device (validated through the whole solve before the
   // timed runs and again after them): records pairs.hopper.count_<tag> and pairs.hopper.combine_<tag>.
   auto split = [&](const PairsConfig& cfg, const std::string& tag, const std::string& count_what,
@@ -399,12 +421,12 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
     split(gc, "r04", "r04's count alone (partition + histograms; fused: they write the planes)",
           "r04's combine alone (prep, cuBLASLt GEMM, masked column sum, upper planes)", "pairs.r04_partition_gemm", false);
   }
-  // r16 .. r28 split (r15's wgmma combine), kernel by kernel so that the count and the combine can be timed apart.
+  // r16 .. r29 split (r15's wgmma combine), kernel by kernel so that the count and the combine can be timed apart.
   for (const char* slug : {"r16_lean_count", "r17_lean_wide_tiles", "r18_one_slice_a_sm", "r19_small_partition_blocks",
                            "r20_unrolled_write_out", "r21_no_tile_end_barrier", "r22_loop_write_out",
                            "r23_prefetch_given_values", "r24_prefetch_barrier_back", "r25_one_chunk",
                            "r26_one_chunk_tiles_28", "r27_one_chunk_no_tile_end_barrier",
-                           "r28_given_tiles_full_path"}) {
+                           "r28_given_tiles_full_path", "r29_hist_loads_in_flight"}) {
     const PairsRung& rung = find_rung(slug);
     if (!rung.precondition(p).empty() || measure::unmet(rung.needs, gpu::needs_facts(o.device))) continue;
     PairsConfig gc = rung.config();

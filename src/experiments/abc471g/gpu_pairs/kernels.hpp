@@ -72,6 +72,9 @@ struct PartitionArgs {
   // Threads per histogram block: 512 (HIST_THREADS), or 1024 (PairsConfig::hist_threads, session 10's sweep
   // point: one large slice a SM leaves one block, 16 warps, to hide the shared-memory atomics' latency).
   int hist_threads = 512;
+  // 16-byte loads each histogram thread has in flight before it counts them: 1, 2 or 4 (PairsConfig::hist_loads,
+  // r29; 1 until r28).
+  int hist_loads = 1;
 };
 struct PartitionLaunch {
   std::uint64_t resident_threads = 1;  // partition threads the GPU holds at once

@@ -72,6 +72,14 @@ std::function<void(PairsConfig&)> in_one_chunk(std::function<void(PairsConfig&)>
   };
 }
 
+// r29: a rung's knobs with `loads` 16-byte loads in flight a histogram thread (PairsConfig::hist_loads).
+std::function<void(PairsConfig&)> with_hist_loads(int loads, std::function<void(PairsConfig&)> knobs) {
+  return [loads, knobs = std::move(knobs)](PairsConfig& c) {
+    knobs(c);
+    c.hist_loads = loads;
+  };
+}
+
 }  // namespace
 
 PairsRung gpu_rung(std::string id, int position, std::string slug, std::string name, std::string technique,
@@ -270,6 +278,13 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r27_one_chunk_no_tile_end_barrier", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 10, 1, 1024, 256))),
+        gpu_rung("p29", 29, "r29_hist_loads_in_flight", "r27 + four histogram loads in flight",
+                 "r27 with each histogram thread issuing four 16-byte loads of its bucket before it counts them "
+                 "(hist_loads = 4): 64 KiB in flight a SM instead of 16, so the bucket read is not bound by the "
+                 "load latency",
+                 "r27_one_chunk_no_tile_end_barrier", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_hist_loads(4, in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 8, 1, 1024, 256)))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -28,8 +28,11 @@ __device__ __forceinline__ void wait_for_previous_grid() {
 // cursor is reset for the next chunk. Returns the cursor as it was: more than a.cap when some of
 // this slice's pairs spilled into the table. Ends with a barrier. DEPENDENT: launched as a
 // programmatic dependent of the partition kernel (the counters are cleared before the wait).
-template <int THREADS, bool DEPENDENT = false>
+// LOADS (PartitionArgs::hist_loads, r29): 16-byte loads each thread has in flight before it counts them (1:
+// one load, eight atomics, the next load; with one block of 1024 threads a SM that is 16 KiB in flight a SM).
+template <int THREADS, bool DEPENDENT = false, int LOADS = 1>
 __device__ __forceinline__ std::uint32_t bucket_histogram(const PartitionArgs& a, std::uint32_t b, uint4* s_hist4) {
+  static_assert(LOADS >= 1 && LOADS <= 8, "1 .. 8 loads in flight a thread");
   std::uint32_t* s_hist = reinterpret_cast<std::uint32_t*>(s_hist4);
   for (std::uint32_t i = threadIdx.x; i < a.slice / 4; i += THREADS) s_hist4[i] = make_uint4(0, 0, 0, 0);
   if constexpr (DEPENDENT) wait_for_previous_grid();
@@ -39,16 +42,26 @@ __device__ __forceinline__ std::uint32_t bucket_histogram(const PartitionArgs& a
   const std::uint16_t* __restrict__ src = a.d_buf + static_cast<std::size_t>(b) * a.cap;  // cap % 8 == 0
   const uint4* src4 = reinterpret_cast<const uint4*>(src);
   const std::uint32_t n8 = n / 8;
-  for (std::uint32_t i = threadIdx.x; i < n8; i += THREADS) {
-    const uint4 v = __ldcs(src4 + i);  // read once: do not keep it in L2
+  auto count8 = [&](const uint4 v) {
     const std::uint32_t w[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
       atomicAdd(&s_hist[w[e] & 0xFFFFu], 1u);
       atomicAdd(&s_hist[w[e] >> 16], 1u);
     }
+  };
+  std::uint32_t i = threadIdx.x;
+  if constexpr (LOADS > 1) {  // LOADS coalesced loads issued together, then their 8 * LOADS atomics
+    for (; i + (LOADS - 1) * THREADS < n8; i += LOADS * THREADS) {
+      uint4 v[LOADS];
+#pragma unroll
+      for (int u = 0; u < LOADS; ++u) v[u] = __ldcs(src4 + i + u * THREADS);  // read once: do not keep it in L2
+#pragma unroll
+      for (int u = 0; u < LOADS; ++u) count8(v[u]);
+    }
   }
-  for (std::uint32_t i = n8 * 8 + threadIdx.x; i < n; i += THREADS) atomicAdd(&s_hist[src[i]], 1u);
+  for (; i < n8; i += THREADS) count8(__ldcs(src4 + i));
+  for (std::uint32_t j = n8 * 8 + threadIdx.x; j < n; j += THREADS) atomicAdd(&s_hist[src[j]], 1u);
   __syncthreads();
   if (threadIdx.x == 0) a.d_cursor[b] = 0;  // the bucket is empty again for the next chunk
   return filled;

@@ -88,6 +88,8 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
                      ": 0 (the default plan) or 1..8 histogram blocks a SM");
   if (c.hist_threads != 512 && c.hist_threads != 1024)
     throw InputError("gpu-pairs: PairsConfig::hist_threads = " + std::to_string(c.hist_threads) + ": 512 or 1024");
+  if (c.hist_loads != 1 && c.hist_loads != 2 && c.hist_loads != 4)
+    throw InputError("gpu-pairs: PairsConfig::hist_loads = " + std::to_string(c.hist_loads) + ": 1, 2 or 4");
   if (!c.count_kind.empty() && !find_count_kind(c.count_kind))
     throw InputError("gpu-pairs: PairsConfig::count_kind = '" + c.count_kind +
                      "': no such count kind in this build (count kinds: " + joined(count_kind_names()) + ")");
@@ -391,6 +393,7 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
       pa.tile_pairs = m_cfg.partition_tile;
       pa.lean = m_cfg.partition_lean;
       pa.hist_threads = m_cfg.hist_threads;
+      pa.hist_loads = m_cfg.hist_loads;
       if (m_fused) {
         FuseArgs fa;
         fa.d_planes = m_planes.data();

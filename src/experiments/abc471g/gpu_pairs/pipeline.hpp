@@ -96,6 +96,10 @@ struct PairsConfig {
   // Threads per histogram block (PartitionArgs::hist_threads): 512, or 1024 (a sweep point with one large
   // slice a SM); others are refused (InputError).
   int hist_threads = 512;
+  // r29: 16-byte loads each histogram thread issues together before it counts them (PartitionArgs::hist_loads):
+  // 1 (r03 .. r28: one load, its eight shared-memory atomics, the next load), 2 or 4; others are refused
+  // (InputError).
+  int hist_loads = 1;
   // r08 (count_kind "dsmem"): blocks per cluster, 8 (portable) or 16 (non-portable: the table in fewer,
   // larger ranges); anything else is refused by the PairsDevice (InputError).
   std::uint32_t dsmem_cluster = 8;

@@ -201,12 +201,13 @@ __global__ void __launch_bounds__(PART_THREADS, 1024 / PART_THREADS) partition_k
   }
 }
 
-// THREADS: HIST_THREADS, or 1024 (PartitionArgs::hist_threads: session 10's sweep point for one large slice a SM).
-template <int THREADS = HIST_THREADS>
+// THREADS: HIST_THREADS, or 1024 (PartitionArgs::hist_threads: session 10's sweep point for one large slice a SM);
+// LOADS: 16-byte loads in flight a thread (PartitionArgs::hist_loads, r29).
+template <int THREADS = HIST_THREADS, int LOADS = 1>
 __global__ void __launch_bounds__(THREADS) bucket_hist_kernel(PartitionArgs a) {
   extern __shared__ uint4 s_hist4[];  // a.slice counters (16-byte aligned: cleared and read as uint4)
   const std::uint32_t b = blockIdx.x;
-  bucket_histogram<THREADS>(a, b, s_hist4);
+  bucket_histogram<THREADS, false, LOADS>(a, b, s_hist4);
   const uint4* h4 = s_hist4;
   // This slice's cells: [b * slice, min((b + 1) * slice, kp^2)), a multiple of 4 cells.
   const std::uint32_t cells = a.c.kp * a.c.kp, lo = b * a.slice;
@@ -221,6 +222,16 @@ __global__ void __launch_bounds__(THREADS) bucket_hist_kernel(PartitionArgs a) {
     t.w += h.w;
     t4[i] = t;
   }
+}
+
+// The histogram kernel for PartitionArgs::hist_threads (512 or 1024) and hist_loads (1, 2 or 4; the pipeline
+// refuses others): the one place that maps the knobs to an instantiation.
+template <int THREADS>
+auto bucket_hist_for_loads(int loads) {
+  return loads == 4 ? bucket_hist_kernel<THREADS, 4> : loads == 2 ? bucket_hist_kernel<THREADS, 2> : bucket_hist_kernel<THREADS, 1>;
+}
+auto bucket_hist_for(int threads, int loads) {
+  return threads == 1024 ? bucket_hist_for_loads<1024>(loads) : bucket_hist_for_loads<HIST_THREADS>(loads);
 }
 
 }  // namespace
@@ -254,9 +265,10 @@ PartitionLaunch residency(int sms) {
 
 PartitionLaunch prepare_partition(int device, int threads, std::uint32_t slice) {
   const int hist_bytes = static_cast<int>(std::max(slice, SLICE_MAX_CELLS) * sizeof(std::uint32_t));
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(bucket_hist_kernel<HIST_THREADS>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         hist_bytes));
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(bucket_hist_kernel<1024>, cudaFuncAttributeMaxDynamicSharedMemorySize, hist_bytes));
+  for (const int threads : {HIST_THREADS, 1024})
+    for (const int loads : {1, 2, 4})
+      JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(bucket_hist_for(threads, loads), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             hist_bytes));
   prepare_lean_partition();
   int sms = 1;
   JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
@@ -302,10 +314,8 @@ void launch_partition_only(const PartitionArgs& a, int threads, cudaStream_t s) 
 void launch_partition(const PartitionArgs& a, int threads, cudaStream_t s) {
   if (a.c.end <= a.c.begin) return;
   launch_partition_only(a, threads, s);
-  if (a.hist_threads == 1024)
-    bucket_hist_kernel<1024><<<a.buckets, 1024, a.slice * sizeof(std::uint32_t), s>>>(a);
-  else
-    bucket_hist_kernel<<<a.buckets, HIST_THREADS, a.slice * sizeof(std::uint32_t), s>>>(a);
+  const unsigned hist = a.hist_threads == 1024 ? 1024u : static_cast<unsigned>(HIST_THREADS);
+  bucket_hist_for(static_cast<int>(hist), a.hist_loads)<<<a.buckets, hist, a.slice * sizeof(std::uint32_t), s>>>(a);
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 

@@ -105,13 +105,14 @@ __device__ __forceinline__ std::uint32_t pack_bytes(uint4 h, int shift, std::uin
          ((h.w >> shift) & mask) << 24;
 }
 
-template <int THREADS = HIST_THREADS>  // or 1024 (PartitionArgs::hist_threads)
+// THREADS: HIST_THREADS or 1024 (PartitionArgs::hist_threads); LOADS: 16-byte loads in flight a thread (hist_loads).
+template <int THREADS = HIST_THREADS, int LOADS = 1>
 __global__ void __launch_bounds__(THREADS) fused_hist_kernel(PartitionArgs a, FuseArgs f) {
   extern __shared__ uint4 s_hist4[];  // a.slice counters
   __shared__ std::uint32_t s_max;
   if (threadIdx.x == 0) s_max = 0;  // ordered before its use by the histogram's barriers
   const std::uint32_t b = blockIdx.x;
-  const bool spilled = bucket_histogram<THREADS, true>(a, b, s_hist4) > a.cap;
+  const bool spilled = bucket_histogram<THREADS, true, LOADS>(a, b, s_hist4) > a.cap;
   const std::uint32_t cells = a.c.kp * a.c.kp, lo = b * a.slice;
   const std::uint32_t len = cells - lo < a.slice ? cells - lo : a.slice;  // a multiple of 4
   uint4* t4 = reinterpret_cast<uint4*>(a.c.d_table + lo);
@@ -266,23 +267,32 @@ void launch_dependent(void (*kernel)(K...), dim3 grid, dim3 block, std::size_t s
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 
+// The fused histogram kernel for PartitionArgs::hist_threads (512 or 1024) and hist_loads (1, 2 or 4; the pipeline
+// refuses others): the one place that maps the knobs to an instantiation, for the launch and the shared-memory limit.
+template <int THREADS>
+auto fused_hist_for_loads(int loads) {
+  return loads == 4 ? fused_hist_kernel<THREADS, 4> : loads == 2 ? fused_hist_kernel<THREADS, 2> : fused_hist_kernel<THREADS, 1>;
+}
+auto fused_hist_for(int threads, int loads) {
+  return threads == 1024 ? fused_hist_for_loads<1024>(loads) : fused_hist_for_loads<HIST_THREADS>(loads);
+}
+
 }  // namespace
 
 void prepare_partition_fused(std::uint32_t slice) {
   const int bytes = static_cast<int>(std::max(slice, SLICE_MAX_CELLS) * sizeof(std::uint32_t));
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(fused_hist_kernel<HIST_THREADS>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(fused_hist_kernel<1024>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  for (const int threads : {HIST_THREADS, 1024})
+    for (const int loads : {1, 2, 4})
+      JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(fused_hist_for(threads, loads), cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
 }
 
 void launch_partition_fused(const PartitionArgs& a, const FuseArgs& f, int threads, cudaStream_t s) {
   launch_partition_only(a, threads, s);
   // A programmatic dependent launch: the histogram blocks start (and clear their counters) as the
   // partition's blocks retire, instead of after the whole grid and a launch.
-  if (a.hist_threads == 1024)
-    launch_dependent(fused_hist_kernel<1024>, dim3(a.buckets), dim3(1024), a.slice * sizeof(std::uint32_t), s, a, f);
-  else
-    launch_dependent(fused_hist_kernel<HIST_THREADS>, dim3(a.buckets), dim3(HIST_THREADS), a.slice * sizeof(std::uint32_t),
-                     s, a, f);
+  const unsigned hist = a.hist_threads == 1024 ? 1024u : static_cast<unsigned>(HIST_THREADS);
+  launch_dependent(fused_hist_for(static_cast<int>(hist), a.hist_loads), dim3(a.buckets), dim3(hist),
+                   a.slice * sizeof(std::uint32_t), s, a, f);
 }
 
 void launch_product_prep(const ProductPrepArgs& a, cudaStream_t s) {
