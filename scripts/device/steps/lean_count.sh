@@ -1,4 +1,4 @@
-# Device step `lean_count` (issue 19, rungs r16-r21: the lean partition kernel, one slice a SM, blocks of 256; sourced by
+# Device step `lean_count` (issue 19, rungs r16-r29: the lean partition kernel, one slice a SM, blocks of 256; sourced by
 # scripts/device/session.sh; ~2.5 minutes). Uses $B $J $W $SAN and step/run from session.sh.
 #   1. the GPU tests of the partition kernels and r16's whole solves; compute-sanitizer memcheck and racecheck
 #      of the sanitizer shapes (r16's kernel among them) unless LC_SANITIZERS=0
@@ -22,7 +22,7 @@ for i in $(seq 1 "${LC_RUNS:-1}"); do
   for c in max 1e8 1e9; do
     step "lean_count: scale hopper $c ($i)"
     case $c in max) n=7e6 lim=45 ;; 1e8) n=1e8 lim=60 ;; *) n=1e9 lim=150 ;; esac
-    run timeout $lim "$J" --json "$LC/${c}_$i.json" abc471g scale hopper --n "$n" 2>&1 | tee "$LC/${c}_$i.log" | grep -E "floor|r04|r07|r1[3-9]|r2[0-9]|count_r04|slices a SM" | head -30
+    run timeout $lim "$J" --json "$LC/${c}_$i.json" abc471g scale hopper --n "$n" 2>&1 | tee "$LC/${c}_$i.log" | grep -E "floor|r04|r07|r1[3-9]|r2[0-9]|count_r04|slices a SM|hist loads" | head -40
   done
 done
 # LC_NCU: "kernel-regex@N ..." (mangled names), each profiled at its first launch in `scale hopper --n N`
