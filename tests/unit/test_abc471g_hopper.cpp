@@ -272,6 +272,14 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
   EXPECT_EQ(c29.chunk_pairs, c27.chunk_pairs);
   EXPECT_EQ(c29.hist_threads, c27.hist_threads);
   EXPECT_EQ(c29.slices_per_sm, c27.slices_per_sm);
+  // r30: r27 with variant 11 (the write-out in pairs of entries), one histogram load in flight as r27.
+  const gp::PairsConfig c30 = gp::find_rung("p30").config();
+  EXPECT_EQ(gp::find_rung("p30").predecessor, "r27_one_chunk_no_tile_end_barrier");
+  EXPECT_EQ(c30.partition_lean, 11);
+  EXPECT_EQ(c30.hist_loads, 1);
+  EXPECT_EQ(c30.partition_tile, c27.partition_tile);
+  EXPECT_EQ(c30.chunk_pairs, c27.chunk_pairs);
+  EXPECT_EQ(c30.partition_threads, c27.partition_threads);
 }
 
 // PairsConfig's default shape is today's shipped r09 shape (rs.wg4.bk64, nothing of r10 .. r15).

@@ -66,7 +66,9 @@ struct PartitionArgs {
   // number <= 512 (else 1); 5: 4 with a full tile's write-out unrolled (blocks of 256, <= 256 slices: r20);
   // 6: 5 with the slice counters double-buffered and no barrier at a tile's end (blocks of 256: r21); 7: 6
   // with 4's write-out loop (r22); 8: 7 with the next tile's given values prefetched into L1 (r23); 9: 4 with
-  // 8's prefetch (r24); 10: 8 with a tile of given values on the full tile's path (r28).
+  // 8's prefetch (r24); 10: 8 with a tile of given values on the full tile's path (r28); 11: 8 with the write-out
+  // in pairs of entries (r30; runs padded to even lengths with holes of offset `slice`, counted by the histograms
+  // into a spare counter).
   // Any other value means 3. tile_pairs 32: lean 1 only (a sweep point).
   int lean = 0;
   // Threads per histogram block: 512 (HIST_THREADS), or 1024 (PairsConfig::hist_threads, session 10's sweep

@@ -285,6 +285,13 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r27_one_chunk_no_tile_end_barrier", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_hist_loads(4, in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 8, 1, 1024, 256)))),
+        gpu_rung("p30", 30, "r30_paired_write_out", "r27 + the write-out in pairs of entries",
+                 "r27 with every slice's run padded to an even length (a hole entry the histograms count into a "
+                 "spare counter), so each thread writes two adjacent entries of a slice with one 32-bit store "
+                 "(partition_lean = 11): half the shared loads, global stores and loop steps of the write-out",
+                 "r27_one_chunk_no_tile_end_barrier", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 11, 1, 1024, 256))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -13,6 +13,10 @@ namespace joseki::abc471g::pairs {
 
 inline constexpr int HIST_THREADS = 512;
 
+// A histogram block's dynamic shared memory for slices of `slice` cells (a multiple of 4): the counters and
+// four spare ones (bucket_histogram).
+inline std::size_t hist_smem_bytes(std::uint32_t slice) { return (static_cast<std::size_t>(slice) + 4) * sizeof(std::uint32_t); }
+
 // Programmatic dependent launch (sm_90): a kernel launched with
 // cudaLaunchAttributeProgrammaticStreamSerialization may start while the previous kernel of its
 // stream finishes; it waits here before it reads anything that kernel wrote. Below sm_90 there is
@@ -24,7 +28,8 @@ __device__ __forceinline__ void wait_for_previous_grid() {
 #endif
 }
 
-// s_hist4 (a.slice counters, 16-byte aligned) receives the counts of bucket b; the bucket's
+// s_hist4 (a.slice counters and 4 spare ones, 16-byte aligned: hist_smem_bytes) receives the counts of bucket b;
+// counter a.slice counts the holes of r30's paired write-out (entries with offset a.slice), never read. The bucket's
 // cursor is reset for the next chunk. Returns the cursor as it was: more than a.cap when some of
 // this slice's pairs spilled into the table. Ends with a barrier. DEPENDENT: launched as a
 // programmatic dependent of the partition kernel (the counters are cleared before the wait).
@@ -34,7 +39,7 @@ template <int THREADS, bool DEPENDENT = false, int LOADS = 1>
 __device__ __forceinline__ std::uint32_t bucket_histogram(const PartitionArgs& a, std::uint32_t b, uint4* s_hist4) {
   static_assert(LOADS >= 1 && LOADS <= 8, "1 .. 8 loads in flight a thread");
   std::uint32_t* s_hist = reinterpret_cast<std::uint32_t*>(s_hist4);
-  for (std::uint32_t i = threadIdx.x; i < a.slice / 4; i += THREADS) s_hist4[i] = make_uint4(0, 0, 0, 0);
+  for (std::uint32_t i = threadIdx.x; i <= a.slice / 4; i += THREADS) s_hist4[i] = make_uint4(0, 0, 0, 0);
   if constexpr (DEPENDENT) wait_for_previous_grid();
   const std::uint32_t filled = a.d_cursor[b];
   const std::uint32_t n = filled < a.cap ? filled : a.cap;

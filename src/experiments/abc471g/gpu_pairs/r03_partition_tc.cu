@@ -264,7 +264,7 @@ PartitionLaunch residency(int sms) {
 }  // namespace
 
 PartitionLaunch prepare_partition(int device, int threads, std::uint32_t slice) {
-  const int hist_bytes = static_cast<int>(std::max(slice, SLICE_MAX_CELLS) * sizeof(std::uint32_t));
+  const int hist_bytes = static_cast<int>(hist_smem_bytes(std::max(slice, SLICE_MAX_CELLS)));
   for (const int threads : {HIST_THREADS, 1024})
     for (const int loads : {1, 2, 4})
       JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(bucket_hist_for(threads, loads), cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -315,7 +315,7 @@ void launch_partition(const PartitionArgs& a, int threads, cudaStream_t s) {
   if (a.c.end <= a.c.begin) return;
   launch_partition_only(a, threads, s);
   const unsigned hist = a.hist_threads == 1024 ? 1024u : static_cast<unsigned>(HIST_THREADS);
-  bucket_hist_for(static_cast<int>(hist), a.hist_loads)<<<a.buckets, hist, a.slice * sizeof(std::uint32_t), s>>>(a);
+  bucket_hist_for(static_cast<int>(hist), a.hist_loads)<<<a.buckets, hist, hist_smem_bytes(a.slice), s>>>(a);
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 

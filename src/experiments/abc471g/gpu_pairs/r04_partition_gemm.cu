@@ -280,7 +280,7 @@ auto fused_hist_for(int threads, int loads) {
 }  // namespace
 
 void prepare_partition_fused(std::uint32_t slice) {
-  const int bytes = static_cast<int>(std::max(slice, SLICE_MAX_CELLS) * sizeof(std::uint32_t));
+  const int bytes = static_cast<int>(hist_smem_bytes(std::max(slice, SLICE_MAX_CELLS)));
   for (const int threads : {HIST_THREADS, 1024})
     for (const int loads : {1, 2, 4})
       JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(fused_hist_for(threads, loads), cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
@@ -292,7 +292,7 @@ void launch_partition_fused(const PartitionArgs& a, const FuseArgs& f, int threa
   // partition's blocks retire, instead of after the whole grid and a launch.
   const unsigned hist = a.hist_threads == 1024 ? 1024u : static_cast<unsigned>(HIST_THREADS);
   launch_dependent(fused_hist_for(static_cast<int>(hist), a.hist_loads), dim3(a.buckets), dim3(hist),
-                   a.slice * sizeof(std::uint32_t), s, a, f);
+                   hist_smem_bytes(a.slice), s, a, f);
 }
 
 void launch_product_prep(const ProductPrepArgs& a, cudaStream_t s) {

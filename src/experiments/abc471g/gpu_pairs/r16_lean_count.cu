@@ -104,13 +104,18 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
   // values otherwise waits one load latency a tile, and its block, the last to finish, sets the chunk's time).
   // VAR 9 (r24): 4 (r19's kernel, with the barrier that closes a tile) with 8's prefetch. VAR 10 (r28): 8 with
   // a tile of given values only on the full tile's path (no per-pair test in the ranking or the scatter).
-  constexpr bool ONE = VAR >= 4 && VAR <= 10, UNROLLED = VAR == 5 || VAR == 6,
-                 TWO = OVERLAP || (VAR >= 6 && VAR <= 8) || VAR == 10, END_BARRIER = VAR < 6 || VAR == 9,
-                 PREFETCH = VAR >= 8, GIVEN_FULL = VAR == 10;
+  // VAR 11 (r30): 8 with the write-out in pairs of entries: every slice's run in the sorted tile and in its bucket
+  // starts at an even index (a slice with an odd count gets a hole entry, offset a.slice, which the histograms
+  // count into a spare counter), so a thread writes two adjacent entries of one slice with one 32-bit store
+  // (half the shared loads, stores and loop steps of the write-out).
+  constexpr bool ONE = VAR >= 4 && VAR <= 11, UNROLLED = VAR == 5 || VAR == 6,
+                 TWO = OVERLAP || (VAR >= 6 && VAR <= 8) || VAR == 10 || VAR == 11, END_BARRIER = VAR < 6 || VAR == 9,
+                 PREFETCH = VAR >= 8, GIVEN_FULL = VAR == 10, PAIRED = VAR == 11;
   constexpr std::uint32_t BPT = ONE ? (T >= 256 ? 1 : 256 / T) : (PART_MAX_BUCKETS + T - 1) / T;
   using Scan = cub::BlockScan<std::uint32_t, T, cub::BLOCK_SCAN_WARP_SCANS>;
   __shared__ typename Scan::TempStorage scan_tmp;
-  extern __shared__ std::uint32_t s_sorted[];  // TILE keys grouped by slice; ~0u: no pair
+  // TILE keys grouped by slice (PAIRED: up to TILE + a.buckets, each slice's run padded to an even length)
+  extern __shared__ __align__(16) std::uint32_t s_sorted[];
   // Slice counts, then the slice's first index in s_sorted; TWO: two buffers, tile t uses t & 1.
   __shared__ std::uint32_t s_base2[(TWO ? 2 : 1) * PART_MAX_BUCKETS];
   __shared__ std::uint32_t s_delta[PART_MAX_BUCKETS];  // sorted entry i of slice b -> d_buf[s_delta[b] + i]
@@ -131,8 +136,8 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
     if (i >= n) return;
     const std::uint32_t k = s_sorted[i], bb = k >> 16;
     if (!spill || i < at_byte(s_limit, bb))
-      a.d_buf[at_byte(s_delta, bb) + i] = static_cast<std::uint16_t>(k);
-    else  // the bucket is full: count this pair the r02 way
+      a.d_buf[at_byte(s_delta, bb) + i] = static_cast<std::uint16_t>(k);  // PAIRED: a hole too (the histograms skip it)
+    else if (!PAIRED || (k & 0xFFFFu) != a.slice)  // the bucket is full: count this pair the r02 way (not a hole)
       atomicAdd(c.d_table + (bb >> 2) * a.slice + (k & 0xFFFFu), 1u);
   };
   if (p0 < p1) {
@@ -201,11 +206,13 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
       std::uint32_t* other = s_base2 + ((t + 1) & 1u) * PART_MAX_BUCKETS;
       for (std::uint32_t i = threadIdx.x; i < a.buckets; i += T) other[i] = 0;
     }
+    // cnt: the slice's pairs in this tile; PAIRED: rounded up to an even number (the run's hole, if any, is the last)
     std::uint32_t cnt[BPT], sum = 0;
 #pragma unroll
     for (std::uint32_t u = 0; u < BPT; ++u) {
       const std::uint32_t b = threadIdx.x * BPT + u;
       cnt[u] = b < a.buckets ? s_base[b] : 0u;
+      if constexpr (PAIRED) cnt[u] += cnt[u] & 1u;
       sum += cnt[u];
     }
     std::uint32_t offset, total;
@@ -219,6 +226,9 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
       if (b < a.buckets) {
         s_base[b] = offset;
         if (cnt[u]) gpos[u] = atomicAdd(a.d_cursor + b, cnt[u]);
+        // PAIRED: the hole closing an odd run (no pair is scattered there; tile t - 1's write-out read s_sorted
+        // before this tile's first barrier)
+        if (PAIRED && cnt[u]) s_sorted[offset + cnt[u] - 1] = b << 18 | a.slice;  // then overwritten if cnt was even
       }
       offset += cnt[u];
     }
@@ -267,6 +277,12 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
           const std::uint32_t k = s_sorted[i];
           a.d_buf[at_byte(s_delta, k >> 16) + i] = static_cast<std::uint16_t>(k);
         }
+      } else if (PAIRED && !spill) {  // n is even, every run starts at an even index here and in its bucket
+        const uint2* s_pairs = reinterpret_cast<const uint2*>(s_sorted);
+        for (std::uint32_t j = threadIdx.x; j < n / 2; j += T) {
+          const uint2 k = s_pairs[j];  // entries 2j and 2j + 1: the same slice
+          *reinterpret_cast<std::uint32_t*>(a.d_buf + at_byte(s_delta, k.x >> 16) + 2 * j) = (k.x & 0xFFFFu) | k.y << 16;
+        }
       } else if (!spill) {
         for (std::uint32_t i = threadIdx.x; i < n; i += T) {
           const std::uint32_t k = s_sorted[i];
@@ -284,8 +300,10 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
     for (std::uint32_t i = threadIdx.x; i < n_prev; i += T) write_out(i, n_prev, spill_prev);
 }
 
-constexpr std::size_t lean_sorted_bytes(int ppt, int threads = LEAN_THREADS) {
-  return static_cast<std::size_t>(threads) * static_cast<std::size_t>(ppt) * sizeof(std::uint32_t);
+// The sorted tile's shared memory; variant 11 (PAIRED) also holds up to one hole a slice (<= 256 slices).
+constexpr std::size_t lean_sorted_bytes(int ppt, int threads = LEAN_THREADS, int var = 1) {
+  return (static_cast<std::size_t>(threads) * static_cast<std::size_t>(ppt) + (var == 11 ? 256u : 0u)) *
+         sizeof(std::uint32_t);
 }
 
 // One instantiation of the lean kernel and its launch shape. choose_lean is the only place that maps the
@@ -299,7 +317,7 @@ struct LeanKernel {
 
 template <int PPT, int VAR, int T = LEAN_THREADS, int MINB = 1024 / T>
 LeanKernel lean_kernel() {
-  return {lean_partition_kernel<PPT, VAR, T, MINB>, T, lean_sorted_bytes(PPT, T)};
+  return {lean_partition_kernel<PPT, VAR, T, MINB>, T, lean_sorted_bytes(PPT, T, VAR)};
 }
 
 // Blocks of 512: tiles of 24, of 18 for a short run (r04's rule: one tile less), else of 16; 32 (variant 1: a
@@ -313,24 +331,25 @@ LeanKernel lean_kernel_512(int tile, std::uint64_t run) {
   return lean_kernel<16, VAR>();
 }
 
-// Blocks of 256, variants 5 .. 10: tiles of 28 or 24, else 16 (no tiles of 18 in blocks of 256).
+// Blocks of 256, variants 5 .. 11: tiles of 28 or 24, else 16 (no tiles of 18 in blocks of 256).
 template <int VAR>
 LeanKernel lean_kernel_256(int tile) {
   return tile == 28 ? lean_kernel<28, VAR, 256>() : tile == 24 ? lean_kernel<24, VAR, 256>() : lean_kernel<16, VAR, 256>();
 }
 
-// threads 256 with variants 5 .. 10 (r20 .. r28) or 4, and 128 with 4, when the slices number <= 256 (the
+// threads 256 with variants 5 .. 11 (r20 .. r28, r30) or 4, and 128 with 4, when the slices number <= 256 (the
 // pipeline refuses the other small-block combinations); everything else runs in blocks of 512, where
 // variant 4 needs <= 512 slices (else 1) and values other than 1, 2, 4 mean 3.
 LeanKernel choose_lean(int threads, int lean, int tile, std::uint64_t run, std::uint32_t buckets) {
-  if (threads == 256 && lean >= 5 && lean <= 10 && buckets <= 256) {
+  if (threads == 256 && lean >= 5 && lean <= 11 && buckets <= 256) {
     switch (lean) {
       case 5: return lean_kernel_256<5>(tile);
       case 6: return lean_kernel_256<6>(tile);
       case 7: return lean_kernel_256<7>(tile);
       case 8: return lean_kernel_256<8>(tile);
       case 9: return lean_kernel_256<9>(tile);
-      default: return lean_kernel_256<10>(tile);
+      case 10: return lean_kernel_256<10>(tile);
+      default: return lean_kernel_256<11>(tile);
     }
   }
   if ((threads == 256 || threads == 128) && lean == 4 && buckets <= 256) {
@@ -353,7 +372,7 @@ void prepare_lean_partition() {
   // Every instantiation choose_lean can return: the shared-memory limit of its sorted tile.
   std::set<void (*)(PartitionArgs, int)> done;
   for (const int threads : {512, 256, 128})
-    for (const int lean : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+    for (const int lean : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11})
       for (const int tile : {0, 24, 28, 32})
         for (const std::uint64_t run : {std::uint64_t{52}, std::uint64_t{1} << 20})
           for (const std::uint32_t buckets : {256u, 512u, 1024u}) {
