@@ -244,14 +244,14 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
     // Kernel shapes: {partition_lean, partition_tile, partition_threads, hist_threads}. r03's kernel; r16's in
     // tiles of 16 (18) and 24; r16's in blocks of 256; r16's with histogram blocks of 1024; r16's in blocks of
     // 128 in tiles of 16 (18) and 24; tiles of 32, three blocks of 256 a SM; tiles of 28 in blocks of 256;
-    // variants 5 .. 11 (r20 .. r24, r28, r30; blocks of 256) in tiles of 16 (18), 24 and 28.
+    // variants 5 .. 12 (r20 .. r24, r28, r30, r31; blocks of 256) in tiles of 16 (18), 24 and 28.
     struct Shape {
       int lean, tile, threads, hist;
     };
     std::vector<Shape> shapes = {{0, 0, 512, 512},   {4, 0, 512, 512},  {4, 24, 512, 512}, {4, 0, 256, 512},
                                  {4, 24, 512, 1024}, {4, 0, 128, 512},  {4, 24, 128, 512}, {4, 32, 256, 512},
                                  {4, 28, 256, 512}};
-    for (const int lean : {5, 6, 7, 8, 9, 10, 11})
+    for (const int lean : {5, 6, 7, 8, 9, 10, 11, 12})
       for (const int tile : {0, 24, 28}) shapes.push_back({lean, tile, 256, 512});
     for (const std::uint32_t spread : {1u, 2u})
       for (std::size_t v = 0; v < shapes.size(); ++v)
@@ -287,11 +287,11 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
     const std::uint32_t kp = gp::padded_k(p.k);
     const std::vector<std::uint64_t> want = gp::cpu_pair_table(p, kp);
     const ab::Answer answer = gp::combine_direct(want, kp, p);
-    for (const int lean : {8, 11})  // r27's partition kernel, and r30's (the paired write-out)
+    for (const int lean : {8, 11, 12})  // r27's partition kernel, r30's (the paired write-out) and r31's (by four)
     for (const int hist : {512, 1024})
       for (const int loads : {1, 2, 4})
         for (const std::uint32_t cap : {0u, 8u}) {
-          if (lean == 11 && loads == 2) continue;
+          if (lean >= 11 && loads == 2) continue;
           gp::PairsConfig c;
           c.slices_per_sm = 1;
           c.partition_lean = lean;
@@ -310,16 +310,16 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
         }
     const gp::PairsRung& r29 = gp::find_rung("p29");
     if (!joseki::measure::unmet(r29.needs, joseki::gpu::needs_facts(0)))
-      for (const int loads : {2, 4, 0}) {  // 0: r30 (the paired write-out)
-        gp::PairsConfig c = loads ? r29.config() : gp::find_rung("p30").config();
+      for (const int loads : {2, 4, 0, -1}) {  // 0: r30 (the paired write-out); -1: r31 (by four)
+        gp::PairsConfig c = loads > 0 ? r29.config() : gp::find_rung(loads == 0 ? "p30" : "p31").config();
         c.progress = false;
-        if (loads) c.hist_loads = loads;
+        if (loads > 0) c.hist_loads = loads;
         gp::PairsDevice dev(p, c, 0);
         joseki::cuda::Stream s;
         for (int rep = 0; rep < 2; ++rep) {
           dev.poison(s);
           dev.enqueue_solve(s);
-          EXPECT_EQ(dev.download(s), answer) << "r29, loads " << loads << ", solve " << rep;
+          EXPECT_EQ(dev.download(s), answer) << "r29 / r30 / r31, loads " << loads << ", solve " << rep;
         }
       }
   }
@@ -338,7 +338,7 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
     c.partition_threads = 512;
     c.partition_lean = 5;  // r20's variant: blocks of 256 only
     EXPECT_THROW(gp::PairsDevice(p, c, 0), joseki::InputError);
-    for (const int lean : {6, 7, 8, 9, 10, 11}) {  // r21 .. r24's, r28's and r30's too
+    for (const int lean : {6, 7, 8, 9, 10, 11, 12}) {  // r21 .. r24's, r28's, r30's and r31's too
       c.partition_lean = lean;
       EXPECT_THROW(gp::PairsDevice(p, c, 0), joseki::InputError);
       c.partition_threads = 128;
@@ -364,9 +364,9 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
   const auto [loaded, appended] = answers_and_vectors(problems, wants);
   for (std::size_t i = 0; i < problems.size(); ++i)
     // 1024: partition blocks of 512, histogram blocks of 1024; 3: tiles of 32, three blocks of 256 a SM
-    // 28: tiles of 28, blocks of 256; 5 .. 15: r20 .. r30 (variants 5 .. 11, one chunk, tiles of 28; r29's
+    // 28: tiles of 28, blocks of 256; 5 .. 16: r20 .. r31 (variants 5 .. 12, one chunk, tiles of 28; r29's
     // histogram loads)
-    for (const int threads : {512, 256, 128, 1024, 3, 28, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}) {
+    for (const int threads : {512, 256, 128, 1024, 3, 28, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}) {
       gp::PairsConfig c = r17.config();
       c.progress = false;
       c.slices_per_sm = 1;
@@ -374,7 +374,7 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
       c.hist_threads = threads == 1024 || threads == 3 || threads == 28 ? 1024 : 512;
       if (threads == 3) c.partition_tile = 32;
       if (threads == 28) c.partition_tile = 28;
-      if (threads >= 5 && threads <= 15) c = gp::find_rung("p" + std::to_string(15 + threads)).config();
+      if (threads >= 5 && threads <= 16) c = gp::find_rung("p" + std::to_string(15 + threads)).config();
       c.progress = false;
       gp::PairsDevice dev(problems[i], c, 0);
       joseki::cuda::Stream s;
@@ -400,7 +400,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
   for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10)}) {
     const std::uint32_t kp = gp::padded_k(p.k);
     const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-    for (const int shape : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}) {
+    for (const int shape : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}) {
       const int panels = shape == 1 ? 2 : 1;
       gp::PairsConfig c;
       c.combiner = gp::Combiner::Gemm;
@@ -423,6 +423,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
           c.hist_loads = 4;
         }
         if (shape == 12) c.partition_lean = 11;  // r30: the write-out in pairs (holes, 32-bit stores)
+        if (shape == 13) c.partition_lean = 12;  // r31: in groups of four (up to three holes, 64-bit stores)
       }
       gp::PairsDevice dev(p, c, 0);
       joseki::cuda::Stream s;

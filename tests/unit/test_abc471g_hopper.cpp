@@ -280,6 +280,13 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
   EXPECT_EQ(c30.partition_tile, c27.partition_tile);
   EXPECT_EQ(c30.chunk_pairs, c27.chunk_pairs);
   EXPECT_EQ(c30.partition_threads, c27.partition_threads);
+  // r31: r30 in groups of four entries (variant 12).
+  const gp::PairsConfig c31 = gp::find_rung("p31").config();
+  EXPECT_EQ(gp::find_rung("p31").predecessor, "r30_paired_write_out");
+  EXPECT_EQ(c31.partition_lean, 12);
+  EXPECT_EQ(c31.partition_tile, c30.partition_tile);
+  EXPECT_EQ(c31.chunk_pairs, c30.chunk_pairs);
+  EXPECT_EQ(c31.hist_loads, c30.hist_loads);
 }
 
 // PairsConfig's default shape is today's shipped r09 shape (rs.wg4.bk64, nothing of r10 .. r15).

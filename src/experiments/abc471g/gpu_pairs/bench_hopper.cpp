@@ -264,17 +264,17 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
       struct Point {
         std::uint32_t spread;
         int threads, hist;  // partition and histogram blocks
-        int lean = 4;       // 5 .. 11: r20 .. r24's, r28's and r30's kernels (blocks of 256)
+        int lean = 4;       // 5 .. 12: r20 .. r24's, r28's, r30's and r31's kernels (blocks of 256)
       };
       for (const Point pt : {Point{0, 512, 512}, Point{2, 512, 512}, Point{1, 512, 512}, Point{1, 512, 1024},
                              Point{1, 256, 512}, Point{1, 256, 1024}, Point{1, 128, 512}, Point{1, 128, 1024},
                              Point{1, 256, 1024, 5}, Point{1, 256, 1024, 6}, Point{1, 256, 1024, 7},
                              Point{1, 256, 1024, 8}, Point{1, 256, 1024, 9}, Point{1, 256, 1024, 10},
-                             Point{1, 256, 1024, 11}}) {
+                             Point{1, 256, 1024, 11}, Point{1, 256, 1024, 12}}) {
           const std::uint32_t spread = pt.spread;
           // tiles of 28 (four blocks of 256 a SM, 64 registers) and of 32 (three, 80 registers): r19's blocks only
           if (tile >= 28 && (pt.spread != 1 || pt.threads != 256 || pt.hist != 1024)) continue;
-          if (pt.lean >= 5 && (tile == 0 || tile == 32)) continue;  // variants 5 .. 11: tiles of 24 and 28
+          if (pt.lean >= 5 && (tile == 0 || tile == 32)) continue;  // variants 5 .. 12: tiles of 24 and 28
           Record r = base_record("pairs.sweep.slices_per_sm",
                                  "full solve (r15's combine and graph, r16's partition kernel), histogram blocks "
                                  "(slices) a SM (0: the 2^14-cell plan)", "cuda", Scope::GpuCompute, "cold");
@@ -422,12 +422,13 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
     split(gc, "r04", "r04's count alone (partition + histograms; fused: they write the planes)",
           "r04's combine alone (prep, cuBLASLt GEMM, masked column sum, upper planes)", "pairs.r04_partition_gemm", false);
   }
-  // r16 .. r30 split (r15's wgmma combine), kernel by kernel so that the count and the combine can be timed apart.
+  // r16 .. r31 split (r15's wgmma combine), kernel by kernel so that the count and the combine can be timed apart.
   for (const char* slug : {"r16_lean_count", "r17_lean_wide_tiles", "r18_one_slice_a_sm", "r19_small_partition_blocks",
                            "r20_unrolled_write_out", "r21_no_tile_end_barrier", "r22_loop_write_out",
                            "r23_prefetch_given_values", "r24_prefetch_barrier_back", "r25_one_chunk",
                            "r26_one_chunk_tiles_28", "r27_one_chunk_no_tile_end_barrier",
-                           "r28_given_tiles_full_path", "r29_hist_loads_in_flight", "r30_paired_write_out"}) {
+                           "r28_given_tiles_full_path", "r29_hist_loads_in_flight", "r30_paired_write_out",
+                           "r31_quad_write_out"}) {
     const PairsRung& rung = find_rung(slug);
     if (!rung.precondition(p).empty() || measure::unmet(rung.needs, gpu::needs_facts(o.device))) continue;
     PairsConfig gc = rung.config();

@@ -292,6 +292,13 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r27_one_chunk_no_tile_end_barrier", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 11, 1, 1024, 256))),
+        gpu_rung("p31", 31, "r31_quad_write_out", "r30 in groups of four entries",
+                 "r30 with every slice's run padded to a multiple of four (up to three holes) so that each thread "
+                 "writes four adjacent entries with one 64-bit store after one 128-bit shared load "
+                 "(partition_lean = 12): half r30's write-out steps again, ~1.5 holes a run instead of ~0.5",
+                 "r30_paired_write_out", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 12, 1, 1024, 256))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -152,18 +152,18 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
                          " counters one block's shared memory holds on this GPU (or no exact slice size fits)");
     }
     // Small partition blocks are r16's lean kernel with <= 256 slices: variant 4 in blocks of 256 or 128,
-    // variants 5 .. 11 (r20 .. r28, r30) in blocks of 256 only; 11 also needs slices of < 2^16 cells (its holes
-    // carry the offset `slice` in 16 bits).
+    // variants 5 .. 12 (r20 .. r28, r30, r31) in blocks of 256 only; 11 and 12 also need slices of < 2^16 cells
+    // (their holes carry the offset `slice` in 16 bits).
     const int lean = c.partition_lean, pt = c.partition_threads;
     const bool small_blocks = pt == 256 || pt == 128;
-    const bool lean_ok = lean >= 5 && lean <= 11 ? pt == 256 && m_plan.slices <= 256 && (lean != 11 || m_plan.size < 65536)
+    const bool lean_ok = lean >= 5 && lean <= 12 ? pt == 256 && m_plan.slices <= 256 && (lean < 11 || m_plan.size < 65536)
                          : small_blocks        ? (lean == 0 && pt == 256) || (lean == 4 && m_plan.slices <= 256)
                                                : true;
     if (!lean_ok)
       throw InputError("gpu-pairs: partition blocks of " + std::to_string(pt) +
-                       " are r16's lean kernel, variant 4 (partition_lean = 4, blocks of 256 or 128) or 5 .. 11 "
+                       " are r16's lean kernel, variant 4 (partition_lean = 4, blocks of 256 or 128) or 5 .. 12 "
                        "(blocks of 256), with <= 256 slices (slices_per_sm; r03's kernel: blocks of 256 or 512; "
-                       "variant 11: slices of < 65536 cells); here partition_lean = " + std::to_string(lean) + ", " +
+                       "variants 11, 12: slices of < 65536 cells); here partition_lean = " + std::to_string(lean) + ", " +
                        std::to_string(m_plan.slices) + " slices of " + std::to_string(m_plan.size) + " cells");
     const PartitionLaunch pl = prepare_partition(device, c.partition_threads, m_plan.size);
     const std::uint64_t round = std::min(m_cfg.round_pairs, std::max<std::uint64_t>(m_end - m_begin, 1));

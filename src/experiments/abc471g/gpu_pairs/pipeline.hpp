@@ -87,7 +87,8 @@ struct PairsConfig {
   // 5 without the barrier that closes a tile; 7 (r22) 6 with 4's write-out loop; 8 (r23) 7 with the next
   // tile's given values prefetched; 9 (r24) 4 with 8's prefetch; 10 (r28) 8 with a tile of given values on
   // the full tile's path; 11 (r30) 8 with the write-out in pairs of entries (one 32-bit store for two; every
-  // slice's run padded to an even length with a hole the histograms skip).
+  // slice's run padded to an even length with a hole the histograms skip); 12 (r31) 11 in groups of four
+  // entries (one 64-bit store for four; up to three holes a run).
   int partition_lean = 0;
   // Session 10's sweep (pairs.sweep.slices_per_sm): histogram blocks per SM, i.e. how many slices the
   // table is cut into (plan_slices_spread: 1 -> ~1 slice a SM, up to 2^16 cells, one block's shared

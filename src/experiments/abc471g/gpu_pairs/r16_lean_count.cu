@@ -107,14 +107,17 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
   // VAR 11 (r30): 8 with the write-out in pairs of entries: every slice's run in the sorted tile and in its bucket
   // starts at an even index (a slice with an odd count gets a hole entry, offset a.slice, which the histograms
   // count into a spare counter), so a thread writes two adjacent entries of one slice with one 32-bit store
-  // (half the shared loads, stores and loop steps of the write-out).
-  constexpr bool ONE = VAR >= 4 && VAR <= 11, UNROLLED = VAR == 5 || VAR == 6,
-                 TWO = OVERLAP || (VAR >= 6 && VAR <= 8) || VAR == 10 || VAR == 11, END_BARRIER = VAR < 6 || VAR == 9,
-                 PREFETCH = VAR >= 8, GIVEN_FULL = VAR == 10, PAIRED = VAR == 11;
+  // (half the shared loads, stores and loop steps of the write-out). VAR 12 (r31): 11 in groups of four entries
+  // (runs padded to a multiple of 4 with up to three holes; one 128-bit shared load and one 64-bit store for four).
+  constexpr bool ONE = VAR >= 4 && VAR <= 12, UNROLLED = VAR == 5 || VAR == 6,
+                 TWO = OVERLAP || (VAR >= 6 && VAR <= 8) || VAR >= 10, END_BARRIER = VAR < 6 || VAR == 9,
+                 PREFETCH = VAR >= 8, GIVEN_FULL = VAR == 10, PAIRED = VAR == 11 || VAR == 12;
+  constexpr std::uint32_t GROUP = VAR == 12 ? 4 : PAIRED ? 2 : 1;  // entries a write-out step stores at once
   constexpr std::uint32_t BPT = ONE ? (T >= 256 ? 1 : 256 / T) : (PART_MAX_BUCKETS + T - 1) / T;
   using Scan = cub::BlockScan<std::uint32_t, T, cub::BLOCK_SCAN_WARP_SCANS>;
   __shared__ typename Scan::TempStorage scan_tmp;
-  // TILE keys grouped by slice (PAIRED: up to TILE + a.buckets, each slice's run padded to an even length)
+  // TILE keys grouped by slice (PAIRED: up to TILE + (GROUP - 1) * a.buckets, each slice's run padded to a multiple
+  // of GROUP)
   extern __shared__ __align__(16) std::uint32_t s_sorted[];
   // Slice counts, then the slice's first index in s_sorted; TWO: two buffers, tile t uses t & 1.
   __shared__ std::uint32_t s_base2[(TWO ? 2 : 1) * PART_MAX_BUCKETS];
@@ -206,13 +209,13 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
       std::uint32_t* other = s_base2 + ((t + 1) & 1u) * PART_MAX_BUCKETS;
       for (std::uint32_t i = threadIdx.x; i < a.buckets; i += T) other[i] = 0;
     }
-    // cnt: the slice's pairs in this tile; PAIRED: rounded up to an even number (the run's hole, if any, is the last)
+    // cnt: the slice's pairs in this tile; PAIRED: rounded up to a multiple of GROUP (the run's holes are its last)
     std::uint32_t cnt[BPT], sum = 0;
 #pragma unroll
     for (std::uint32_t u = 0; u < BPT; ++u) {
       const std::uint32_t b = threadIdx.x * BPT + u;
       cnt[u] = b < a.buckets ? s_base[b] : 0u;
-      if constexpr (PAIRED) cnt[u] += cnt[u] & 1u;
+      if constexpr (PAIRED) cnt[u] = (cnt[u] + GROUP - 1) & ~(GROUP - 1);
       sum += cnt[u];
     }
     std::uint32_t offset, total;
@@ -226,9 +229,11 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
       if (b < a.buckets) {
         s_base[b] = offset;
         if (cnt[u]) gpos[u] = atomicAdd(a.d_cursor + b, cnt[u]);
-        // PAIRED: the hole closing an odd run (no pair is scattered there; tile t - 1's write-out read s_sorted
-        // before this tile's first barrier)
-        if (PAIRED && cnt[u]) s_sorted[offset + cnt[u] - 1] = b << 18 | a.slice;  // then overwritten if cnt was even
+        // PAIRED: the holes closing a run (no pair is scattered there; tile t - 1's write-out read s_sorted before
+        // this tile's first barrier): its last GROUP - 1 slots, which the scatter then overwrites where they hold pairs
+        if (PAIRED && cnt[u])
+#pragma unroll
+          for (std::uint32_t h = 1; h < GROUP; ++h) s_sorted[offset + cnt[u] - h] = b << 18 | a.slice;
       }
       offset += cnt[u];
     }
@@ -277,6 +282,13 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
           const std::uint32_t k = s_sorted[i];
           a.d_buf[at_byte(s_delta, k >> 16) + i] = static_cast<std::uint16_t>(k);
         }
+      } else if (GROUP == 4 && !spill) {  // n % 4 == 0, every run starts at a multiple of 4 here and in its bucket
+        const uint4* s_quads = reinterpret_cast<const uint4*>(s_sorted);
+        for (std::uint32_t j = threadIdx.x; j < n / 4; j += T) {
+          const uint4 k = s_quads[j];  // entries 4j .. 4j + 3: one slice
+          *reinterpret_cast<uint2*>(a.d_buf + at_byte(s_delta, k.x >> 16) + 4 * j) =
+              make_uint2((k.x & 0xFFFFu) | k.y << 16, (k.z & 0xFFFFu) | k.w << 16);
+        }
       } else if (PAIRED && !spill) {  // n is even, every run starts at an even index here and in its bucket
         const uint2* s_pairs = reinterpret_cast<const uint2*>(s_sorted);
         for (std::uint32_t j = threadIdx.x; j < n / 2; j += T) {
@@ -300,9 +312,10 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
     for (std::uint32_t i = threadIdx.x; i < n_prev; i += T) write_out(i, n_prev, spill_prev);
 }
 
-// The sorted tile's shared memory; variant 11 (PAIRED) also holds up to one hole a slice (<= 256 slices).
+// The sorted tile's shared memory; variants 11 and 12 (PAIRED) also hold up to one or three holes a slice (<= 256
+// slices).
 constexpr std::size_t lean_sorted_bytes(int ppt, int threads = LEAN_THREADS, int var = 1) {
-  return (static_cast<std::size_t>(threads) * static_cast<std::size_t>(ppt) + (var == 11 ? 256u : 0u)) *
+  return (static_cast<std::size_t>(threads) * static_cast<std::size_t>(ppt) + (var == 11 ? 256u : var == 12 ? 768u : 0u)) *
          sizeof(std::uint32_t);
 }
 
@@ -331,17 +344,17 @@ LeanKernel lean_kernel_512(int tile, std::uint64_t run) {
   return lean_kernel<16, VAR>();
 }
 
-// Blocks of 256, variants 5 .. 11: tiles of 28 or 24, else 16 (no tiles of 18 in blocks of 256).
+// Blocks of 256, variants 5 .. 12: tiles of 28 or 24, else 16 (no tiles of 18 in blocks of 256).
 template <int VAR>
 LeanKernel lean_kernel_256(int tile) {
   return tile == 28 ? lean_kernel<28, VAR, 256>() : tile == 24 ? lean_kernel<24, VAR, 256>() : lean_kernel<16, VAR, 256>();
 }
 
-// threads 256 with variants 5 .. 11 (r20 .. r28, r30) or 4, and 128 with 4, when the slices number <= 256 (the
+// threads 256 with variants 5 .. 12 (r20 .. r28, r30, r31) or 4, and 128 with 4, when the slices number <= 256 (the
 // pipeline refuses the other small-block combinations); everything else runs in blocks of 512, where
 // variant 4 needs <= 512 slices (else 1) and values other than 1, 2, 4 mean 3.
 LeanKernel choose_lean(int threads, int lean, int tile, std::uint64_t run, std::uint32_t buckets) {
-  if (threads == 256 && lean >= 5 && lean <= 11 && buckets <= 256) {
+  if (threads == 256 && lean >= 5 && lean <= 12 && buckets <= 256) {
     switch (lean) {
       case 5: return lean_kernel_256<5>(tile);
       case 6: return lean_kernel_256<6>(tile);
@@ -349,7 +362,8 @@ LeanKernel choose_lean(int threads, int lean, int tile, std::uint64_t run, std::
       case 8: return lean_kernel_256<8>(tile);
       case 9: return lean_kernel_256<9>(tile);
       case 10: return lean_kernel_256<10>(tile);
-      default: return lean_kernel_256<11>(tile);
+      case 11: return lean_kernel_256<11>(tile);
+      default: return lean_kernel_256<12>(tile);
     }
   }
   if ((threads == 256 || threads == 128) && lean == 4 && buckets <= 256) {
@@ -372,7 +386,7 @@ void prepare_lean_partition() {
   // Every instantiation choose_lean can return: the shared-memory limit of its sorted tile.
   std::set<void (*)(PartitionArgs, int)> done;
   for (const int threads : {512, 256, 128})
-    for (const int lean : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11})
+    for (const int lean : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
       for (const int tile : {0, 24, 28, 32})
         for (const std::uint64_t run : {std::uint64_t{52}, std::uint64_t{1} << 20})
           for (const std::uint32_t buckets : {256u, 512u, 1024u}) {

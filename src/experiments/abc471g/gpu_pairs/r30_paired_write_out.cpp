@@ -19,5 +19,13 @@
 // Prediction: the partition ~5 % faster (~2.43 -> ~2.31 ms) if the memory instructions set its pace; at 10^9 the
 // solve ~3.03 -> ~2.91 ms, under the 3.0 ms goal; ~5 % of the count at 10^8 and the max case. If the ranking
 // atomics and the scatter set the pace instead, less.
-// Measured: (pending the H200 run).
+// Measured (H200, results/h200/2026-12-02-session12/call2, code of 489c761, medians of three processes [min, max];
+// every answer exact against cpu-direct, memcheck and racecheck clean): HELD. N = 10^9 **2911.86 us** [2904.42,
+// 2918.74] against r27's 3023.84 in the same runs (-3.7 %): under the 3.0 ms goal. The partition alone (ncu, caches
+// left alone, seven launches each): 2.304-2.328 ms against r27's 2.419-2.448 (-4.9 %, as predicted); 38.5
+// instructions a pair (1204.5 M warp instructions), issue slots 58.1 % busy, short-scoreboard stalls still first
+// (4.13 per issued instruction). The count alone 2864.74 us (r27 2987.68), the combine 48.83 us. 10^8: 342.80 us
+// (r27 348.86), the max case 62.56 us (r27 63.10; its count 35.74 against 36.19 us). In tiles of 28 the kernel
+// spills 8 bytes (ptxas), r27's does not; in tiles of 24 (no spill, chunks of 2^28, pairs.sweep.slices_per_sm) it
+// also wins: 3024.58-3039.10 us against variant 8's 3156.16-3167.31.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
