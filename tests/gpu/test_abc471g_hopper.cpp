@@ -364,9 +364,9 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
   const auto [loaded, appended] = answers_and_vectors(problems, wants);
   for (std::size_t i = 0; i < problems.size(); ++i)
     // 1024: partition blocks of 512, histogram blocks of 1024; 3: tiles of 32, three blocks of 256 a SM
-    // 28: tiles of 28, blocks of 256; 5 .. 16: r20 .. r31 (variants 5 .. 12, one chunk, tiles of 28; r29's
+    // 28: tiles of 28, blocks of 256; 5 .. 17: r20 .. r32 (variants 5 .. 12, one chunk, tiles of 28 or 24; r29's
     // histogram loads)
-    for (const int threads : {512, 256, 128, 1024, 3, 28, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}) {
+    for (const int threads : {512, 256, 128, 1024, 3, 28, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17}) {
       gp::PairsConfig c = r17.config();
       c.progress = false;
       c.slices_per_sm = 1;
@@ -374,7 +374,7 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
       c.hist_threads = threads == 1024 || threads == 3 || threads == 28 ? 1024 : 512;
       if (threads == 3) c.partition_tile = 32;
       if (threads == 28) c.partition_tile = 28;
-      if (threads >= 5 && threads <= 16) c = gp::find_rung("p" + std::to_string(15 + threads)).config();
+      if (threads >= 5 && threads <= 17) c = gp::find_rung("p" + std::to_string(15 + threads)).config();
       c.progress = false;
       gp::PairsDevice dev(problems[i], c, 0);
       joseki::cuda::Stream s;

@@ -287,6 +287,12 @@ TEST(Abc471gHopper, RungsFiveAndSixCarryTheirKnobs) {
   EXPECT_EQ(c31.partition_tile, c30.partition_tile);
   EXPECT_EQ(c31.chunk_pairs, c30.chunk_pairs);
   EXPECT_EQ(c31.hist_loads, c30.hist_loads);
+  // r32: r31 in tiles of 24.
+  const gp::PairsConfig c32 = gp::find_rung("p32").config();
+  EXPECT_EQ(gp::find_rung("p32").predecessor, "r31_quad_write_out");
+  EXPECT_EQ(c32.partition_lean, 12);
+  EXPECT_EQ(c32.partition_tile, 24);
+  EXPECT_EQ(c32.chunk_pairs, c31.chunk_pairs);
 }
 
 // PairsConfig's default shape is today's shipped r09 shape (rs.wg4.bk64, nothing of r10 .. r15).

@@ -299,6 +299,12 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r30_paired_write_out", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 12, 1, 1024, 256))),
+        gpu_rung("p32", 32, "r32_quad_tiles_24", "r31 in tiles of 24",
+                 "r31 with tiles of 24 pairs a thread instead of 28 (partition_tile = 24): its kernel in tiles of 28 "
+                 "spills 8 bytes, in tiles of 24 it does not, and in chunks of 2^28 the tiles of 24 were faster",
+                 "r31_quad_write_out", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 in_one_chunk(wgmma_knobs(1, 1, 8, 1, 24, 12, 1, 1024, 256))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =
