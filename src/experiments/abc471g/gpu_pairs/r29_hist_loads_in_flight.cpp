@@ -13,5 +13,15 @@
 // loads in flight, the count falls by ~100 us at 10^9: ~2.94 ms for the whole solve, under the 3.0 ms goal;
 // ~10 us at 10^8, ~1 us at the max case (its buckets are ~14 MB). If the shared-memory atomics (~8.6 a cycle a
 // SM at 4.3 TB/s) are the bound instead, little changes; the sweep pairs.sweep.hist_loads (1, 2, 4) tells.
-// Measured: (pending the H200 run).
+// Measured (H200, results/h200/2026-12-02-session12, calls 1 - 3 and final; every answer exact, sanitizers clean):
+// NEGATIVE, kept. N = 10^9 3024.86 us (call 1, medians of three processes) against r27's 3023.68 in the same runs;
+// in the final call (code of 27f8233) 3023.14 us against 3023.81, 348.61 against 349.17 us at 10^8, 63.33 against
+// 63.23 us at the max case. The sweep pairs.sweep.hist_loads at 10^9: 1, 2, 4 loads 3028.19, 3029.02, 3023.58 us
+// (call 1), 3027.14, 3029.15, 3025.28 (final). The histogram kernel alone (ncu, caches left alone, call 1): 553-562
+// us with one load in flight, 556-558 with two, 554-558 with four: 2 GB at ~3.6 TB/s whatever the loads in flight. Why
+// (call 3, ncu's full set of the histogram kernel at 10^9, 559.7 us): the warps wait on the shared-memory
+// instruction queue first (mio-throttle stalls 10.3 per issued instruction, then long scoreboard 9.6, short
+// scoreboard 7.6; issue slots 25.9 % busy); the 10^9 shared-memory atomics had 84.4 M bank conflicts, ~2.7 extra
+// wavefronts for each warp's atomic (random cells: 32 lanes over 32 banks). The bound is the shared-memory atomics,
+// ~6.9 a cycle a SM, not the loads: more loads in flight only queue behind them.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
