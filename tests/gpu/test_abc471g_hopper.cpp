@@ -400,7 +400,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
   for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10)}) {
     const std::uint32_t kp = gp::padded_k(p.k);
     const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-    for (const int shape : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}) {
+    for (const int shape : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}) {
       const int panels = shape == 1 ? 2 : 1;
       gp::PairsConfig c;
       c.combiner = gp::Combiner::Gemm;
@@ -422,8 +422,12 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
           c.partition_lean = 8;
           c.hist_loads = 4;
         }
-        if (shape == 12) c.partition_lean = 11;  // r30: the write-out in pairs (holes, 32-bit stores)
-        if (shape == 13) c.partition_lean = 12;  // r31: in groups of four (up to three holes, 64-bit stores)
+        if (shape >= 12) {  // r30: the write-out in pairs (holes, 32-bit stores), tiles of 28; r31: in groups of
+                            // four (up to three holes, 64-bit stores), tiles of 24 with buckets of 8 that spill, and 28
+          c.partition_lean = shape == 12 ? 11 : 12;
+          c.partition_tile = shape == 13 ? 24 : 28;
+          if (shape == 13) c.bucket_cap = 8;
+        }
       }
       gp::PairsDevice dev(p, c, 0);
       joseki::cuda::Stream s;
@@ -434,23 +438,27 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
       }
     }
   }
-  // r29's loads issued together (PairsConfig::hist_loads) under the sanitizers: ~5,300 pairs a slice, histogram
-  // blocks of 512 and two loads, so the rounds of loads run (shape 11's slices are too small for them) and a tail.
+  // r29's loads issued together (PairsConfig::hist_loads) under the sanitizers: ~15,000 pairs a slice, histogram
+  // blocks of 512 and two or four loads, so the rounds of loads run (shape 11's slices are too small for them) and a
+  // tail; on r29's solve and on r31's (holes in every bucket, fused histograms).
   if (!joseki::measure::unmet(gp::find_rung("p29").needs, joseki::gpu::needs_facts(0))) {
-    const ab::Problem p = random_problem(700'001, 37, 17, 3, 4);
+    const ab::Problem p = random_problem(2'000'003, 37, 17, 3, 4);
     const std::uint32_t kp = gp::padded_k(p.k);
     const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-    gp::PairsConfig c = gp::find_rung("p29").config();
-    c.progress = false;
-    c.hist_threads = 512;
-    c.hist_loads = 2;
-    gp::PairsDevice dev(p, c, 0);
-    joseki::cuda::Stream s;
-    for (int rep = 0; rep < 2; ++rep) {
-      dev.poison(s);
-      dev.enqueue_solve(s);
-      EXPECT_EQ(dev.download(s), want) << "r29 with histogram blocks of 512, two loads, solve " << rep;
-    }
+    for (const char* rung : {"p29", "p31"})
+      for (const int loads : {2, 4}) {
+        gp::PairsConfig c = gp::find_rung(rung).config();
+        c.progress = false;
+        c.hist_threads = 512;
+        c.hist_loads = loads;
+        gp::PairsDevice dev(p, c, 0);
+        joseki::cuda::Stream s;
+        for (int rep = 0; rep < 2; ++rep) {
+          dev.poison(s);
+          dev.enqueue_solve(s);
+          EXPECT_EQ(dev.download(s), want) << rung << " with histogram blocks of 512, " << loads << " loads, solve " << rep;
+        }
+      }
   }
 #endif
 }

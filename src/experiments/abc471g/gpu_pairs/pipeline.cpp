@@ -179,8 +179,18 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     m_ppt = static_cast<std::uint32_t>(partition_run(m_chunk));
     const std::uint32_t buckets = m_plan.slices;  // one bucket per slice
     // A slice's expected share of a chunk plus 1/16 and 1024 of slack; beyond it pairs spill into
-    // the table (RED.ADD), so a skewed input stays exact.
-    const std::uint64_t share = m_chunk / buckets + m_chunk / buckets / 16 + 1024;
+    // the table (RED.ADD), so a skewed input stays exact. Variants 11 and 12 (r30, r31) also pad every
+    // slice's run in a tile to a multiple of 2 or 4: up to 1 or 3 holes a bucket for each tile of each block
+    // (a chunk of m_chunk pairs has the most tiles: a shorter one has shorter runs or fewer blocks), so that
+    // the holes do not eat the slack.
+    std::uint64_t holes = 0;
+    if (c.partition_lean == 11 || c.partition_lean == 12) {
+      const std::uint64_t run = std::max<std::uint64_t>(m_ppt, 1), group = c.partition_lean == 12 ? 4 : 2;
+      const std::uint64_t blocks = ((m_chunk + run - 1) / run + 255) / 256;  // blocks of 256
+      const std::uint64_t tile = c.partition_tile == 24 || c.partition_tile == 28 ? c.partition_tile : 16;
+      holes = (group - 1) * blocks * ((run + tile - 1) / tile);
+    }
+    const std::uint64_t share = m_chunk / buckets + m_chunk / buckets / 16 + 1024 + holes;
     // buckets * cap < 2^32 (32-bit indices) and cap + 2^16 < 2^32 (the kernel's limits stay in range).
     const std::uint64_t limit = std::min<std::uint64_t>(0xFFFFFFFFULL / buckets - 8, 1ULL << 31);
     const std::uint64_t cap = std::min<std::uint64_t>(c.bucket_cap ? c.bucket_cap : share, limit);
