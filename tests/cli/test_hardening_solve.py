@@ -29,6 +29,10 @@ def threads_that_cannot_start_are_an_error_not_a_hang(s):
     else:
         expect(p.returncode == 1, f"exit {p.returncode}: {p.stderr}")
         expect("thread" in p.stderr.lower(), p.stderr)
+        # Under this address-space limit joseki refuses the team before any thread starts, naming the limit and
+        # the --threads that fits (libgomp's own fatal message could crash there: the main thread's stack had no
+        # address space left to grow into)
+        expect("address-space limit" in p.stderr and "--threads" in p.stderr, p.stderr)
 
 
 @suite.test

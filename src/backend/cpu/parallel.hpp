@@ -2,9 +2,11 @@
 // all tasks are done. libgomp keeps its threads between parallel regions, so a benchmark sample
 // does not pay for thread creation. Tasks are handed out one at a time (dynamic balance).
 //
-// A thread that cannot be created (address-space or process limit) ends the process with
-// libgomp's message "libgomp: Thread creation failed: ..." and exit code 1: never a hang.
-// (The hand-written pool this replaces deadlocked there: issue 21.)
+// A team whose thread stacks do not fit under the address-space limit (ulimit -v) is refused before any
+// thread starts (RunError, exit code 1, with the numbers and the --threads that would fit); a thread that
+// cannot be created for another reason (a process limit) ends the process with libgomp's message
+// "libgomp: Thread creation failed: ..." and exit code 1: never a hang. (The hand-written pool this
+// replaces deadlocked there: issue 21.)
 #pragma once
 
 #include <cstdint>
