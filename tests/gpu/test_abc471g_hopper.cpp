@@ -364,9 +364,9 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
   const auto [loaded, appended] = answers_and_vectors(problems, wants);
   for (std::size_t i = 0; i < problems.size(); ++i)
     // 1024: partition blocks of 512, histogram blocks of 1024; 3: tiles of 32, three blocks of 256 a SM
-    // 28: tiles of 28, blocks of 256; 5 .. 17: r20 .. r32 (variants 5 .. 12, one chunk, tiles of 28 or 24; r29's
-    // histogram loads)
-    for (const int threads : {512, 256, 128, 1024, 3, 28, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17}) {
+    // 28: tiles of 28, blocks of 256; 5 .. 18: r20 .. r33 (variants 5 .. 12, one chunk, tiles of 28 or 24; r29's
+    // histogram loads; r33's skewed combine)
+    for (const int threads : {512, 256, 128, 1024, 3, 28, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18}) {
       gp::PairsConfig c = r17.config();
       c.progress = false;
       c.slices_per_sm = 1;
@@ -374,7 +374,7 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
       c.hist_threads = threads == 1024 || threads == 3 || threads == 28 ? 1024 : 512;
       if (threads == 3) c.partition_tile = 32;
       if (threads == 28) c.partition_tile = 28;
-      if (threads >= 5 && threads <= 17) c = gp::find_rung("p" + std::to_string(15 + threads)).config();
+      if (threads >= 5 && threads <= 18) c = gp::find_rung("p" + std::to_string(15 + threads)).config();  // 18: r33
       c.progress = false;
       gp::PairsDevice dev(problems[i], c, 0);
       joseki::cuda::Stream s;
@@ -385,6 +385,52 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
                                              << ", K = " << problems[i].k << (i >= randoms ? " (test vector)" : "");
       }
     }
+  if (loaded == 0) GTEST_SKIP() << "random problems exact; test vectors not found (../shared/testdata/abc471g)";
+  EXPECT_GT(appended, 0u) << "no shared test vector with K <= 4096";
+#endif
+}
+
+// r33 (combine kind "wgmma_skew"): the skewed planes and the product on V's zero rows only, whole solves against the
+// CPU: V with half ones, a third, nine tenths, all ones (no row: nothing launched), none (every row), three zeros far
+// apart (the window's fallback), counts above 127 (upper planes), fused, spilling and in several chunks, three solves
+// with poison between; the shared test vectors; and the shapes the kind refuses.
+TEST(Abc471gHopperGpu, SkewedCombineSolvesAreExact) {
+  JOSEKI_REQUIRE_GPU();
+#ifdef JOSEKI_HAVE_CUDA
+  const gp::PairsRung& r33 = gp::find_rung("p33");
+  if (auto why = joseki::measure::unmet(r33.needs, joseki::gpu::needs_facts(0))) GTEST_SKIP() << "r33 " << *why;
+  std::vector<ab::Problem> problems = {random_problem(300'007, 2300, 100'000, 9, 10),
+                                       random_problem(100'003, 37, 5'000, 7, 8, 0.3),
+                                       random_problem(200'003, 1000, 50, 11, 12, 0.9),
+                                       random_problem(4'099, 31, 17, 7, 8, 1.0),
+                                       random_problem(4'099, 130, 17, 7, 8, 0.0),
+                                       random_problem(50'021, 2300, 3, 3, 4),
+                                       gp::testing::heavy_cell_problem(70'001, 13, 4, 70'000)};
+  for (auto& v : problems[5].v) v = 1;
+  problems[5].v[0] = problems[5].v[1001] = problems[5].v[2299] = 0;
+  std::vector<ab::Answer> wants;
+  const std::size_t randoms = problems.size();
+  const auto [loaded, appended] = answers_and_vectors(problems, wants);
+  for (std::size_t i = 0; i < problems.size(); ++i)
+    for (int variant = 0; variant < (i < randoms ? 3 : 1); ++variant) {
+      gp::PairsConfig c = r33.config();
+      c.progress = false;
+      if (variant == 1) c.bucket_cap = 8;        // spills into the table
+      if (variant == 2) c.chunk_pairs = 1'000;  // several chunks: the slicing pass writes the skewed planes
+      gp::PairsDevice dev(problems[i], c, 0);
+      EXPECT_EQ(dev.combine_kind(), "wgmma_skew");
+      joseki::cuda::Stream s;
+      for (int rep = 0; rep < 3; ++rep) {
+        if (rep != 1) dev.poison(s);
+        dev.enqueue_solve(s);
+        EXPECT_EQ(dev.download(s), wants[i]) << "solve " << rep << ", variant " << variant << ", N = " << problems[i].n
+                                             << ", K = " << problems[i].k << (i >= randoms ? " (test vector)" : "");
+      }
+    }
+  gp::PairsConfig bad = r33.config();
+  bad.progress = false;
+  bad.wgmma.stages = 6;  // r13's six slots: the skewed kernel is built for r15's eight only
+  EXPECT_THROW(gp::PairsDevice(problems[0], bad, 0), joseki::InputError);
   if (loaded == 0) GTEST_SKIP() << "random problems exact; test vectors not found (../shared/testdata/abc471g)";
   EXPECT_GT(appended, 0u) << "no shared test vector with K <= 4096";
 #endif
@@ -435,6 +481,31 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
       for (int rep = 0; rep < 3; ++rep) {
         dev.enqueue_solve(s);
         EXPECT_EQ(dev.download(s), want) << "solve " << rep << ", shape " << shape << ", K = " << p.k;
+      }
+    }
+  }
+  // r33's skewed combine under the sanitizers: fused (the histograms write the skewed planes), with spilling buckets,
+  // and in several chunks (the slicing pass writes them); V with half ones, and with three zeros 1000 apart (a tile
+  // wider than the window: the fallback's global atomics).
+  if (!joseki::measure::unmet(gp::find_rung("p33").needs, joseki::gpu::needs_facts(0))) {
+    ab::Problem sparse = random_problem(20'011, 2300, 17, 5, 6);
+    for (auto& v : sparse.v) v = 1;
+    sparse.v[3] = sparse.v[1004] = sparse.v[2299] = 0;
+    for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10), sparse}) {
+      const std::uint32_t kp = gp::padded_k(p.k);
+      const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
+      for (const int variant : {0, 1, 2}) {
+        gp::PairsConfig c = gp::find_rung("p33").config();
+        c.progress = false;
+        if (variant == 1) c.bucket_cap = 8;
+        if (variant == 2) c.chunk_pairs = 1'000;
+        gp::PairsDevice dev(p, c, 0);
+        joseki::cuda::Stream s;
+        dev.poison(s);
+        for (int rep = 0; rep < 2; ++rep) {
+          dev.enqueue_solve(s);
+          EXPECT_EQ(dev.download(s), want) << "r33, variant " << variant << ", solve " << rep << ", K = " << p.k;
+        }
       }
     }
   }

@@ -552,7 +552,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 33u);  // r00..r32 (r05..r32: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 34u);  // r00..r33 (r05..r33: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -734,12 +734,24 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   for (const gp::PairsRung& r : gp::pairs_ladder()) {
     if (!r.count_kind.empty()) { EXPECT_EQ(r.counter, gp::Counter::Kind) << r.slug; }
     if (r.slug != "r08_dsmem_count") { EXPECT_TRUE(r.count_kind.empty()) << r.slug; }
-    if (r.position < 9) {  // r09 .. r16 combine on r09's wgmma kind; the rungs before it on built-in combiners
+    if (r.position < 9) {  // r09 .. r32 combine on r09's wgmma kind, r33 on its skewed kind; before r09 built-in combiners
       EXPECT_TRUE(r.combine_kind.empty()) << r.slug;
     } else {
-      EXPECT_EQ(r.combine_kind, "wgmma") << r.slug;
+      EXPECT_EQ(r.combine_kind, r.position == 33 ? "wgmma_skew" : "wgmma") << r.slug;
     }
   }
+  const gp::PairsRung& r33 = gp::find_rung("p33");
+#ifdef JOSEKI_HAVE_CUDA
+  const gp::CombineKind* skew = gp::find_combine_kind(r33.combine_kind);
+  ASSERT_NE(skew, nullptr);
+  EXPECT_EQ(skew->what, "r33's skewed wgmma combine");
+  EXPECT_TRUE(skew->skewed_planes) << "the histograms must write its planes skewed";
+  EXPECT_FALSE(gp::find_combine_kind(r9.combine_kind)->skewed_planes);
+  if (!joseki::gpu::availability().ok) { EXPECT_NE(skew->unavailable(2304, 0), "") << "no GPU: unavailable, with why"; }
+#else
+  EXPECT_EQ(gp::find_combine_kind(r33.combine_kind), nullptr);
+#endif
+  EXPECT_EQ(r33.predecessor, "r31_quad_write_out");
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

@@ -12,6 +12,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "experiments/abc471g/gpu_pairs/bench_wgmma.hpp"
@@ -266,4 +267,162 @@ TEST(Abc471gWgmmaEmu, PaddedCopiesMakeFragmentLoadsConflictFree) {
             }
           }
   EXPECT_GE(r9::smem_bytes(2304, false, 4, 64), 3 * r9::copy_stride(2304, 1) + r9::v_bytes(2304) + 4 * 128 * 64);
+}
+
+namespace {
+
+// r33's skewed product emulated on the CPU with the kernel's own index math (r09_wgmma_math.hpp "r33": the rows list,
+// units_rows, a_fragment_skew from V's byte-shifted copies, skew_slot / skew_span / skew_answer and the windows, one
+// copy a quad lane, kept across a block's segments and left zero; the fallback of a tile wider than the window).
+// The planes are skewed as the histograms write them (skew_col); rows >= K hold garbage (the kernel reads them and
+// drops their sums), columns >= K read as zeros (the TMA map's bounds).
+ab::Answer emulate_skew(const std::vector<u64>& table, u32 kp, const ab::Problem& p, u32 grid, bool* fell_back) {
+  const u32 K = p.k, wgs = 4, bk = 64;
+  int np = 0;
+  const std::vector<std::uint8_t> flat = gp::gemm_planes(table, kp, &np);
+  std::vector<std::uint8_t> planes(flat.size(), 0xA5);
+  const std::size_t cells = static_cast<std::size_t>(kp) * kp;
+  for (int j = 0; j < np; ++j)
+    for (u32 a = 0; a < K; ++a)
+      for (u32 b = 0; b < K; ++b)
+        planes[j * cells + static_cast<std::size_t>(a) * kp + gp::skew_col(a, b, K)] = flat[j * cells + static_cast<std::size_t>(a) * kp + b];
+  u64 mx = 0;
+  for (u32 a = 0; a < K; ++a)
+    for (u32 b = 0; b < K; ++b) mx = std::max(mx, table[static_cast<std::size_t>(a) * kp + b]);
+  std::vector<u32> rows;
+  for (u32 x = 0; x < K; ++x)
+    if (p.v[x] == 0) rows.push_back(x);
+  const u32 n = static_cast<u32>(rows.size());
+  const u32 vb = r9::v_bytes(kp);
+  std::vector<u32> v32(vb / 4);
+  for (u32 i = 0; i < vb; ++i) v32[i / 4] |= static_cast<u32>(p.v[i % K]) << (8 * (i % 4));
+  std::vector<std::vector<u32>> copies(4, std::vector<u32>(vb / 4, 0));
+  for (u32 c = 0; c < 4; ++c)
+    for (u32 j = 0; j + 1 < vb / 4; ++j) copies[c][j] = r9::window4(v32.data(), 4 * j + c);
+  ab::Answer ans(K);
+  const u32 a0v = gp::first_element(p);
+  for (u32 k = 0; k < K; ++k) ans[k] = p.v[(a0v + k) % K];
+  if (n == 0) return ans;  // the launcher launches nothing
+  const int run = r9::planes_to_run(np, true, mx, LOW_BITS);
+  const r9::Units un = r9::units_rows(n, K, run, wgs, bk);
+  const u32 nc = r9::skew_copies(kp);
+  for (u32 blk = 0; blk < grid; ++blk) {
+    std::vector<u32> win(nc * r9::SKEW_WINDOW, 0);  // the block's windows (zeroed at its start)
+    const u64 ub = r9::block_begin(un, blk, grid), ue = r9::block_begin(un, blk + 1, grid);
+    for (u64 u = ub; u < ue;) {
+      const r9::Segment sg = r9::segment_at(un, u, ue);
+      EXPECT_GT(sg.nsteps, 0u);
+      if (sg.nsteps == 0) return ans;
+      u += sg.nsteps;
+      EXPECT_LT(sg.k0, n);
+      const std::uint8_t* P = planes.data() + static_cast<std::size_t>(sg.plane) * cells;
+      std::vector<u32> D(wgs * 64 * 128, 0);  // [m][n] of the tile
+      for (u32 it = 0; it < sg.nsteps; ++it)
+        for (u32 h = 0; h < bk / 32; ++h) {
+          const u32 b = (sg.s0 + it) * bk + 32 * h;
+          for (u32 t = 0; t < wgs * 128; ++t) {
+            const u32 wg = t / 128, w = (t % 128) / 32, g = (t % 32) / 4, q = t % 4;
+            const u32 m_lo = sg.k0 + 64 * wg + 16 * w + g;
+            if (m_lo >= n) continue;  // both rows past the list: their sums are dropped (the emulation skips them)
+            const u32 x_lo = m_lo < n ? rows[m_lo] : 0, x_hi = m_lo + 8 < n ? rows[m_lo + 8] : 0;
+            check_words((std::max(x_lo, x_hi) + b + 4 * q) / 4 + 4, v32.size() - 1);
+            u32 fr[4];
+            r9::a_fragment_skew(copies[x_lo & 3].data(), x_lo, copies[x_hi & 3].data(), x_hi, b, q, fr);
+            const u32 ml = 64 * wg + 16 * w + g, mh = ml + 8;
+            for (u32 nn = 0; nn < 128; ++nn) {
+              const u32 a = sg.a0 + nn;
+              EXPECT_LT(a, kp);
+              for (u32 e = 0; e < 4; ++e) {  // a0 (g, 4q+e), a1 (g+8, 4q+e), a2 (g, 16+4q+e), a3 (g+8, 16+4q+e)
+                const u32 c0 = b + 4 * q + e, c1 = c0 + 16;
+                const u32 p0 = c0 < K ? P[static_cast<std::size_t>(a) * kp + c0] : 0, p1 = c1 < K ? P[static_cast<std::size_t>(a) * kp + c1] : 0;
+                D[ml * 128 + nn] += ((fr[0] >> (8 * e)) & 255) * p0 + ((fr[2] >> (8 * e)) & 255) * p1;
+                D[mh * 128 + nn] += ((fr[1] >> (8 * e)) & 255) * p0 + ((fr[3] >> (8 * e)) & 255) * p1;
+              }
+            }
+          }
+        }
+      // skew_sums, thread by thread, then the windows' flush
+      const u32 base = rows[sg.k0], last = rows[std::min(sg.k0 + un.bm, n) - 1];
+      const u32 span = r9::skew_span(base, last);
+      const bool fits = span <= r9::SKEW_WINDOW;
+      if (!fits) *fell_back = true;
+      const int shift = gp::plane_shift(static_cast<int>(sg.plane), LOW_BITS);
+      for (u32 m = 0; m < un.bm; ++m)
+        for (u32 nn = 0; nn < 128; ++nn) {
+          const u32 row = sg.k0 + m, a = sg.a0 + nn, q = (nn % 8) / 2;  // acc_col(q, e) = 8 (e / 4) + 2 q + (e & 1)
+          const u32 d = D[m * 128 + nn];
+          if (row >= n || a >= K || d == 0) continue;
+          const u32 x = rows[row];
+          if (fits) {
+            const u32 slot = r9::skew_slot(x, base, sg.a0, a);
+            EXPECT_LT(slot, span);
+            win.at((nc == 4 ? q * r9::SKEW_WINDOW : 0) + slot) += d;
+          } else {
+            ans[x >= a ? x - a : x + K - a] += static_cast<u64>(d) << shift;
+          }
+        }
+      if (fits)
+        for (u32 w = 0; w < span; ++w) {
+          u64 s = 0;
+          for (u32 c = 0; c < nc; ++c) s += std::exchange(win[c * r9::SKEW_WINDOW + w], 0u);
+          if (s) ans.at(r9::skew_answer(w, base, sg.a0, K)) += s << shift;
+        }
+      for (u32 v : win) EXPECT_EQ(v, 0u) << "a window entry outside the span";
+    }
+  }
+  return ans;
+}
+
+}  // namespace
+
+TEST(Abc471gWgmmaEmu, SkewedProductMatchesTheDirectCombine) {
+  u64 seed = 7;
+  for (const u32 k : {1u, 2u, 63u, 129u, 300u})
+    for (const double ratio : {0.0, 0.3, 0.5, 0.9, 1.0})
+      for (const u64 limit : {u64{4}, u64{300}, u64{1} << 20}) {
+        const u32 kp = gp::padded_k(k);
+        ab::Problem p = gp::testing::random_problem(5, k, 1, 3 + k, 11 + k);
+        std::mt19937_64 g(++seed);
+        for (auto& v : p.v) v = (g() % 1000) < ratio * 1000 ? 1 : 0;
+        const std::vector<u64> t = random_table(k, kp, limit, ++seed);
+        const ab::Answer want = gp::combine_direct(t, kp, p);
+        for (const u32 grid : {1u, 7u, 132u}) {
+          bool fell = false;
+          EXPECT_EQ(emulate_skew(t, kp, p, grid, &fell), want)
+              << "K = " << k << ", vowel ratio " << ratio << ", counts < " << limit << ", grid " << grid;
+          EXPECT_FALSE(fell) << "K = " << k << ": a tile wider than the window";
+        }
+      }
+}
+
+// A K where the rows with V[x] = 0 lie far apart: a tile's span exceeds the window, and its entries go to the answer
+// one by one (the fallback), exact as well.
+TEST(Abc471gWgmmaEmu, SkewedProductFallsBackWhereTheRowsSpanMoreThanTheWindow) {
+  const u32 k = 2300, kp = gp::padded_k(k);
+  ab::Problem p = gp::testing::random_problem(5, k, 1, 3, 4);
+  for (auto& v : p.v) v = 1;
+  p.v[0] = p.v[1001] = p.v[2299] = 0;
+  std::vector<u64> t(static_cast<std::size_t>(kp) * kp, 0);
+  std::mt19937_64 g(99);
+  for (u32 a = 0; a < k; ++a)
+    for (u32 b = 0; b < k; ++b) t[static_cast<std::size_t>(a) * kp + b] = g() % 3;
+  t[5 * kp + 7] = 1000;  // two planes
+  bool fell = false;
+  EXPECT_EQ(emulate_skew(t, kp, p, 132, &fell), gp::combine_direct(t, kp, p));
+  EXPECT_TRUE(fell);
+}
+
+TEST(Abc471gWgmmaEmu, SkewColumnsAreARotationOfEachRow) {
+  for (const u32 k : {1u, 5u, 2300u}) {
+    for (u32 a = 0; a < k; a += (k > 100 ? 37 : 1)) {
+      std::vector<int> seen(k, 0);
+      for (u32 b = 0; b < k; ++b) {
+        const u32 d = gp::skew_col(a, b, k);
+        ASSERT_LT(d, k);
+        EXPECT_EQ((a + d) % k, b);
+        ++seen[d];
+      }
+      for (u32 d = 0; d < k; ++d) EXPECT_EQ(seen[d], 1) << "K " << k << ", row " << a;
+    }
+  }
 }

@@ -9,7 +9,7 @@
 LC=$W/lean_count
 mkdir -p "$LC"
 step "lean_count: GPU tests"
-run timeout 200 "$B/joseki_gpu_tests" --gtest_filter='Abc471gHopperGpu.SmallPartitionWideTilesAreExact:Abc471gHopperGpu.LeanCountSolvesAreExact:Abc471gHopperGpu.SliceSpreadsAreExact:Abc471gHopperGpu.SanitizerShapes:Abc471gHopperGpu.MaxCaseWholeGraphExact' \
+run timeout 200 "$B/joseki_gpu_tests" --gtest_filter='Abc471gHopperGpu.SmallPartitionWideTilesAreExact:Abc471gHopperGpu.LeanCountSolvesAreExact:Abc471gHopperGpu.SliceSpreadsAreExact:Abc471gHopperGpu.SanitizerShapes:Abc471gHopperGpu.SkewedCombineSolvesAreExact:Abc471gHopperGpu.MaxCaseWholeGraphExact' \
   --gtest_brief=1 2>&1 | tee "$LC/gpu_tests.log" | tail -8
 if [[ ${LC_SANITIZERS:-1} != 0 ]]; then
   step "lean_count: compute-sanitizer (SanitizerShapes: r05, r06+r07+r16)"
@@ -22,7 +22,7 @@ for i in $(seq 1 "${LC_RUNS:-1}"); do
   for c in max 1e8 1e9; do
     step "lean_count: scale hopper $c ($i)"
     case $c in max) n=7e6 lim=45 ;; 1e8) n=1e8 lim=60 ;; *) n=1e9 lim=150 ;; esac
-    run timeout $lim "$J" --json "$LC/${c}_$i.json" abc471g scale hopper --n "$n" 2>&1 | tee "$LC/${c}_$i.log" | grep -E "floor|r04|r07|r1[3-9]|r2[0-9]|count_r04|slices a SM|hist loads" | head -40
+    run timeout $lim "$J" --json "$LC/${c}_$i.json" abc471g scale hopper --n "$n" 2>&1 | tee "$LC/${c}_$i.log" | grep -E "floor|r04|r07|r1[3-9]|r2[0-9]|r3[0-9]|count_r04|slices a SM|hist loads" | head -40
   done
 done
 # LC_NCU: "kernel-regex@N ..." (mangled names), each profiled at its first launch in `scale hopper --n N`

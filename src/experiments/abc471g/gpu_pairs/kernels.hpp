@@ -144,6 +144,9 @@ struct FuseArgs {
   int planes = 1;
   std::uint32_t* d_slice_max = nullptr;    // per slice: its largest count
   std::uint64_t* d_max = nullptr;          // zeroed before; receives the table's maximum
+  // r33: cell (a, b) of every plane at column skew_col(a, b, K) of row a (pairs_math.hpp): C's row a rotated
+  // left by a, one byte store a cell; cells of rows or columns >= K are not written (nothing reads them).
+  bool skew = false;
 };
 // The partition count of a solve's only chunk whose histograms write the planes directly: no
 // table, no slicing pass. A slice whose bucket spilled adds the table's counts of its cells and
@@ -193,6 +196,7 @@ struct SliceArgs {
   std::uint32_t k = 1;
   std::uint32_t a0 = 0;
   int low_bits = 8;   // bits of plane 0 (7 for the GEMM combiner's signed int8), 8 in the others
+  bool skew = false;  // r33: the planes skewed as FuseArgs::skew says
 };
 void launch_slice_table(const SliceArgs& a, cudaStream_t s);
 

@@ -107,6 +107,9 @@ struct CombineKind {
   // device then counts only, and its combine throws GpuUnavailable("gpu-pairs: <what> <why>").
   std::string (*unavailable)(std::uint32_t kp, int device) = nullptr;
   std::unique_ptr<CombineStage> (*make)(const StageContext& ctx) = nullptr;
+  // true: the kind reads the planes skewed, row a rotated left by a (P[a][(b - a) mod K] = C[a][b], r33); the
+  // count's histograms (or the slicing pass) then write them so.
+  bool skewed_planes = false;
 };
 
 // ---- registration (a static registrar in the kind's rung file) --------------------------------

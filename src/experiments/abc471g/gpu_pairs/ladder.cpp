@@ -305,6 +305,14 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r31_quad_write_out", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  in_one_chunk(wgmma_knobs(1, 1, 8, 1, 24, 12, 1, 1024, 256))),
+        gpu_rung("p33", 33, "r33_skewed_combine", "r31 + the combine on V's zero rows only",
+                 "r31 with the planes skewed (row a rotated left by a, written so by the histograms) so that the "
+                 "masked product's rows x with V[x] = 1 drop out whole: the wgmma product runs on the compacted "
+                 "rows with V[x] = 0 only (about half the tensor work), its sums along (x - a) mod K in "
+                 "shared-memory windows (combine kind wgmma_skew)",
+                 "r31_quad_write_out", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 12, 1, 1024, 256))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

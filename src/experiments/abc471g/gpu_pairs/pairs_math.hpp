@@ -378,4 +378,9 @@ JOSEKI_HD int planes_for(std::uint64_t max_count, int low) {
 }
 JOSEKI_HD int plane_shift(int plane, int low) { return plane == 0 ? 0 : low + 8 * (plane - 1); }
 
+// r33 (the skewed combine): the planes it reads hold C's row a rotated left by a, P[a][(b - a) mod K] =
+// C[a][b] (a, b < K), so that answer[k] = sum_{x: V[x] = 0} sum_a D'[x][a] with x = (a + k) mod K and
+// D'[x][a] = sum_d P[a][d] V[(x + d) mod K] (r33_skewed_combine.cpp derives it). The column of cell (a, b).
+JOSEKI_HD std::uint32_t skew_col(std::uint32_t a, std::uint32_t b, std::uint32_t k) { return b >= a ? b - a : b + k - a; }
+
 }  // namespace joseki::abc471g::pairs

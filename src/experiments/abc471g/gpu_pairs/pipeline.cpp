@@ -411,6 +411,7 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
         fa.planes = m_slices;
         fa.d_slice_max = m_slice_max.data();
         fa.d_max = reinterpret_cast<std::uint64_t*>(m_t32.data() + table_entries());
+        fa.skew = m_combine_kind && m_combine_kind->skewed_planes;
         pa.d_zero = b == a.begin ? fa.d_max : nullptr;
         launch_partition_fused(pa, fa, m_cfg.partition_threads, s);
         if (m_gemm) enqueue_prep(s, true);  // from the fork recorded before the count (enqueue_zero)
@@ -472,6 +473,7 @@ void PairsDevice::enqueue_combine(cudaStream_t s) {
       sa.k = m_p.k;
       sa.a0 = m_a0;
       sa.low_bits = m_low_bits;
+      sa.skew = m_combine_stage && m_combine_kind->skewed_planes;
       launch_slice_table(sa, s);
     }
     if (m_fused && !m_gemm && m_first_pending) {  // a combine kind: the first terms ran beside the count

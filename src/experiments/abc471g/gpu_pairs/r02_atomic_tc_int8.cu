@@ -54,7 +54,14 @@ __global__ void slice_table_kernel(SliceArgs a) {
                               static_cast<std::uint32_t>((c[1] >> sh) & mask) << 8 |
                               static_cast<std::uint32_t>((c[2] >> sh) & mask) << 16 |
                               static_cast<std::uint32_t>((c[3] >> sh) & mask) << 24;
-      reinterpret_cast<std::uint32_t*>(a.d_slices + j * plane)[i] = w;
+      if (a.skew) {  // r33: one byte a cell at its skewed column (rows and columns >= K are not read)
+        const std::uint32_t row = static_cast<std::uint32_t>(4 * i / a.kp), col = static_cast<std::uint32_t>(4 * i - std::size_t{row} * a.kp);
+        std::uint8_t* r = a.d_slices + j * plane + std::size_t{row} * a.kp;
+        for (std::uint32_t e = 0; e < 4 && row < a.k; ++e)
+          if (col + e < a.k) r[skew_col(row, col + e, a.k)] = static_cast<std::uint8_t>(w >> (8 * e));
+      } else {
+        reinterpret_cast<std::uint32_t*>(a.d_slices + j * plane)[i] = w;
+      }
     }
   }
   for (int off = 16; off; off >>= 1) {

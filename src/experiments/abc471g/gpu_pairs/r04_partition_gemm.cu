@@ -105,6 +105,18 @@ __device__ __forceinline__ std::uint32_t pack_bytes(uint4 h, int shift, std::uin
          ((h.w >> shift) & mask) << 24;
 }
 
+// r33 (FuseArgs::skew): the four cells from `cell` (a multiple of 4, row stride kp) into `plane` at their skewed
+// columns, one byte each; cells of rows or columns >= K are skipped.
+__device__ __forceinline__ void store_skewed(std::uint8_t* plane, std::uint32_t cell, std::uint32_t w, std::uint32_t k,
+                                             std::uint32_t kp) {
+  const std::uint32_t a = cell / kp, b = cell - a * kp;
+  if (a >= k) return;
+  std::uint8_t* row = plane + static_cast<std::size_t>(a) * kp;
+#pragma unroll
+  for (std::uint32_t e = 0; e < 4; ++e)
+    if (b + e < k) row[skew_col(a, b + e, k)] = static_cast<std::uint8_t>(w >> (8 * e));
+}
+
 // THREADS: HIST_THREADS or 1024 (PartitionArgs::hist_threads); LOADS: 16-byte loads in flight a thread (hist_loads).
 template <int THREADS = HIST_THREADS, int LOADS = 1>
 __global__ void __launch_bounds__(THREADS) fused_hist_kernel(PartitionArgs a, FuseArgs f) {
@@ -130,7 +142,10 @@ __global__ void __launch_bounds__(THREADS) fused_hist_kernel(PartitionArgs a, Fu
       s_hist4[i] = h;
     }
     m = max(m, max(max(h.x, h.y), max(h.z, h.w)));
-    plane0[i] = pack_bytes(h, 0, LOW_MAX - 1);
+    if (f.skew)
+      store_skewed(f.d_planes, lo + 4 * i, pack_bytes(h, 0, LOW_MAX - 1), a.c.k, a.c.kp);
+    else
+      plane0[i] = pack_bytes(h, 0, LOW_MAX - 1);
   }
 #if JOSEKI_ARCH_AT_LEAST(800)
   m = __reduce_max_sync(0xFFFFFFFFu, m);
@@ -151,8 +166,13 @@ __global__ void __launch_bounds__(THREADS) fused_hist_kernel(PartitionArgs a, Fu
   for (int j = 1; j < f.planes; ++j) {
     std::uint32_t* pj = reinterpret_cast<std::uint32_t*>(f.d_planes + static_cast<std::size_t>(j) * cells + lo);
     const int sh = plane_shift(j, GEMM_LOW_BITS);
-    for (std::uint32_t i = threadIdx.x; i < len / 4; i += THREADS)
-      pj[i] = bmax < LOW_MAX ? 0u : pack_bytes(s_hist4[i], sh, 255u);
+    for (std::uint32_t i = threadIdx.x; i < len / 4; i += THREADS) {
+      const std::uint32_t w = bmax < LOW_MAX ? 0u : pack_bytes(s_hist4[i], sh, 255u);
+      if (f.skew)
+        store_skewed(f.d_planes + static_cast<std::size_t>(j) * cells, lo + 4 * i, w, a.c.k, a.c.kp);
+      else
+        pj[i] = w;
+    }
   }
 }
 

@@ -122,16 +122,20 @@ struct Units {
   std::uint32_t bm = 128, bk = 64, tn = 1, steps = 1;  // rows per block, bytes per stage, column tiles, stages per tile
   std::uint64_t per_plane = 0, total = 0;
 };
-JOSEKI_HD Units units(std::uint32_t k, int planes, std::uint32_t wgs, std::uint32_t bk) {
+// m_rows rows of the product (k; r33: the rows x with V[x] = 0, compacted), k columns a and k bytes of b.
+JOSEKI_HD Units units_rows(std::uint32_t m_rows, std::uint32_t k, int planes, std::uint32_t wgs, std::uint32_t bk) {
   Units u;
   u.bm = block_rows(wgs);
   u.bk = bk;
-  const std::uint32_t tm = (k + u.bm - 1) / u.bm;
+  const std::uint32_t tm = (m_rows + u.bm - 1) / u.bm;
   u.tn = (k + BN - 1) / BN;
   u.steps = (k + bk - 1) / bk;  // bk divides kp (a multiple of 128): no stage reads past it
   u.per_plane = static_cast<std::uint64_t>(tm) * u.tn * u.steps;
   u.total = u.per_plane * static_cast<std::uint64_t>(planes > 0 ? planes : 0);
   return u;
+}
+JOSEKI_HD Units units(std::uint32_t k, int planes, std::uint32_t wgs, std::uint32_t bk) {
+  return units_rows(k, k, planes, wgs, bk);
 }
 JOSEKI_HD std::uint64_t block_begin(const Units& u, std::uint32_t block, std::uint32_t grid) {
   return u.total * block / grid;
@@ -158,5 +162,40 @@ JOSEKI_HD Segment segment_at(const Units& u, std::uint64_t at, std::uint64_t end
 // row 16 w + g + 8 ((e % 4) >> 1), column 8 (e / 4) + 2 q + (e & 1).
 JOSEKI_HD std::uint32_t acc_row(std::uint32_t w, std::uint32_t g, std::uint32_t e) { return 16 * w + g + 8 * ((e & 3) >> 1); }
 JOSEKI_HD std::uint32_t acc_col(std::uint32_t q, std::uint32_t e) { return 8 * (e >> 2) + 2 * q + (e & 1); }
+
+// ---- r33: the skewed combine (r33_skewed_combine.cpp; kernel: wgmma_combine_tma_kernel<4, 64, 8, true>) ----
+// Rows are the compacted list x_0 < x_1 < ... of the x with V[x] = 0 (WgmmaCombineArgs::d_rows); the planes are
+// skewed (P[a][d] = C[a][(a + d) mod K], pairs_math.hpp skew_col); the tile's D'[m][n] = sum_d V[(x_m + d) mod K]
+// P[a0 + n][d] goes to answer[(x_m - a) mod K], a = a0 + n. Each block adds its tile into shared-memory windows
+// indexed by x - base + a0 + BN - 1 - a (base = the tile's first x), then adds the windows into the answer.
+inline constexpr std::uint32_t SKEW_WINDOW = 2048;  // entries (32-bit) of one window copy
+// Window copies: one per quad lane q (a warp's atomics of one accumulator element then meet only lanes of
+// other rows, never two lanes of one row), or one where four do not fit beside the ring and V's copies.
+JOSEKI_HD constexpr std::uint32_t skew_copies(std::uint32_t kp) { return kp <= 4096 ? 4u : 1u; }
+JOSEKI_HD constexpr std::size_t skew_window_bytes(std::uint32_t kp) {
+  return static_cast<std::size_t>(skew_copies(kp)) * SKEW_WINDOW * 4;
+}
+// The A fragment of rows x_lo and x_hi (no longer x and x + 8): a0 = row x_lo, columns b + 4q ..; a1 = row x_hi;
+// a2, a3 = the same rows, 16 columns on. copy_lo / copy_hi: the copies of V2 for x_lo & 3 and x_hi & 3.
+JOSEKI_HD void a_fragment_skew(const std::uint32_t* copy_lo, std::uint32_t x_lo, const std::uint32_t* copy_hi,
+                               std::uint32_t x_hi, std::uint32_t b, std::uint32_t q, std::uint32_t (&fr)[4]) {
+  const std::uint32_t* wl = copy_lo + ((x_lo + b + 4 * q) >> 2);
+  const std::uint32_t* wh = copy_hi + ((x_hi + b + 4 * q) >> 2);
+  fr[0] = wl[0];
+  fr[1] = wh[0];
+  fr[2] = wl[4];
+  fr[3] = wh[4];
+}
+// Window entries a tile uses: its rows' x span base .. last, plus BN columns.
+JOSEKI_HD std::uint32_t skew_span(std::uint32_t base, std::uint32_t last) { return last - base + BN; }
+// The window entry of (x, a), a0 <= a < a0 + BN, base <= x: 0 .. span - 1.
+JOSEKI_HD std::uint32_t skew_slot(std::uint32_t x, std::uint32_t base, std::uint32_t a0, std::uint32_t a) {
+  return x - base + a0 + (BN - 1) - a;
+}
+// The answer's index of window entry w: (x - a) mod K (x, a < K for every entry that holds a value).
+JOSEKI_HD std::uint32_t skew_answer(std::uint32_t w, std::uint32_t base, std::uint32_t a0, std::uint32_t k) {
+  const long long kr = static_cast<long long>(base) + w - a0 - (BN - 1);
+  return static_cast<std::uint32_t>(kr < 0 ? kr + k : kr);
+}
 
 }  // namespace joseki::abc471g::pairs::r09

@@ -179,14 +179,19 @@ __device__ __forceinline__ void load_v(const WgmmaCombineArgs& a, unsigned char*
 
 // rs: a stage's A fragments (HALVES k32 steps, from the copy of V2 for this thread's rows) and its wgmmas
 // into d; desc_of(h) is the B operand's descriptor for k32 step h. The caller commits the group.
-template <u32 HALVES, class Desc>
-__device__ __forceinline__ void rs_stage_mma(u32 (&d)[64], u32 (&fr)[HALVES][4], const u32* copy, u32 row, u32 b0, u32 q,
-                                             Desc desc_of) {
+// frag(h, fr[h]) assembles the fragment of k32 step h (r33: a_fragment_skew's rows).
+template <u32 HALVES, class Frag, class Desc>
+__device__ __forceinline__ void rs_stage_mma_with(u32 (&d)[64], u32 (&fr)[HALVES][4], Frag frag, Desc desc_of) {
 #pragma unroll
-  for (u32 h = 0; h < HALVES; ++h) a_fragment_rs(copy, row, b0 + 32 * h, q, fr[h]);
+  for (u32 h = 0; h < HALVES; ++h) frag(h, fr[h]);
   wgmma_fence();
 #pragma unroll
   for (u32 h = 0; h < HALVES; ++h) wgmma_rs(d, fr[h][0], fr[h][1], fr[h][2], fr[h][3], desc_of(h));
+}
+template <u32 HALVES, class Desc>
+__device__ __forceinline__ void rs_stage_mma(u32 (&d)[64], u32 (&fr)[HALVES][4], const u32* copy, u32 row, u32 b0, u32 q,
+                                             Desc desc_of) {
+  rs_stage_mma_with(d, fr, [&](u32 h, u32 (&f)[4]) { a_fragment_rs(copy, row, b0 + 32 * h, q, f); }, desc_of);
 }
 
 // The epilogue (acc_row / acc_col: the accumulator's layout): this thread's two rows' masked sums,
@@ -215,6 +220,45 @@ __device__ __forceinline__ void masked_row_sums(const WgmmaCombineArgs& a, const
     if (row_lo < K && s_lo) atomicAdd(ans + row_lo, static_cast<unsigned long long>(s_lo) << shift);
     if (row_lo + 8 < K && s_hi) atomicAdd(ans + row_lo + 8, static_cast<unsigned long long>(s_hi) << shift);
   }
+}
+
+// r33's epilogue (a whole block, every thread; r09_wgmma_math.hpp "r33"): D'[m][n] of this thread's rows m_lo and
+// m_lo + 8 (x_lo, x_hi) goes to answer[(x - a) mod K], a = a0 + n < K, rows m < a.rows only. The block's tile is
+// summed along x - a in its shared-memory windows (the copy of this lane's q), then each window entry is added
+// to the answer with one 64-bit atomic; a tile whose rows span more than the window (V's ones dense there) adds
+// each element to the answer itself. Leaves the windows zero; two block barriers.
+template <u32 THREADS>
+__device__ __forceinline__ void skew_sums(const WgmmaCombineArgs& a, const u32 (&d)[64], u32* s_win, u32 copies, u32 plane,
+                                          u32 k0, u32 bm, u32 a0, u32 m_lo, u32 x_lo, u32 x_hi, u32 q) {
+  const u32 K = a.k, n = a.rows;
+  const u32 base = a.d_rows[k0], last = a.d_rows[min(k0 + bm, n) - 1];  // k0 < n: the tile has a row
+  const u32 span = skew_span(base, last);
+  const int shift = plane_shift(static_cast<int>(plane), a.low_bits);
+  auto* ans = reinterpret_cast<unsigned long long*>(a.d_answer);
+  u32* win = s_win + (copies == 4 ? q * SKEW_WINDOW : 0u);
+  const bool fits = span <= SKEW_WINDOW;  // the same in every thread of the block
+#pragma unroll
+  for (u32 e = 0; e < 64; ++e) {
+    const bool hi = (e & 3) >> 1;
+    const u32 m = m_lo + (hi ? 8u : 0u), x = hi ? x_hi : x_lo, col = a0 + acc_col(q, e);
+    if (m < n && col < K && d[e] != 0) {
+      if (fits)
+        atomicAdd(win + skew_slot(x, base, a0, col), d[e]);
+      else
+        atomicAdd(ans + (x >= col ? x - col : x + K - col), static_cast<unsigned long long>(d[e]) << shift);
+    }
+  }
+  __syncthreads();
+  if (fits)
+    for (u32 w = threadIdx.x; w < span; w += THREADS) {
+      unsigned long long s = 0;
+      for (u32 c = 0; c < copies; ++c) {
+        s += s_win[c * SKEW_WINDOW + w];
+        s_win[c * SKEW_WINDOW + w] = 0;
+      }
+      if (s) atomicAdd(ans + skew_answer(w, base, a0, K), s << shift);
+    }
+  __syncthreads();  // the windows are zero again before the next segment's adds
 }
 #endif
 
@@ -414,7 +458,9 @@ __device__ __forceinline__ u64 desc_sw64(u32 saddr) {
 }
 #endif
 
-template <u32 WGS, u32 BK, u32 NST>
+// SKEW (r33): the product's rows are a.d_rows (the x with V[x] = 0) and the epilogue is skew_sums; the planes
+// are skewed (the map is the same). Its windows lie after V's copies (skew_window_bytes more shared memory).
+template <u32 WGS, u32 BK, u32 NST, bool SKEW = false>
 __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
     wgmma_combine_tma_kernel(const __grid_constant__ CUtensorMap map, WgmmaCombineArgs a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -428,9 +474,11 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
   const u32 base = cuda::smem_addr(smem), ring = (base + 2 * NST * 8 + 1023) & ~1023u;
   unsigned char* s_v = smem + (ring - base) + NST * TILE;
   const u32 K = a.k, kp = a.kp;
+  u32* s_win = reinterpret_cast<u32*>(s_v + 3 * copy_stride(kp, 1) + v_bytes(kp));  // SKEW only
+  const u32 win_copies = skew_copies(kp);
 
   const int planes = planes_to_run(a.planes, a.d_max != nullptr, a.d_max ? *a.d_max : 0, a.low_bits);
-  const Units un = units(K, planes, WGS, BK);
+  const Units un = units_rows(SKEW ? a.rows : K, K, planes, WGS, BK);
   const u64 u_begin = block_begin(un, blockIdx.x, gridDim.x), u_end = block_begin(un, blockIdx.x + 1, gridDim.x);
   if (u_begin >= u_end) return;  // the whole block
 
@@ -442,7 +490,9 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
     }
     cuda::fence_barrier_init();
   }
-  load_v<THREADS, true>(a, s_v);  // ends with a block barrier: the mbarriers are initialised too
+  if constexpr (SKEW)
+    for (u32 i = tid; i < win_copies * SKEW_WINDOW; i += THREADS) s_win[i] = 0;
+  load_v<THREADS, true>(a, s_v);  // ends with a block barrier: the mbarriers are initialised (the windows zero) too
   const u32* my_copy = reinterpret_cast<const u32*>(s_v + (g & 3) * copy_stride(kp, a.pad_copies));
 
   u32 run = 0;  // stages of this block before the segment (the mbarriers' phases count them)
@@ -466,13 +516,28 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
 #pragma unroll
     for (int j = 0; j < 64; ++j) d[j] = 0;
     const u32 row_lo = k0 + 64 * wg + 16 * warp + g;
+    // SKEW: this thread's rows are x_lo = d_rows[row_lo] and x_hi = d_rows[row_lo + 8] (0 past the list: their sums
+    // are dropped), each from the copy of V2 for its own x & 3.
+    u32 x_lo = 0, x_hi = 0;
+    const u32 *copy_lo = my_copy, *copy_hi = my_copy;
+    if constexpr (SKEW) {
+      x_lo = row_lo < a.rows ? __ldg(a.d_rows + row_lo) : 0u;
+      x_hi = row_lo + 8 < a.rows ? __ldg(a.d_rows + row_lo + 8) : 0u;
+      copy_lo = reinterpret_cast<const u32*>(s_v + (x_lo & 3) * copy_stride(kp, a.pad_copies));
+      copy_hi = reinterpret_cast<const u32*>(s_v + (x_hi & 3) * copy_stride(kp, a.pad_copies));
+    }
     auto stage = [&](u32 it, u32 (&fr)[HALVES][4]) {
       const u32 r = run + it, slot = r % NST;
       if (tid == 0 && it + AHEAD < nsteps) copy_stage(it + AHEAD, r + AHEAD);
       __syncwarp();
       cuda::mbar_wait(&full[slot], (r / NST) & 1);  // the stage's bytes have landed
       const u32 b0 = (s0 + it) * BK;
-      rs_stage_mma(d, fr, my_copy, row_lo, b0, q, [&](u32 h) { return desc_sw64(ring + slot * TILE + 32 * h); });
+      const auto desc_of = [&](u32 h) { return desc_sw64(ring + slot * TILE + 32 * h); };
+      if constexpr (SKEW)
+        rs_stage_mma_with(
+            d, fr, [&](u32 h, u32 (&f)[4]) { a_fragment_skew(copy_lo, x_lo, copy_hi, x_hi, b0 + 32 * h, q, f); }, desc_of);
+      else
+        rs_stage_mma(d, fr, my_copy, row_lo, b0, q, desc_of);
       wgmma_commit();
       wgmma_wait1();  // the previous stage's group has completed: release its slot
       if (it > 0 && (tid & 127) == 0) cuda::mbar_arrive(&empty[(r - 1) % NST]);
@@ -487,7 +552,10 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
     wgmma_wait0();
     if ((tid & 127) == 0) cuda::mbar_arrive(&empty[(run + nsteps - 1) % NST]);
     run += nsteps;
-    masked_row_sums(a, d, s_v, plane, k0, a0, row_lo, wg, warp, g, q);
+    if constexpr (SKEW)
+      skew_sums<THREADS>(a, d, s_win, win_copies, plane, k0, un.bm, a0, row_lo, x_lo, x_hi, q);
+    else
+      masked_row_sums(a, d, s_v, plane, k0, a0, row_lo, wg, warp, g, q);
   }
 #elif defined(__CUDA_ARCH__)
   (void)map;
@@ -518,12 +586,18 @@ u32 wave_blocks(u32 threads, std::size_t smem, u32 kp) {
   return v;
 }
 
-template <u32 WGS, u32 NST>
+// The TMA kernel's dynamic shared memory (r33's windows beside it with SKEW).
+template <bool SKEW>
+std::size_t tma_kernel_smem(u32 kp, u32 nst) {
+  return tma_smem_bytes(kp, nst, 64) + (SKEW ? skew_window_bytes(kp) : 0);
+}
+
+template <u32 WGS, u32 NST, bool SKEW = false>
 void set_tma_smem_limit(u32 kp) {
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(wgmma_combine_tma_kernel<WGS, 64, NST>,
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(wgmma_combine_tma_kernel<WGS, 64, NST, SKEW>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(tma_smem_bytes(kp, NST, 64))));
-  (void)wave_blocks<wgmma_combine_tma_kernel<WGS, 64, NST>>(block_threads(WGS), tma_smem_bytes(kp, NST, 64), kp);
+                                         static_cast<int>(tma_kernel_smem<SKEW>(kp, NST))));
+  (void)wave_blocks<wgmma_combine_tma_kernel<WGS, 64, NST, SKEW>>(block_threads(WGS), tma_kernel_smem<SKEW>(kp, NST), kp);
 }
 
 // P's planes as a 3-D tensor of bytes {K columns, kp rows, planes}: the boxes past column K read zeros.
@@ -545,17 +619,21 @@ CUtensorMap planes_map(const WgmmaCombineArgs& a) {
   return map;
 }
 
-template <u32 WGS, u32 NST>
+template <u32 WGS, u32 NST, bool SKEW = false>
 void launch_tma_nst(const WgmmaCombineArgs& a, cudaStream_t s) {
+  const u64 total = units_rows(SKEW ? a.rows : a.k, a.k, a.planes, WGS, 64).total;
+  if (total == 0) return;  // r33 with no row (V all ones): nothing to add
   const CUtensorMap map = planes_map(a);
-  const u64 total = units(a.k, a.planes, WGS, 64).total;
-  const u32 wave = wave_blocks<wgmma_combine_tma_kernel<WGS, 64, NST>>(block_threads(WGS), tma_smem_bytes(a.kp, NST, 64), a.kp);
+  const std::size_t smem = tma_kernel_smem<SKEW>(a.kp, NST);
+  const u32 wave = wave_blocks<wgmma_combine_tma_kernel<WGS, 64, NST, SKEW>>(block_threads(WGS), smem, a.kp);
   const u32 blocks = static_cast<u32>(total < wave ? total : wave);
-  wgmma_combine_tma_kernel<WGS, 64, NST><<<blocks, block_threads(WGS), tma_smem_bytes(a.kp, NST, 64), s>>>(map, a);
+  wgmma_combine_tma_kernel<WGS, 64, NST, SKEW><<<blocks, block_threads(WGS), smem, s>>>(map, a);
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 template <u32 WGS>
 void launch_tma(const WgmmaCombineArgs& a, cudaStream_t s) {
+  if constexpr (WGS == 4)
+    if (a.d_rows) return launch_tma_nst<4, TMA_DEEPER_STAGES, true>(a, s);  // r33 (check_wgmma_combine_args: r15's shape)
   a.stages == static_cast<int>(TMA_DEEPER_STAGES) ? launch_tma_nst<WGS, TMA_DEEPER_STAGES>(a, s)
                                                   : launch_tma_nst<WGS, DEEP_STAGES>(a, s);
 }
@@ -618,6 +696,7 @@ void prepare_wgmma_combine(std::uint32_t kp) {
   set_tma_smem_limit<4, DEEP_STAGES>(kp);
   set_tma_smem_limit<2, TMA_DEEPER_STAGES>(kp);
   set_tma_smem_limit<4, TMA_DEEPER_STAGES>(kp);
+  set_tma_smem_limit<4, TMA_DEEPER_STAGES, true>(kp);
   set_smem_limit<false, 2, 64>(kp);
   set_smem_limit<true, 2, 64>(kp);
   set_smem_limit<false, 4, 64>(kp);

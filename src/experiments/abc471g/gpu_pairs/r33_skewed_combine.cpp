@@ -1,0 +1,102 @@
+// Rung 33 of the gpu-pairs ladder (issue 19, the max-case goal): r31 with the combine skewed so that only the
+// rows x with V[x] = 0 are multiplied: the combine kind "wgmma_skew" (this file; kernel
+// wgmma_combine_tma_kernel<4, 64, 8, true> in sm90a/r09_wgmma_combine.cu, index math in r09_wgmma_math.hpp "r33").
+//
+// What changed from r31: r15's combine computes, for every k, D[k][a] = sum_b V[(k + b) mod K] C[a][b] and keeps
+// the entries whose mask 1 - V[(a + k) mod K] is 1: at V's half ones, half the K^3 products are thrown away in the
+// epilogue. The mask depends on a + k, so no row or column of D is all masked. Skewed, it is: with x = a + k and
+// d = b - a (mod K),
+//   answer[k] = sum_{a,b} C[a][b] U[a + k] V[b + k] = sum_a U[x] D'[x][a],  x = (a + k) mod K,
+//   D'[x][a] = sum_d P[a][d] V[(x + d) mod K],  P[a][d] = C[a][(a + d) mod K]  (U = 1 - V),
+// so the rows x with U[x] = 0 drop out whole: D' is |U| x K x K (the rows compacted, WgmmaCombineArgs::d_rows)
+// instead of K^3, on the same kernel (the A fragments from V's copies, row by row; P by TMA). The price: the
+// histograms write P skewed (one byte store a cell instead of one 32-bit store for four; FuseArgs::skew), and the
+// epilogue no longer sums along a row: entry (x, a) goes to answer[(x - a) mod K], so each block adds its tile
+// into shared-memory windows (one 32-bit shared atomic an entry, a copy per quad lane) and then one 64-bit atomic
+// a window entry to the answer.
+// Prediction (max case, V half ones: |U| = 1150 of 2300, 5 row tiles of 256 instead of 9): tensor work x0.56 ->
+// the kernel ~27 -> ~15 us, plus ~1.5-3 us of window atomics (~2.9 M shared atomics, ~22 K a SM; stream-K repeats
+// the epilogue of a tile cut between blocks) and ~1 us more in the histograms: the whole max case ~62 -> ~50-52 us;
+// 10^9 ~-20 us (the combine is ~49 us there). A V with few ones gains nothing (|U| ~ K), one with many gains more.
+// Not done: the mirror form (rows y with V[y] = 1, C transposed) for a V with more ones than zeros.
+// The rows list is made from V on the host when the device is made (V is the problem's input, uploaded with it).
+// Measured: (filled in after the device calls; docs/ABC471G_SCALE.md "r33").
+#include "experiments/abc471g/gpu_pairs/pipeline.hpp"
+#include "experiments/abc471g/gpu_pairs/r09_wgmma_combine.hpp"
+
+#ifdef JOSEKI_HAVE_CUDA
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend/cuda/buffer.hpp"
+#include "experiments/abc471g/gpu_pairs/kinds.hpp"
+#include "measure/errors.hpp"
+
+namespace joseki::abc471g::pairs {
+
+namespace {
+
+// The x with V[x] = 0, ascending (the skewed product's rows).
+std::vector<std::uint32_t> zero_rows(const Problem& p) {
+  std::vector<std::uint32_t> rows;
+  for (std::uint32_t x = 0; x < p.k; ++x)
+    if (p.v[x] == 0) rows.push_back(x);
+  return rows;
+}
+
+class SkewedCombineStage final : public CombineStage {
+ public:
+  explicit SkewedCombineStage(const StageContext& ctx) : m_shape(ctx.cfg->wgmma) {
+    if (!m_shape.tma || m_shape.warpgroups != 4 || m_shape.stages != 8 || m_shape.op != WgmmaOperand::Rs)
+      throw InputError("gpu-pairs: the combine kind 'wgmma_skew' (r33) runs on r15's shape only (rs, 4 warpgroups, "
+                       "tma 1, 8 stages; PairsConfig::wgmma)");
+    const std::vector<std::uint32_t> rows = zero_rows(*ctx.p);
+    m_count = static_cast<std::uint32_t>(rows.size());
+    m_rows = cuda::DeviceBuffer<std::uint32_t>(rows.empty() ? 1 : rows.size());
+    if (!rows.empty()) m_rows.copy_from_host(rows.data(), rows.size());  // on the legacy stream: the device syncs it
+    prepare_wgmma_combine(ctx.kp);
+  }
+  void enqueue(const CombinePlanes& cp, CUstream_st* s) override {
+    if (m_count == 0) return;  // V all ones: no x with U[x] = 1, the sum is empty
+    WgmmaCombineArgs wa;
+    wa.d_planes = cp.d_planes;
+    wa.planes = cp.planes;
+    wa.low_bits = cp.low_bits;
+    wa.d_max = cp.d_max;
+    wa.d_v = cp.d_v;
+    wa.k = cp.k;
+    wa.kp = cp.kp;
+    wa.d_answer = cp.d_answer;
+    wa.d_rows = m_rows.data();
+    wa.rows = m_count;
+    set_wgmma_shape(wa, m_shape);
+    launch_wgmma_combine(wa, m_shape.op, s);
+  }
+  std::string description() const override {
+    return "joseki's wgmma kernel (sm_90a) on the skewed planes, only the " + std::to_string(m_count) +
+           " rows x with V[x] = 0, summed along (x - a) mod K in shared-memory windows";
+  }
+
+ private:
+  WgmmaShape m_shape;
+  cuda::DeviceBuffer<std::uint32_t> m_rows;
+  std::uint32_t m_count = 0;
+};
+
+std::unique_ptr<CombineStage> make_skewed_stage(const StageContext& ctx) {
+  return std::make_unique<SkewedCombineStage>(ctx);
+}
+
+CombineKind skewed_kind() {
+  CombineKind k{"wgmma_skew", "r33's skewed wgmma combine", measure::Needs{0, {measure::Feature::Wgmma}, 0},
+                wgmma_combine_unavailable, make_skewed_stage};
+  k.skewed_planes = true;
+  return k;
+}
+const CombineKindRegistrar reg_skewed{skewed_kind()};
+
+}  // namespace
+
+}  // namespace joseki::abc471g::pairs
+#endif
