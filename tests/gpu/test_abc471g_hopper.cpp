@@ -364,9 +364,9 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
   const auto [loaded, appended] = answers_and_vectors(problems, wants);
   for (std::size_t i = 0; i < problems.size(); ++i)
     // 1024: partition blocks of 512, histogram blocks of 1024; 3: tiles of 32, three blocks of 256 a SM
-    // 28: tiles of 28, blocks of 256; 5 .. 18: r20 .. r33 (variants 5 .. 12, one chunk, tiles of 28 or 24; r29's
-    // histogram loads; r33's skewed combine)
-    for (const int threads : {512, 256, 128, 1024, 3, 28, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18}) {
+    // 28: tiles of 28, blocks of 256; 5 .. 19: r20 .. r34 (variants 5 .. 12, one chunk, tiles of 28 or 24; r29's
+    // histogram loads; r33's and r34's skewed combine)
+    for (const int threads : {512, 256, 128, 1024, 3, 28, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19}) {
       gp::PairsConfig c = r17.config();
       c.progress = false;
       c.slices_per_sm = 1;
@@ -374,7 +374,7 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
       c.hist_threads = threads == 1024 || threads == 3 || threads == 28 ? 1024 : 512;
       if (threads == 3) c.partition_tile = 32;
       if (threads == 28) c.partition_tile = 28;
-      if (threads >= 5 && threads <= 18) c = gp::find_rung("p" + std::to_string(15 + threads)).config();  // 18: r33
+      if (threads >= 5 && threads <= 19) c = gp::find_rung("p" + std::to_string(15 + threads)).config();  // 18, 19: r33, r34
       c.progress = false;
       gp::PairsDevice dev(problems[i], c, 0);
       joseki::cuda::Stream s;
@@ -412,11 +412,11 @@ TEST(Abc471gHopperGpu, SkewedCombineSolvesAreExact) {
   const std::size_t randoms = problems.size();
   const auto [loaded, appended] = answers_and_vectors(problems, wants);
   for (std::size_t i = 0; i < problems.size(); ++i)
-    for (int variant = 0; variant < (i < randoms ? 3 : 1); ++variant) {
-      gp::PairsConfig c = r33.config();
+    for (int variant = 0; variant < (i < randoms ? 4 : 2); ++variant) {
+      gp::PairsConfig c = variant == 3 || (i >= randoms && variant == 1) ? gp::find_rung("p34").config() : r33.config();
       c.progress = false;
-      if (variant == 1) c.bucket_cap = 8;        // spills into the table
-      if (variant == 2) c.chunk_pairs = 1'000;  // several chunks: the slicing pass writes the skewed planes
+      if (variant == 1 && i < randoms) c.bucket_cap = 8;  // spills into the table
+      if (variant == 2) c.chunk_pairs = 1'000;            // several chunks: the slicing pass writes the skewed planes
       gp::PairsDevice dev(problems[i], c, 0);
       EXPECT_EQ(dev.combine_kind(), "wgmma_skew");
       joseki::cuda::Stream s;
@@ -494,8 +494,8 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
     for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10), sparse}) {
       const std::uint32_t kp = gp::padded_k(p.k);
       const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-      for (const int variant : {0, 1, 2}) {
-        gp::PairsConfig c = gp::find_rung("p33").config();
+      for (const int variant : {0, 1, 2, 3}) {
+        gp::PairsConfig c = gp::find_rung(variant == 3 ? "p34" : "p33").config();  // r34: blocks of 128 rows
         c.progress = false;
         if (variant == 1) c.bucket_cap = 8;
         if (variant == 2) c.chunk_pairs = 1'000;

@@ -552,7 +552,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 34u);  // r00..r33 (r05..r33: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 35u);  // r00..r34 (r05..r34: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -737,7 +737,7 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
     if (r.position < 9) {  // r09 .. r32 combine on r09's wgmma kind, r33 on its skewed kind; before r09 built-in combiners
       EXPECT_TRUE(r.combine_kind.empty()) << r.slug;
     } else {
-      EXPECT_EQ(r.combine_kind, r.position == 33 ? "wgmma_skew" : "wgmma") << r.slug;
+      EXPECT_EQ(r.combine_kind, r.position >= 33 ? "wgmma_skew" : "wgmma") << r.slug;
     }
   }
   const gp::PairsRung& r33 = gp::find_rung("p33");
@@ -752,6 +752,9 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(gp::find_combine_kind(r33.combine_kind), nullptr);
 #endif
   EXPECT_EQ(r33.predecessor, "r31_quad_write_out");
+  EXPECT_EQ(gp::find_rung("p34").predecessor, "r33_skewed_combine");
+  EXPECT_EQ(gp::find_rung("p34").config().wgmma.warpgroups, 2);
+  EXPECT_EQ(r33.config().wgmma.warpgroups, 4);
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

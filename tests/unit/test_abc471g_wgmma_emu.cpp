@@ -276,8 +276,8 @@ namespace {
 // copy a quad lane, kept across a block's segments and left zero; the fallback of a tile wider than the window).
 // The planes are skewed as the histograms write them (skew_col); rows >= K hold garbage (the kernel reads them and
 // drops their sums), columns >= K read as zeros (the TMA map's bounds).
-ab::Answer emulate_skew(const std::vector<u64>& table, u32 kp, const ab::Problem& p, u32 grid, bool* fell_back) {
-  const u32 K = p.k, wgs = 4, bk = 64;
+ab::Answer emulate_skew(const std::vector<u64>& table, u32 kp, const ab::Problem& p, u32 grid, bool* fell_back, u32 wgs = 4) {
+  const u32 K = p.k, bk = 64, WIN = r9::skew_window(wgs);
   int np = 0;
   const std::vector<std::uint8_t> flat = gp::gemm_planes(table, kp, &np);
   std::vector<std::uint8_t> planes(flat.size(), 0xA5);
@@ -307,7 +307,7 @@ ab::Answer emulate_skew(const std::vector<u64>& table, u32 kp, const ab::Problem
   const r9::Units un = r9::units_rows(n, K, run, wgs, bk);
   const u32 nc = r9::skew_copies(kp);
   for (u32 blk = 0; blk < grid; ++blk) {
-    std::vector<u32> win(nc * r9::SKEW_WINDOW, 0);  // the block's windows (zeroed at its start)
+    std::vector<u32> win(nc * WIN, 0);  // the block's windows (zeroed at its start)
     const u64 ub = r9::block_begin(un, blk, grid), ue = r9::block_begin(un, blk + 1, grid);
     for (u64 u = ub; u < ue;) {
       const r9::Segment sg = r9::segment_at(un, u, ue);
@@ -344,7 +344,7 @@ ab::Answer emulate_skew(const std::vector<u64>& table, u32 kp, const ab::Problem
       // skew_sums, thread by thread, then the windows' flush
       const u32 base = rows[sg.k0], last = rows[std::min(sg.k0 + un.bm, n) - 1];
       const u32 span = r9::skew_span(base, last);
-      const bool fits = span <= r9::SKEW_WINDOW;
+      const bool fits = span <= WIN;
       if (!fits) *fell_back = true;
       const int shift = gp::plane_shift(static_cast<int>(sg.plane), LOW_BITS);
       for (u32 m = 0; m < un.bm; ++m)
@@ -356,7 +356,7 @@ ab::Answer emulate_skew(const std::vector<u64>& table, u32 kp, const ab::Problem
           if (fits) {
             const u32 slot = r9::skew_slot(x, base, sg.a0, a);
             EXPECT_LT(slot, span);
-            win.at((nc == 4 ? q * r9::SKEW_WINDOW : 0) + slot) += d;
+            win.at((nc == 4 ? q * WIN : 0) + slot) += d;
           } else {
             ans[x >= a ? x - a : x + K - a] += static_cast<u64>(d) << shift;
           }
@@ -364,7 +364,7 @@ ab::Answer emulate_skew(const std::vector<u64>& table, u32 kp, const ab::Problem
       if (fits)
         for (u32 w = 0; w < span; ++w) {
           u64 s = 0;
-          for (u32 c = 0; c < nc; ++c) s += std::exchange(win[c * r9::SKEW_WINDOW + w], 0u);
+          for (u32 c = 0; c < nc; ++c) s += std::exchange(win[c * WIN + w], 0u);
           if (s) ans.at(r9::skew_answer(w, base, sg.a0, K)) += s << shift;
         }
       for (u32 v : win) EXPECT_EQ(v, 0u) << "a window entry outside the span";
@@ -386,12 +386,13 @@ TEST(Abc471gWgmmaEmu, SkewedProductMatchesTheDirectCombine) {
         for (auto& v : p.v) v = (g() % 1000) < ratio * 1000 ? 1 : 0;
         const std::vector<u64> t = random_table(k, kp, limit, ++seed);
         const ab::Answer want = gp::combine_direct(t, kp, p);
-        for (const u32 grid : {1u, 7u, 132u}) {
-          bool fell = false;
-          EXPECT_EQ(emulate_skew(t, kp, p, grid, &fell), want)
-              << "K = " << k << ", vowel ratio " << ratio << ", counts < " << limit << ", grid " << grid;
-          EXPECT_FALSE(fell) << "K = " << k << ": a tile wider than the window";
-        }
+        for (const u32 wgs : {2u, 4u})
+          for (const u32 grid : {1u, 7u, 132u}) {
+            bool fell = false;
+            EXPECT_EQ(emulate_skew(t, kp, p, grid, &fell, wgs), want)
+                << "K = " << k << ", vowel ratio " << ratio << ", counts < " << limit << ", grid " << grid << ", " << wgs << " warpgroups";
+            EXPECT_FALSE(fell) << "K = " << k << ": a tile wider than the window";
+          }
       }
 }
 
@@ -407,9 +408,11 @@ TEST(Abc471gWgmmaEmu, SkewedProductFallsBackWhereTheRowsSpanMoreThanTheWindow) {
   for (u32 a = 0; a < k; ++a)
     for (u32 b = 0; b < k; ++b) t[static_cast<std::size_t>(a) * kp + b] = g() % 3;
   t[5 * kp + 7] = 1000;  // two planes
-  bool fell = false;
-  EXPECT_EQ(emulate_skew(t, kp, p, 132, &fell), gp::combine_direct(t, kp, p));
-  EXPECT_TRUE(fell);
+  for (const u32 wgs : {2u, 4u}) {
+    bool fell = false;
+    EXPECT_EQ(emulate_skew(t, kp, p, 132, &fell, wgs), gp::combine_direct(t, kp, p)) << wgs << " warpgroups";
+    EXPECT_TRUE(fell);
+  }
 }
 
 TEST(Abc471gWgmmaEmu, SkewColumnsAreARotationOfEachRow) {

@@ -428,7 +428,7 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
                            "r23_prefetch_given_values", "r24_prefetch_barrier_back", "r25_one_chunk",
                            "r26_one_chunk_tiles_28", "r27_one_chunk_no_tile_end_barrier",
                            "r28_given_tiles_full_path", "r29_hist_loads_in_flight", "r30_paired_write_out",
-                           "r31_quad_write_out", "r32_quad_tiles_24", "r33_skewed_combine"}) {
+                           "r31_quad_write_out", "r32_quad_tiles_24", "r33_skewed_combine", "r34_skewed_rows_128"}) {
     const PairsRung& rung = find_rung(slug);
     if (!rung.precondition(p).empty() || measure::unmet(rung.needs, gpu::needs_facts(o.device))) continue;
     PairsConfig gc = rung.config();
@@ -436,7 +436,7 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
     gc.graph = false;
     const std::string tag = std::string(slug).substr(0, 3);
     split(gc, tag, tag + "'s count alone (lean partition + histograms; fused: they write the planes)",
-          tag + (tag == "r33" ? "'s combine alone (r33's skewed wgmma combine, the first terms)"
+          tag + (tag == "r33" || tag == "r34" ? "'s combine alone (r33's skewed wgmma combine, the first terms)"
                               : "'s combine alone (r15's wgmma combine, the first terms)"),
           "pairs." + std::string(slug), true);
   }

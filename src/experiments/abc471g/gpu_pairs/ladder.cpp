@@ -72,6 +72,14 @@ std::function<void(PairsConfig&)> in_one_chunk(std::function<void(PairsConfig&)>
   };
 }
 
+// r34: a rung's knobs with the wgmma combine in blocks of `wgs` warpgroups (PairsConfig::wgmma.warpgroups).
+std::function<void(PairsConfig&)> with_warpgroups(int wgs, std::function<void(PairsConfig&)> knobs) {
+  return [wgs, knobs = std::move(knobs)](PairsConfig& c) {
+    knobs(c);
+    c.wgmma.warpgroups = wgs;
+  };
+}
+
 // r29: a rung's knobs with `loads` 16-byte loads in flight a histogram thread (PairsConfig::hist_loads).
 std::function<void(PairsConfig&)> with_hist_loads(int loads, std::function<void(PairsConfig&)> knobs) {
   return [loads, knobs = std::move(knobs)](PairsConfig& c) {
@@ -313,6 +321,12 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r31_quad_write_out", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 12, 1, 1024, 256))),
+        gpu_rung("p34", 34, "r34_skewed_rows_128", "r33 in blocks of 128 rows",
+                 "r33 with the skewed product in blocks of two warpgroups (128 rows, two blocks a SM) instead of "
+                 "four: at V's half ones 9 row tiles of 128 (1152 rows) instead of 5 of 256 (1280)",
+                 "r33_skewed_combine", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_warpgroups(2, in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 12, 1, 1024, 256)))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

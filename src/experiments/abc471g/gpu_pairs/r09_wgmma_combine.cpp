@@ -43,7 +43,8 @@ std::size_t wgmma_combine_max_smem_bytes(std::uint32_t kp) {
     for (const int stages : {static_cast<int>(r09::DEEP_STAGES), static_cast<int>(r09::TMA_DEEPER_STAGES)})
       most = std::max(most, wgmma_combine_smem_bytes(kp, WgmmaShape{WgmmaOperand::Rs, wgs, 64, 1, 1, stages, 1}));
   // r33's kernel (r15's shape, the windows beside it; prepare_wgmma_combine sets it up too)
-  most = std::max(most, r09::tma_smem_bytes(kp, r09::TMA_DEEPER_STAGES, 64) + r09::skew_window_bytes(kp));
+  for (const std::uint32_t wgs : {2u, 4u})
+    most = std::max(most, r09::tma_smem_bytes(kp, r09::TMA_DEEPER_STAGES, 64) + r09::skew_window_bytes(kp, wgs));
   return most;
 }
 
@@ -95,7 +96,6 @@ void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
     if (!a.d_rows) refuse("rows = " + std::to_string(a.rows) + " with d_rows null");
     if (a.rows > a.k) refuse("rows = " + std::to_string(a.rows) + " (must be <= k)");
     if (a.tma != 1) refuse(skew + "tma 1, not " + std::to_string(a.tma));
-    if (a.warpgroups != 4) refuse(skew + "warpgroups 4, not " + std::to_string(a.warpgroups));
     if (st != static_cast<int>(r09::TMA_DEEPER_STAGES)) refuse(skew + "stages 8, not " + std::to_string(st));
   }
 }

@@ -84,8 +84,8 @@ struct WgmmaCombineArgs {
   int tma = 0;
   // r33 (r33_skewed_combine.cpp): the planes are skewed (P[a][(b - a) mod K] = C[a][b]) and the product's rows
   // are the `rows` x with V[x] = 0, ascending, at d_rows (device): half the tensor work at V's half ones, the
-  // sum along (x - a) mod K in shared-memory windows. nullptr: r09 .. r15's product. Needs tma 1, warpgroups 4,
-  // stages 8 (r15's shape); rows = 0 launches nothing (no x: the sum is empty).
+  // sum along (x - a) mod K in shared-memory windows. nullptr: r09 .. r15's product. Needs tma 1 and
+  // stages 8 (r15's kernel; 4 warpgroups as r15, or 2: r34); rows = 0 launches nothing (no x: the sum is empty).
   const std::uint32_t* d_rows = nullptr;
   std::uint32_t rows = 0;
   // Diagnostics for the bench only (answers are then wrong by design, except with 1): 1 no proxy fence

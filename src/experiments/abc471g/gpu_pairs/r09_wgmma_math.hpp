@@ -168,12 +168,14 @@ JOSEKI_HD std::uint32_t acc_col(std::uint32_t q, std::uint32_t e) { return 8 * (
 // skewed (P[a][d] = C[a][(a + d) mod K], pairs_math.hpp skew_col); the tile's D'[m][n] = sum_d V[(x_m + d) mod K]
 // P[a0 + n][d] goes to answer[(x_m - a) mod K], a = a0 + n. Each block adds its tile into shared-memory windows
 // indexed by x - base + a0 + BN - 1 - a (base = the tile's first x), then adds the windows into the answer.
-inline constexpr std::uint32_t SKEW_WINDOW = 2048;  // entries (32-bit) of one window copy
+// Entries (32-bit) of one window copy: 2048 for blocks of 256 rows (4 warpgroups), 1024 for 128 rows (two such
+// blocks a SM fit beside each other); a tile at V's half ones spans ~2 x its rows + 128.
+JOSEKI_HD constexpr std::uint32_t skew_window(std::uint32_t wgs) { return 512 * wgs; }
 // Window copies: one per quad lane q (a warp's atomics of one accumulator element then meet only lanes of
 // other rows, never two lanes of one row), or one where four do not fit beside the ring and V's copies.
 JOSEKI_HD constexpr std::uint32_t skew_copies(std::uint32_t kp) { return kp <= 4096 ? 4u : 1u; }
-JOSEKI_HD constexpr std::size_t skew_window_bytes(std::uint32_t kp) {
-  return static_cast<std::size_t>(skew_copies(kp)) * SKEW_WINDOW * 4;
+JOSEKI_HD constexpr std::size_t skew_window_bytes(std::uint32_t kp, std::uint32_t wgs) {
+  return static_cast<std::size_t>(skew_copies(kp)) * skew_window(wgs) * 4;
 }
 // The A fragment of rows x_lo and x_hi (no longer x and x + 8): a0 = row x_lo, columns b + 4q ..; a1 = row x_hi;
 // a2, a3 = the same rows, 16 columns on. copy_lo / copy_hi: the copies of V2 for x_lo & 3 and x_hi & 3.

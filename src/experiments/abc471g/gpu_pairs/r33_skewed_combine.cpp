@@ -48,9 +48,9 @@ std::vector<std::uint32_t> zero_rows(const Problem& p) {
 class SkewedCombineStage final : public CombineStage {
  public:
   explicit SkewedCombineStage(const StageContext& ctx) : m_shape(ctx.cfg->wgmma) {
-    if (!m_shape.tma || m_shape.warpgroups != 4 || m_shape.stages != 8 || m_shape.op != WgmmaOperand::Rs)
-      throw InputError("gpu-pairs: the combine kind 'wgmma_skew' (r33) runs on r15's shape only (rs, 4 warpgroups, "
-                       "tma 1, 8 stages; PairsConfig::wgmma)");
+    if (!m_shape.tma || m_shape.stages != 8 || m_shape.op != WgmmaOperand::Rs)
+      throw InputError("gpu-pairs: the combine kind 'wgmma_skew' (r33) runs on r15's TMA kernel only (rs, tma 1, "
+                       "8 stages; 2 or 4 warpgroups; PairsConfig::wgmma)");
     const std::vector<std::uint32_t> rows = zero_rows(*ctx.p);
     m_count = static_cast<std::uint32_t>(rows.size());
     m_rows = cuda::DeviceBuffer<std::uint32_t>(rows.empty() ? 1 : rows.size());

@@ -227,7 +227,7 @@ __device__ __forceinline__ void masked_row_sums(const WgmmaCombineArgs& a, const
 // summed along x - a in its shared-memory windows (the copy of this lane's q), then each window entry is added
 // to the answer with one 64-bit atomic; a tile whose rows span more than the window (V's ones dense there) adds
 // each element to the answer itself. Leaves the windows zero; two block barriers.
-template <u32 THREADS>
+template <u32 THREADS, u32 WIN>
 __device__ __forceinline__ void skew_sums(const WgmmaCombineArgs& a, const u32 (&d)[64], u32* s_win, u32 copies, u32 plane,
                                           u32 k0, u32 bm, u32 a0, u32 m_lo, u32 x_lo, u32 x_hi, u32 q) {
   const u32 K = a.k, n = a.rows;
@@ -235,8 +235,8 @@ __device__ __forceinline__ void skew_sums(const WgmmaCombineArgs& a, const u32 (
   const u32 span = skew_span(base, last);
   const int shift = plane_shift(static_cast<int>(plane), a.low_bits);
   auto* ans = reinterpret_cast<unsigned long long*>(a.d_answer);
-  u32* win = s_win + (copies == 4 ? q * SKEW_WINDOW : 0u);
-  const bool fits = span <= SKEW_WINDOW;  // the same in every thread of the block
+  u32* win = s_win + (copies == 4 ? q * WIN : 0u);
+  const bool fits = span <= WIN;  // the same in every thread of the block
 #pragma unroll
   for (u32 e = 0; e < 64; ++e) {
     const bool hi = (e & 3) >> 1;
@@ -253,8 +253,8 @@ __device__ __forceinline__ void skew_sums(const WgmmaCombineArgs& a, const u32 (
     for (u32 w = threadIdx.x; w < span; w += THREADS) {
       unsigned long long s = 0;
       for (u32 c = 0; c < copies; ++c) {
-        s += s_win[c * SKEW_WINDOW + w];
-        s_win[c * SKEW_WINDOW + w] = 0;
+        s += s_win[c * WIN + w];
+        s_win[c * WIN + w] = 0;
       }
       if (s) atomicAdd(ans + skew_answer(w, base, a0, K), s << shift);
     }
@@ -491,7 +491,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
     cuda::fence_barrier_init();
   }
   if constexpr (SKEW)
-    for (u32 i = tid; i < win_copies * SKEW_WINDOW; i += THREADS) s_win[i] = 0;
+    for (u32 i = tid; i < win_copies * skew_window(WGS); i += THREADS) s_win[i] = 0;
   load_v<THREADS, true>(a, s_v);  // ends with a block barrier: the mbarriers are initialised (the windows zero) too
   const u32* my_copy = reinterpret_cast<const u32*>(s_v + (g & 3) * copy_stride(kp, a.pad_copies));
 
@@ -553,7 +553,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
     if ((tid & 127) == 0) cuda::mbar_arrive(&empty[(run + nsteps - 1) % NST]);
     run += nsteps;
     if constexpr (SKEW)
-      skew_sums<THREADS>(a, d, s_win, win_copies, plane, k0, un.bm, a0, row_lo, x_lo, x_hi, q);
+      skew_sums<THREADS, skew_window(WGS)>(a, d, s_win, win_copies, plane, k0, un.bm, a0, row_lo, x_lo, x_hi, q);
     else
       masked_row_sums(a, d, s_v, plane, k0, a0, row_lo, wg, warp, g, q);
   }
@@ -588,16 +588,16 @@ u32 wave_blocks(u32 threads, std::size_t smem, u32 kp) {
 
 // The TMA kernel's dynamic shared memory (r33's windows beside it with SKEW).
 template <bool SKEW>
-std::size_t tma_kernel_smem(u32 kp, u32 nst) {
-  return tma_smem_bytes(kp, nst, 64) + (SKEW ? skew_window_bytes(kp) : 0);
+std::size_t tma_kernel_smem(u32 kp, u32 nst, u32 wgs) {
+  return tma_smem_bytes(kp, nst, 64) + (SKEW ? skew_window_bytes(kp, wgs) : 0);
 }
 
 template <u32 WGS, u32 NST, bool SKEW = false>
 void set_tma_smem_limit(u32 kp) {
   JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(wgmma_combine_tma_kernel<WGS, 64, NST, SKEW>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(tma_kernel_smem<SKEW>(kp, NST))));
-  (void)wave_blocks<wgmma_combine_tma_kernel<WGS, 64, NST, SKEW>>(block_threads(WGS), tma_kernel_smem<SKEW>(kp, NST), kp);
+                                         static_cast<int>(tma_kernel_smem<SKEW>(kp, NST, WGS))));
+  (void)wave_blocks<wgmma_combine_tma_kernel<WGS, 64, NST, SKEW>>(block_threads(WGS), tma_kernel_smem<SKEW>(kp, NST, WGS), kp);
 }
 
 // P's planes as a 3-D tensor of bytes {K columns, kp rows, planes}: the boxes past column K read zeros.
@@ -624,7 +624,7 @@ void launch_tma_nst(const WgmmaCombineArgs& a, cudaStream_t s) {
   const u64 total = units_rows(SKEW ? a.rows : a.k, a.k, a.planes, WGS, 64).total;
   if (total == 0) return;  // r33 with no row (V all ones): nothing to add
   const CUtensorMap map = planes_map(a);
-  const std::size_t smem = tma_kernel_smem<SKEW>(a.kp, NST);
+  const std::size_t smem = tma_kernel_smem<SKEW>(a.kp, NST, WGS);
   const u32 wave = wave_blocks<wgmma_combine_tma_kernel<WGS, 64, NST, SKEW>>(block_threads(WGS), smem, a.kp);
   const u32 blocks = static_cast<u32>(total < wave ? total : wave);
   wgmma_combine_tma_kernel<WGS, 64, NST, SKEW><<<blocks, block_threads(WGS), smem, s>>>(map, a);
@@ -632,8 +632,7 @@ void launch_tma_nst(const WgmmaCombineArgs& a, cudaStream_t s) {
 }
 template <u32 WGS>
 void launch_tma(const WgmmaCombineArgs& a, cudaStream_t s) {
-  if constexpr (WGS == 4)
-    if (a.d_rows) return launch_tma_nst<4, TMA_DEEPER_STAGES, true>(a, s);  // r33 (check_wgmma_combine_args: r15's shape)
+  if (a.d_rows) return launch_tma_nst<WGS, TMA_DEEPER_STAGES, true>(a, s);  // r33 (check_wgmma_combine_args: 8 stages)
   a.stages == static_cast<int>(TMA_DEEPER_STAGES) ? launch_tma_nst<WGS, TMA_DEEPER_STAGES>(a, s)
                                                   : launch_tma_nst<WGS, DEEP_STAGES>(a, s);
 }
@@ -697,6 +696,7 @@ void prepare_wgmma_combine(std::uint32_t kp) {
   set_tma_smem_limit<2, TMA_DEEPER_STAGES>(kp);
   set_tma_smem_limit<4, TMA_DEEPER_STAGES>(kp);
   set_tma_smem_limit<4, TMA_DEEPER_STAGES, true>(kp);
+  set_tma_smem_limit<2, TMA_DEEPER_STAGES, true>(kp);
   set_smem_limit<false, 2, 64>(kp);
   set_smem_limit<true, 2, 64>(kp);
   set_smem_limit<false, 4, 64>(kp);
