@@ -105,16 +105,53 @@ __device__ __forceinline__ std::uint32_t pack_bytes(uint4 h, int shift, std::uin
          ((h.w >> shift) & mask) << 24;
 }
 
-// r33 (FuseArgs::skew): the four cells from `cell` (a multiple of 4, row stride kp) into `plane` at their skewed
-// columns, one byte each; cells of rows or columns >= K are skipped.
-__device__ __forceinline__ void store_skewed(std::uint8_t* plane, std::uint32_t cell, std::uint32_t w, std::uint32_t k,
-                                             std::uint32_t kp) {
-  const std::uint32_t a = cell / kp, b = cell - a * kp;
-  if (a >= k) return;
-  std::uint8_t* row = plane + static_cast<std::size_t>(a) * kp;
+// r33 (FuseArgs::skew): this slice's cells [lo, lo + len) of s_hist into `plane` skewed (cell (a, b) at column
+// skew_col(a, b, K) of row a), output word by output word: the word at columns d0 .. d0 + 3 of row a holds cells
+// b = (a + d0 + e) mod K, read from shared memory, and goes out as one aligned 32-bit store when all four are this
+// slice's (every row the slice holds whole), byte by byte where the slice holds only part of the row (its first and
+// last rows). Rows and columns >= K are not written (nothing reads them). value(c) is a counter's byte for this plane.
+// (A first form wrote each cell's byte at its skewed column, input cell by input cell, with a division a group:
+// the histogram kernel took ~6 us longer at the max case, H200 diagnostic call of 2026-12-03.)
+template <int THREADS, class Byte>
+__device__ __forceinline__ void write_skewed_plane(std::uint8_t* plane, const std::uint32_t* s_hist, std::uint32_t lo,
+                                                   std::uint32_t len, std::uint32_t k, std::uint32_t kp, Byte value) {
+  const std::uint32_t a_first = lo / kp, a_end = min((lo + len - 1) / kp + 1, k);  // rows [a_first, a_end)
+  if (a_first >= a_end) return;
+  const std::uint32_t wpr = (k + 3) / 4;  // words of a row below K
+  std::uint32_t t = threadIdx.x, a = a_first + t / wpr, w = t - (a - a_first) * wpr;
+  for (; a < a_end;) {
+    const std::uint32_t row0 = a * kp, d0 = 4 * w;
+    const std::uint32_t cb = lo > row0 ? lo - row0 : 0u, ce = min(lo + len - row0, k);  // this slice's columns of row a
+    const bool whole = cb == 0 && ce == k;
+    std::uint32_t b = a + d0;
+    b = b >= k ? b - k : b;
+    std::uint32_t word = 0, mine = 0;
 #pragma unroll
-  for (std::uint32_t e = 0; e < 4; ++e)
-    if (b + e < k) row[skew_col(a, b + e, k)] = static_cast<std::uint8_t>(w >> (8 * e));
+    for (std::uint32_t e = 0; e < 4; ++e) {
+      const std::uint32_t be = b + e >= k ? b + e - k : b + e;  // the source of column d0 + e
+      if (d0 + e < k && (whole || (be >= cb && be < ce))) {
+        word |= value(s_hist[row0 + be - lo]) << (8 * e);
+        mine |= 1u << e;
+      }
+    }
+    const std::uint32_t need = d0 + 4 <= k ? 0xFu : (1u << (k - d0)) - 1u;
+    if (mine == need && (whole || d0 + 4 <= k)) {
+      *reinterpret_cast<std::uint32_t*>(plane + row0 + d0) = word;  // bytes past K: zero (never read)
+    } else {
+#pragma unroll
+      for (std::uint32_t e = 0; e < 4; ++e)
+        if (mine >> e & 1u) plane[row0 + d0 + e] = static_cast<std::uint8_t>(word >> (8 * e));
+    }
+    w += THREADS;
+    if (w >= 2 * wpr) {  // short rows (small K): a division; otherwise one or two rows on
+      const std::uint32_t rows = w / wpr;
+      a += rows;
+      w -= rows * wpr;
+    } else if (w >= wpr) {
+      w -= wpr;
+      ++a;
+    }
+  }
 }
 
 // THREADS: HIST_THREADS or 1024 (PartitionArgs::hist_threads); LOADS: 16-byte loads in flight a thread (hist_loads).
@@ -142,10 +179,7 @@ __global__ void __launch_bounds__(THREADS) fused_hist_kernel(PartitionArgs a, Fu
       s_hist4[i] = h;
     }
     m = max(m, max(max(h.x, h.y), max(h.z, h.w)));
-    if (f.skew)
-      store_skewed(f.d_planes, lo + 4 * i, pack_bytes(h, 0, LOW_MAX - 1), a.c.k, a.c.kp);
-    else
-      plane0[i] = pack_bytes(h, 0, LOW_MAX - 1);
+    if (!f.skew) plane0[i] = pack_bytes(h, 0, LOW_MAX - 1);
   }
 #if JOSEKI_ARCH_AT_LEAST(800)
   m = __reduce_max_sync(0xFFFFFFFFu, m);
@@ -154,6 +188,10 @@ __global__ void __launch_bounds__(THREADS) fused_hist_kernel(PartitionArgs a, Fu
 #endif
   if ((threadIdx.x & 31) == 0) atomicMax(&s_max, m);
   __syncthreads();
+  const std::uint32_t* s_hist = reinterpret_cast<const std::uint32_t*>(s_hist4);
+  if (f.skew)  // every counter is final (the spill merged) past the barrier
+    write_skewed_plane<THREADS>(f.d_planes, s_hist, lo, len, a.c.k, a.c.kp,
+                                [](std::uint32_t c) { return c & (LOW_MAX - 1); });
   const std::uint32_t bmax = s_max;
   const std::uint32_t before = f.d_slice_max[b];  // this slice's maximum in the previous solve
   __syncthreads();                                // every thread has read it before it changes
@@ -166,13 +204,14 @@ __global__ void __launch_bounds__(THREADS) fused_hist_kernel(PartitionArgs a, Fu
   for (int j = 1; j < f.planes; ++j) {
     std::uint32_t* pj = reinterpret_cast<std::uint32_t*>(f.d_planes + static_cast<std::size_t>(j) * cells + lo);
     const int sh = plane_shift(j, GEMM_LOW_BITS);
-    for (std::uint32_t i = threadIdx.x; i < len / 4; i += THREADS) {
-      const std::uint32_t w = bmax < LOW_MAX ? 0u : pack_bytes(s_hist4[i], sh, 255u);
-      if (f.skew)
-        store_skewed(f.d_planes + static_cast<std::size_t>(j) * cells, lo + 4 * i, w, a.c.k, a.c.kp);
-      else
-        pj[i] = w;
+    if (f.skew) {
+      const bool zero = bmax < LOW_MAX;
+      write_skewed_plane<THREADS>(f.d_planes + static_cast<std::size_t>(j) * cells, s_hist, lo, len, a.c.k, a.c.kp,
+                                  [=](std::uint32_t c) { return zero ? 0u : (c >> sh) & 255u; });
+      continue;
     }
+    for (std::uint32_t i = threadIdx.x; i < len / 4; i += THREADS)
+      pj[i] = bmax < LOW_MAX ? 0u : pack_bytes(s_hist4[i], sh, 255u);
   }
 }
 

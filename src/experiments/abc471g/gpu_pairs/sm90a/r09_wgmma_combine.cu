@@ -237,15 +237,31 @@ __device__ __forceinline__ void skew_sums(const WgmmaCombineArgs& a, const u32 (
   auto* ans = reinterpret_cast<unsigned long long*>(a.d_answer);
   u32* win = s_win + (copies == 4 ? q * WIN : 0u);
   const bool fits = span <= WIN;  // the same in every thread of the block
+  if (fits && a0 + BN <= K) {  // every column of the tile is < K: the entries' slots are this row's slot less a constant
+    // Element e's column is a0 + 2q + 8 (e / 4) + (e & 1): its slot is the row's slot of column a0 + 2q less that.
+    const bool lo_ok = m_lo < n, hi_ok = m_lo + 8 < n;
+    u32* w_lo = win + skew_slot(lo_ok ? x_lo : base, base, a0, a0 + 2 * q);
+    u32* w_hi = win + skew_slot(hi_ok ? x_hi : base, base, a0, a0 + 2 * q);
 #pragma unroll
-  for (u32 e = 0; e < 64; ++e) {
-    const bool hi = (e & 3) >> 1;
-    const u32 m = m_lo + (hi ? 8u : 0u), x = hi ? x_hi : x_lo, col = a0 + acc_col(q, e);
-    if (m < n && col < K && d[e] != 0) {
-      if (fits)
-        atomicAdd(win + skew_slot(x, base, a0, col), d[e]);
-      else
-        atomicAdd(ans + (x >= col ? x - col : x + K - col), static_cast<unsigned long long>(d[e]) << shift);
+    for (u32 e = 0; e < 64; ++e) {
+      const u32 off = 8 * (e >> 2) + (e & 1);
+      if ((e & 3) >> 1) {
+        if (hi_ok) atomicAdd(w_hi - off, d[e]);
+      } else if (lo_ok) {
+        atomicAdd(w_lo - off, d[e]);
+      }
+    }
+  } else {  // the last column tile (columns >= K dropped), or a tile wider than the window (to the answer directly)
+#pragma unroll
+    for (u32 e = 0; e < 64; ++e) {
+      const bool hi = (e & 3) >> 1;
+      const u32 m = m_lo + (hi ? 8u : 0u), x = hi ? x_hi : x_lo, col = a0 + acc_col(q, e);
+      if (m < n && col < K && d[e] != 0) {
+        if (fits)
+          atomicAdd(win + skew_slot(x, base, a0, col), d[e]);
+        else
+          atomicAdd(ans + (x >= col ? x - col : x + K - col), static_cast<unsigned long long>(d[e]) << shift);
+      }
     }
   }
   __syncthreads();
