@@ -392,8 +392,9 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
 
 // r33 (combine kind "wgmma_skew"): the skewed planes and the product on V's zero rows only, whole solves against the
 // CPU: V with half ones, a third, nine tenths, all ones (no row: nothing launched), none (every row), three zeros far
-// apart (the window's fallback), counts above 127 (upper planes), fused, spilling and in several chunks, three solves
-// with poison between; the shared test vectors; and the shapes the kind refuses.
+// apart (the window's fallback), counts above 127 (upper planes), K = 2500 (slices too large to stage a plane's bytes
+// beside them on the H200: each byte from its counter), fused, spilling and in several chunks, three solves with
+// poison between; the shared test vectors; and the shapes the kind refuses.
 TEST(Abc471gHopperGpu, SkewedCombineSolvesAreExact) {
   JOSEKI_REQUIRE_GPU();
 #ifdef JOSEKI_HAVE_CUDA
@@ -405,7 +406,8 @@ TEST(Abc471gHopperGpu, SkewedCombineSolvesAreExact) {
                                        random_problem(4'099, 31, 17, 7, 8, 1.0),
                                        random_problem(4'099, 130, 17, 7, 8, 0.0),
                                        random_problem(50'021, 2300, 3, 3, 4),
-                                       gp::testing::heavy_cell_problem(70'001, 13, 4, 70'000)};
+                                       gp::testing::heavy_cell_problem(70'001, 13, 4, 70'000),
+                                       random_problem(100'003, 2500, 7, 5, 6)};  // one slice a SM: no room for the bytes
   for (auto& v : problems[5].v) v = 1;
   problems[5].v[0] = problems[5].v[1001] = problems[5].v[2299] = 0;
   std::vector<ab::Answer> wants;

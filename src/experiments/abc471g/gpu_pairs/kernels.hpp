@@ -147,6 +147,9 @@ struct FuseArgs {
   // r33: cell (a, b) of every plane at column skew_col(a, b, K) of row a (pairs_math.hpp): C's row a rotated
   // left by a, one byte store a cell; cells of rows or columns >= K are not written (nothing reads them).
   bool skew = false;
+  // With skew: the byte offset in the histogram kernel's shared memory of room for one plane's bytes of the slice
+  // (prepare_partition_fused's answer; 0: none, each byte is read from its counter).
+  std::uint32_t skew_stage = 0;
 };
 // The partition count of a solve's only chunk whose histograms write the planes directly: no
 // table, no slicing pass. A slice whose bucket spilled adds the table's counts of its cells and
@@ -154,8 +157,10 @@ struct FuseArgs {
 // when its maximum needs them, zeroed when its previous solve's did (d_slice_max), else left
 // alone: they stay zero wherever d_slice_max < 2^GEMM_LOW_BITS (zeroed once, before the first solve).
 void launch_partition_fused(const PartitionArgs& a, const FuseArgs& f, int threads, cudaStream_t s);
-// Sets the fused histogram kernel's shared-memory limit on the current device (before the first launch).
-void prepare_partition_fused(std::uint32_t slice);
+// Sets the fused histogram kernel's shared-memory limit on the current device (before the first launch), never
+// lowering one set before. skew (r33): also room for a plane's bytes of a slice where the GPU has it; returns
+// FuseArgs::skew_stage (0: no room, or not skew).
+std::uint32_t prepare_partition_fused(std::uint32_t slice, bool skew = false);
 
 struct ProductPrepArgs {
   std::int8_t* d_circ = nullptr;  // kp*kp: circ(V)[b][k] = V[(b+k) mod K] for b, k < K, else 0; nullptr: skip

@@ -257,7 +257,7 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
                 total > 0 && m_rounds == 1 && m_chunks_per_round == 1;
       if (m_fused) {
         m_slice_max = cuda::DeviceBuffer<std::uint32_t>(m_plan.slices);
-        prepare_partition_fused(m_plan.size);
+        m_skew_stage = prepare_partition_fused(m_plan.size, m_combine_kind && m_combine_kind->skewed_planes);
       }
     }
   } else {
@@ -412,6 +412,7 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
         fa.d_slice_max = m_slice_max.data();
         fa.d_max = reinterpret_cast<std::uint64_t*>(m_t32.data() + table_entries());
         fa.skew = m_combine_kind && m_combine_kind->skewed_planes;
+        fa.skew_stage = m_skew_stage;
         pa.d_zero = b == a.begin ? fa.d_max : nullptr;
         launch_partition_fused(pa, fa, m_cfg.partition_threads, s);
         if (m_gemm) enqueue_prep(s, true);  // from the fork recorded before the count (enqueue_zero)

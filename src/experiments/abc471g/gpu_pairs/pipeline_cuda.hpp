@@ -139,6 +139,7 @@ class PairsDevice {
   std::string m_combine_unmet;  // why this GPU cannot run the combiner ("" when it can): count only
   // A pluggable combine kind (PairsConfig::combine_kind, and it runs here): it takes every plane.
   const CombineKind* m_combine_kind = nullptr;
+  std::uint32_t m_skew_stage = 0;  // r33: FuseArgs::skew_stage (prepare_partition_fused)
   std::unique_ptr<CombineStage> m_combine_stage;
   cuda::DeviceBuffer<std::int8_t> m_circ;    // circ(V), kp x kp
   cuda::DeviceBuffer<std::int32_t> m_g;      // G of plane 0, kp x kp

@@ -105,18 +105,22 @@ __device__ __forceinline__ std::uint32_t pack_bytes(uint4 h, int shift, std::uin
          ((h.w >> shift) & mask) << 24;
 }
 
-// r33 (FuseArgs::skew): this slice's cells [lo, lo + len) of s_hist into `plane` skewed (cell (a, b) at column
-// skew_col(a, b, K) of row a), output word by output word: the word at columns d0 .. d0 + 3 of row a holds cells
-// b = (a + d0 + e) mod K, read from shared memory, and goes out as one aligned 32-bit store when all four are this
-// slice's (every row the slice holds whole), byte by byte where the slice holds only part of the row (its first and
-// last rows). Rows and columns >= K are not written (nothing reads them). value(c) is a counter's byte for this plane.
-// (A first form wrote each cell's byte at its skewed column, input cell by input cell, with a division a group:
-// the histogram kernel took ~6 us longer at the max case, H200 diagnostic call of 2026-12-03.)
+// r33 (FuseArgs::skew): this slice's cells [lo, lo + len) into `plane` skewed (cell (a, b) at column skew_col(a, b, K) of
+// row a), output word by output word: the word at columns d0 .. d0 + 3 of row a holds cells b = (a + d0 + e) mod K
+// and goes out as one aligned 32-bit store when all four are this slice's (every row the slice holds whole), byte by
+// byte where the slice holds only part of the row (its first and last rows). Rows and columns >= K are not written
+// (nothing reads them). s_bytes (FuseArgs::skew_stage): this plane's bytes of the slice's cells, packed four a word
+// (then four zero words), so that a whole row's word is one funnel shift of two conflict-free shared loads; nullptr
+// (the slice's counters leave no room for them): each byte from its counter, value(c).
+// (Measured, H200 calls of 2026-12-03 at the max case: writing each cell's byte at its skewed column made the count
+// ~6.4 us slower than r31's; output words from the counters, four shared loads a word, ~7.4 us; hence the bytes.)
 template <int THREADS, class Byte>
-__device__ __forceinline__ void write_skewed_plane(std::uint8_t* plane, const std::uint32_t* s_hist, std::uint32_t lo,
-                                                   std::uint32_t len, std::uint32_t k, std::uint32_t kp, Byte value) {
+__device__ __forceinline__ void write_skewed_plane(std::uint8_t* plane, const std::uint32_t* s_hist,
+                                                   const std::uint32_t* s_bytes, std::uint32_t lo, std::uint32_t len,
+                                                   std::uint32_t k, std::uint32_t kp, Byte value) {
   const std::uint32_t a_first = lo / kp, a_end = min((lo + len - 1) / kp + 1, k);  // rows [a_first, a_end)
   if (a_first >= a_end) return;
+  const std::uint8_t* s_b = reinterpret_cast<const std::uint8_t*>(s_bytes);
   const std::uint32_t wpr = (k + 3) / 4;  // words of a row below K
   std::uint32_t t = threadIdx.x, a = a_first + t / wpr, w = t - (a - a_first) * wpr;
   for (; a < a_end;) {
@@ -125,22 +129,29 @@ __device__ __forceinline__ void write_skewed_plane(std::uint8_t* plane, const st
     const bool whole = cb == 0 && ce == k;
     std::uint32_t b = a + d0;
     b = b >= k ? b - k : b;
-    std::uint32_t word = 0, mine = 0;
-#pragma unroll
-    for (std::uint32_t e = 0; e < 4; ++e) {
-      const std::uint32_t be = b + e >= k ? b + e - k : b + e;  // the source of column d0 + e
-      if (d0 + e < k && (whole || (be >= cb && be < ce))) {
-        word |= value(s_hist[row0 + be - lo]) << (8 * e);
-        mine |= 1u << e;
-      }
-    }
     const std::uint32_t need = d0 + 4 <= k ? 0xFu : (1u << (k - d0)) - 1u;
-    if (mine == need && (whole || d0 + 4 <= k)) {
-      *reinterpret_cast<std::uint32_t*>(plane + row0 + d0) = word;  // bytes past K: zero (never read)
+    if (s_bytes && whole && b + 4 <= k) {  // four consecutive cells of this slice: one funnel shift
+      const std::uint32_t o = row0 + b - lo;
+      const std::uint32_t word = __funnelshift_r(s_bytes[o >> 2], s_bytes[(o >> 2) + 1], 8 * (o & 3));
+      *reinterpret_cast<std::uint32_t*>(plane + row0 + d0) = need == 0xFu ? word : word & ((1u << (8 * (k - d0))) - 1u);
     } else {
+      std::uint32_t word = 0, mine = 0;
 #pragma unroll
-      for (std::uint32_t e = 0; e < 4; ++e)
-        if (mine >> e & 1u) plane[row0 + d0 + e] = static_cast<std::uint8_t>(word >> (8 * e));
+      for (std::uint32_t e = 0; e < 4; ++e) {
+        const std::uint32_t be = b + e >= k ? b + e - k : b + e;  // the source of column d0 + e
+        if (d0 + e < k && (whole || (be >= cb && be < ce))) {
+          const std::uint32_t c = row0 + be - lo;
+          word |= (s_bytes ? static_cast<std::uint32_t>(s_b[c]) : value(s_hist[c])) << (8 * e);
+          mine |= 1u << e;
+        }
+      }
+      if (mine == need && (whole || d0 + 4 <= k)) {
+        *reinterpret_cast<std::uint32_t*>(plane + row0 + d0) = word;  // bytes past K: zero (never read)
+      } else {
+#pragma unroll
+        for (std::uint32_t e = 0; e < 4; ++e)
+          if (mine >> e & 1u) plane[row0 + d0 + e] = static_cast<std::uint8_t>(word >> (8 * e));
+      }
     }
     w += THREADS;
     if (w >= 2 * wpr) {  // short rows (small K): a division; otherwise one or two rows on
@@ -152,6 +163,19 @@ __device__ __forceinline__ void write_skewed_plane(std::uint8_t* plane, const st
       ++a;
     }
   }
+}
+
+// One plane of the slice skewed (write_skewed_plane), its bytes staged in shared memory first when there is room
+// (s_bytes: the word of cells 4i .. 4i + 3 is pack(s_hist4[i]), then four zero words). Every thread; barriers.
+template <int THREADS, class Pack, class Byte>
+__device__ __forceinline__ void skew_plane(std::uint8_t* plane, const uint4* s_hist4, std::uint32_t* s_bytes, std::uint32_t lo,
+                                           std::uint32_t len, std::uint32_t k, std::uint32_t kp, Pack pack, Byte value) {
+  if (s_bytes) {
+    for (std::uint32_t i = threadIdx.x; i < len / 4 + 4; i += THREADS) s_bytes[i] = i < len / 4 ? pack(s_hist4[i]) : 0u;
+    __syncthreads();
+  }
+  write_skewed_plane<THREADS>(plane, reinterpret_cast<const std::uint32_t*>(s_hist4), s_bytes, lo, len, k, kp, value);
+  if (s_bytes) __syncthreads();  // the next plane's bytes replace these
 }
 
 // THREADS: HIST_THREADS or 1024 (PartitionArgs::hist_threads); LOADS: 16-byte loads in flight a thread (hist_loads).
@@ -188,10 +212,13 @@ __global__ void __launch_bounds__(THREADS) fused_hist_kernel(PartitionArgs a, Fu
 #endif
   if ((threadIdx.x & 31) == 0) atomicMax(&s_max, m);
   __syncthreads();
-  const std::uint32_t* s_hist = reinterpret_cast<const std::uint32_t*>(s_hist4);
+  std::uint32_t* s_bytes = f.skew && f.skew_stage ? reinterpret_cast<std::uint32_t*>(
+                                                         reinterpret_cast<unsigned char*>(s_hist4) + f.skew_stage)
+                                                   : nullptr;
   if (f.skew)  // every counter is final (the spill merged) past the barrier
-    write_skewed_plane<THREADS>(f.d_planes, s_hist, lo, len, a.c.k, a.c.kp,
-                                [](std::uint32_t c) { return c & (LOW_MAX - 1); });
+    skew_plane<THREADS>(
+        f.d_planes, s_hist4, s_bytes, lo, len, a.c.k, a.c.kp, [](uint4 h) { return pack_bytes(h, 0, LOW_MAX - 1); },
+        [](std::uint32_t c) { return c & (LOW_MAX - 1); });
   const std::uint32_t bmax = s_max;
   const std::uint32_t before = f.d_slice_max[b];  // this slice's maximum in the previous solve
   __syncthreads();                                // every thread has read it before it changes
@@ -206,8 +233,10 @@ __global__ void __launch_bounds__(THREADS) fused_hist_kernel(PartitionArgs a, Fu
     const int sh = plane_shift(j, GEMM_LOW_BITS);
     if (f.skew) {
       const bool zero = bmax < LOW_MAX;
-      write_skewed_plane<THREADS>(f.d_planes + static_cast<std::size_t>(j) * cells, s_hist, lo, len, a.c.k, a.c.kp,
-                                  [=](std::uint32_t c) { return zero ? 0u : (c >> sh) & 255u; });
+      skew_plane<THREADS>(
+          f.d_planes + static_cast<std::size_t>(j) * cells, s_hist4, s_bytes, lo, len, a.c.k, a.c.kp,
+          [=](uint4 h) { return zero ? 0u : pack_bytes(h, sh, 255u); },
+          [=](std::uint32_t c) { return zero ? 0u : (c >> sh) & 255u; });
       continue;
     }
     for (std::uint32_t i = threadIdx.x; i < len / 4; i += THREADS)
@@ -338,11 +367,24 @@ auto fused_hist_for(int threads, int loads) {
 
 }  // namespace
 
-void prepare_partition_fused(std::uint32_t slice) {
-  const int bytes = static_cast<int>(hist_smem_bytes(std::max(slice, SLICE_MAX_CELLS)));
+std::uint32_t prepare_partition_fused(std::uint32_t slice, bool skew) {
+  int optin = 0, dev = 0;
+  JOSEKI_CUDA_CHECK(cudaGetDevice(&dev));
+  JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  // r33: room for a plane's bytes of the slice beside its counters (then 16 zero bytes), where the GPU has it
+  const std::size_t staged = hist_smem_bytes(slice) + slice + 16;
+  const std::uint32_t stage = skew && staged + 1024 <= static_cast<std::size_t>(optin)
+                                  ? static_cast<std::uint32_t>(hist_smem_bytes(slice))
+                                  : 0u;
+  const int bytes = static_cast<int>(std::max(hist_smem_bytes(std::max(slice, SLICE_MAX_CELLS)), stage ? staged : 0));
   for (const int threads : {HIST_THREADS, 1024})
-    for (const int loads : {1, 2, 4})
-      JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(fused_hist_for(threads, loads), cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    for (const int loads : {1, 2, 4}) {
+      cudaFuncAttributes fa{};  // never below what an earlier device set (its r33 bytes)
+      JOSEKI_CUDA_CHECK(cudaFuncGetAttributes(&fa, fused_hist_for(threads, loads)));
+      JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(fused_hist_for(threads, loads), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             std::max(bytes, fa.maxDynamicSharedSizeBytes)));
+    }
+  return stage;
 }
 
 void launch_partition_fused(const PartitionArgs& a, const FuseArgs& f, int threads, cudaStream_t s) {
@@ -350,8 +392,8 @@ void launch_partition_fused(const PartitionArgs& a, const FuseArgs& f, int threa
   // A programmatic dependent launch: the histogram blocks start (and clear their counters) as the
   // partition's blocks retire, instead of after the whole grid and a launch.
   const unsigned hist = a.hist_threads == 1024 ? 1024u : static_cast<unsigned>(HIST_THREADS);
-  launch_dependent(fused_hist_for(static_cast<int>(hist), a.hist_loads), dim3(a.buckets), dim3(hist),
-                   hist_smem_bytes(a.slice), s, a, f);
+  const std::size_t smem = hist_smem_bytes(a.slice) + (f.skew && f.skew_stage ? a.slice + 16 : 0);  // r33's bytes
+  launch_dependent(fused_hist_for(static_cast<int>(hist), a.hist_loads), dim3(a.buckets), dim3(hist), smem, s, a, f);
 }
 
 void launch_product_prep(const ProductPrepArgs& a, cudaStream_t s) {
