@@ -20,7 +20,20 @@
 // 10^9 ~-20 us (the combine is ~49 us there). A V with few ones gains nothing (|U| ~ K), one with many gains more.
 // Not done: the mirror form (rows y with V[y] = 1, C transposed) for a V with more ones than zeros.
 // The rows list is made from V on the host when the device is made (V is the problem's input, uploaded with it).
-// Measured: (filled in after the device calls; docs/ABC471G_SCALE.md "r33").
+// Measured (H200, results/h200/2026-12-03-session13/final, code of 5c9f1c9, medians of three processes [min, max]; every
+// answer exact against cpu-direct, the GPU tests of every shape and the sanitizers clean): a LOSS. The max case 63.52 us
+// [63.49, 63.55] against r31's 62.02 [61.92, 62.08] in the same runs (+2.4 %); 10^8 350.59 against 345.60; 10^9
+// 2907.62 against 2879.23 (+1.0 %). The combine did shrink: alone 27.78 us against r31's 31.39 at the max case, 39.87
+// against 49.34 at 10^9; the kernel alone (ncu) 22.7 us against r15's 27.1, 6.60 M warp instructions against 8.87 M,
+// tensor pipe 36.8 % busy against 53.3 %: half the tensor work bought 16 %, because the kernel is bound by its issue
+// (fragments, mbarriers, the epilogue's 203 K shared atomics with 450 K bank conflicts), not by the tensor cores.
+// The count lost more: 41.02 us alone against 35.39 (+5.6 us) at the max case, 2884.98 against 2832.64 at 10^9 -
+// writing the planes skewed costs the histogram kernel a second pass over its slice after its last barrier.
+// On the way (same folder, final-a and diag): the first epilogue spent ~18 instructions an element (8.39 M in all, the
+// kernel 24.0 us) until its atomics took a constant offset from the row's slot (6.60 M); the first skewed write (each
+// cell's byte at its column, a division per group) made the count +6.4 us, output words from the counters +7.4 us,
+// the bytes staged in shared memory (this version) +5.6 us. Kept as a negative rung: the skew halves the product but
+// moves its cost into the count; at V's half ones the net is a loss at every size.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
 #include "experiments/abc471g/gpu_pairs/r09_wgmma_combine.hpp"
 
