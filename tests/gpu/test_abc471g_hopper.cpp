@@ -438,6 +438,47 @@ TEST(Abc471gHopperGpu, SkewedCombineSolvesAreExact) {
 #endif
 }
 
+// r35 (operand ss on the TMA kernel: circ(V) from its Hankel view): whole solves against the CPU at K off the tile
+// sizes (small K: a stage's 64 bytes wrap H's index more than once), the max case's K with counts above 127 (upper
+// planes), V all ones and none, fused, spilling, in several chunks and in blocks of 128 rows, three solves with poison
+// between; the shared test vectors.
+TEST(Abc471gHopperGpu, HankelCombineSolvesAreExact) {
+  JOSEKI_REQUIRE_GPU();
+#ifdef JOSEKI_HAVE_CUDA
+  const gp::PairsRung& r35 = gp::find_rung("p35");
+  if (auto why = joseki::measure::unmet(r35.needs, joseki::gpu::needs_facts(0))) GTEST_SKIP() << "r35 " << *why;
+  std::vector<ab::Problem> problems = {random_problem(300'007, 2300, 100'000, 9, 10),
+                                       random_problem(100'003, 37, 5'000, 7, 8, 0.3),
+                                       random_problem(200'003, 1000, 50, 11, 12, 0.9),
+                                       random_problem(4'099, 31, 17, 7, 8, 1.0),
+                                       random_problem(4'099, 130, 17, 7, 8, 0.0),
+                                       random_problem(9'001, 3, 17, 3, 4),
+                                       gp::testing::heavy_cell_problem(70'001, 13, 4, 70'000),
+                                       random_problem(100'003, 2500, 7, 5, 6)};
+  std::vector<ab::Answer> wants;
+  const std::size_t randoms = problems.size();
+  const auto [loaded, appended] = answers_and_vectors(problems, wants);
+  for (std::size_t i = 0; i < problems.size(); ++i)
+    for (int variant = 0; variant < (i < randoms ? 4 : 2); ++variant) {
+      gp::PairsConfig c = r35.config();
+      c.progress = false;
+      if (variant == 1 && i < randoms) c.bucket_cap = 8;  // spills into the table
+      if (variant == 2) c.chunk_pairs = 1'000;            // several chunks: the slicing pass writes the planes
+      if (variant == 3 || (i >= randoms && variant == 1)) c.wgmma.warpgroups = 2;  // blocks of 128 rows
+      gp::PairsDevice dev(problems[i], c, 0);
+      joseki::cuda::Stream s;
+      for (int rep = 0; rep < 3; ++rep) {
+        if (rep != 1) dev.poison(s);
+        dev.enqueue_solve(s);
+        EXPECT_EQ(dev.download(s), wants[i]) << "solve " << rep << ", variant " << variant << ", N = " << problems[i].n
+                                             << ", K = " << problems[i].k << (i >= randoms ? " (test vector)" : "");
+      }
+    }
+  if (loaded == 0) GTEST_SKIP() << "random problems exact; test vectors not found (../shared/testdata/abc471g)";
+  EXPECT_GT(appended, 0u) << "no shared test vector with K <= 4096";
+#endif
+}
+
 // A short run for compute-sanitizer (memcheck, racecheck): r05, r06 with r07's tiles and r17's lean kernel,
 // and r16's lean kernel in r03's tiles, on two shapes, replays after a poison.
 TEST(Abc471gHopperGpu, SanitizerShapes) {
@@ -483,6 +524,26 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
       for (int rep = 0; rep < 3; ++rep) {
         dev.enqueue_solve(s);
         EXPECT_EQ(dev.download(s), want) << "solve " << rep << ", shape " << shape << ", K = " << p.k;
+      }
+    }
+  }
+  // r35's Hankel operand under the sanitizers: fused and in several chunks, blocks of 256 and 128 rows.
+  if (!joseki::measure::unmet(gp::find_rung("p35").needs, joseki::gpu::needs_facts(0))) {
+    for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10)}) {
+      const std::uint32_t kp = gp::padded_k(p.k);
+      const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
+      for (const int variant : {0, 1, 2}) {
+        gp::PairsConfig c = gp::find_rung("p35").config();
+        c.progress = false;
+        if (variant == 1) c.chunk_pairs = 1'000;
+        if (variant == 2) c.wgmma.warpgroups = 2;
+        gp::PairsDevice dev(p, c, 0);
+        joseki::cuda::Stream s;
+        dev.poison(s);
+        for (int rep = 0; rep < 2; ++rep) {
+          dev.enqueue_solve(s);
+          EXPECT_EQ(dev.download(s), want) << "r35, variant " << variant << ", solve " << rep << ", K = " << p.k;
+        }
       }
     }
   }

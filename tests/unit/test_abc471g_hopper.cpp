@@ -13,6 +13,7 @@
 #include "experiments/abc471g/gpu_pairs/bench_hopper.hpp"
 #include "experiments/abc471g/gpu_pairs/dsmem_plan.hpp"
 #include "experiments/abc471g/gpu_pairs/ladder.hpp"
+#include "experiments/abc471g/gpu_pairs/r09_wgmma_math.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
 #include "experiments/abc471g/gpu_pairs/r09_wgmma_combine.hpp"
@@ -321,16 +322,18 @@ TEST(Abc471gHopper, PairsConfigWgmmaDefaultIsRsWg4Bk64) {
 TEST(Abc471gHopper, WgmmaNeedsCoverEveryShapesSharedMemory) {
   constexpr std::int64_t H200_OPTIN = 232'448;  // 227 KiB
   std::vector<gp::WgmmaShape> shapes(std::begin(gp::WGMMA_SHAPES), std::end(gp::WGMMA_SHAPES));
-  for (const char* id : {"p09", "p10", "p11", "p12", "p13", "p14", "p15", "p16", "p17", "p18", "p19", "p20", "p21", "p22", "p23", "p24", "p25", "p26", "p27", "p28"}) {
+  for (const char* id : {"p09", "p10", "p11", "p12", "p13", "p14", "p15", "p16", "p17", "p18", "p19", "p20", "p21", "p22", "p23", "p24", "p25", "p26", "p27", "p28", "p35"}) {
     const gp::PairsRung& r = gp::find_rung(id);
     EXPECT_EQ(r.combine_kind, "wgmma") << id;
     shapes.push_back(r.config().wgmma);
   }
-  for (const std::uint32_t k : {1u, 100u, 2300u, 5000u, gp::GPU_PAIRS_MAX_K}) {
+  for (const std::uint32_t k : {1u, 100u, 2300u, 5000u, 8960u, 8961u, gp::GPU_PAIRS_MAX_K}) {
     const std::uint32_t kp = gp::padded_k(k);
     const std::int64_t need = gp::wgmma_combine_needs(kp).smem_per_block;
     std::int64_t most = 0;
     for (const gp::WgmmaShape& sh : shapes) {
+      // r35's Hankel view (ss with tma 1) runs up to kp = 8960 only (the launcher refuses it beyond)
+      if (sh.op == gp::WgmmaOperand::Ss && sh.tma == 1 && kp > joseki::abc471g::pairs::r09::HANKEL_MAX_KP) continue;
       const auto bytes = static_cast<std::int64_t>(gp::wgmma_combine_smem_bytes(kp, sh));
       EXPECT_GT(bytes, 0);
       EXPECT_GE(need, bytes) << "kp = " << kp << ", shape op " << static_cast<int>(sh.op) << " wg " << sh.warpgroups
@@ -347,6 +350,10 @@ TEST(Abc471gHopper, WgmmaNeedsCoverEveryShapesSharedMemory) {
   EXPECT_EQ(gp::wgmma_combine_smem_bytes(2304, r15), 87'136u);
   EXPECT_EQ(gp::wgmma_combine_smem_bytes(2304, gp::WgmmaShape{gp::WgmmaOperand::Ss, 2, 64}), 70'400u);
   EXPECT_EQ(gp::wgmma_combine_needs(2304).smem_per_block, 201'472);
+  // r35 at K = 2300: 2048 + 8 x 128 x 64 + 4864 (V2) + 16 x 2432 (H) = 111360; at kp 8960 it is the largest shape.
+  const gp::WgmmaShape r35 = gp::find_rung("p35").config().wgmma;
+  EXPECT_EQ(gp::wgmma_combine_smem_bytes(2304, r35), 111'360u);
+  EXPECT_EQ(gp::wgmma_combine_needs(8960).smem_per_block, static_cast<std::int64_t>(gp::wgmma_combine_smem_bytes(8960, r35)));
 }
 
 // The launcher's argument checks (host code: they run without a GPU), one per knob, each message naming
@@ -366,7 +373,7 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
     gp::set_wgmma_shape(a, sh);
     EXPECT_NO_THROW(gp::check_wgmma_combine_args(a, sh.op));
   }
-  for (const char* id : {"p09", "p12", "p13", "p15", "p17"}) {
+  for (const char* id : {"p09", "p12", "p13", "p15", "p17", "p35"}) {
     gp::WgmmaCombineArgs a = good;
     const gp::WgmmaShape sh = gp::find_rung(id).config().wgmma;
     gp::set_wgmma_shape(a, sh);
@@ -430,7 +437,19 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   EXPECT_EQ(refused(a, rs, ""), "accepted") << "r13";
   EXPECT_EQ(refused(a, ss, "stages = 6"), "named");
   a.stages = 8;
-  EXPECT_EQ(refused(a, ss, "operand rs, not ss"), "named");
+  EXPECT_EQ(refused(a, ss, ""), "accepted") << "r35: the TMA pipeline on the Hankel view";
+  a.kp = 9088;  // r35's H does not fit beside the ring there
+  EXPECT_EQ(refused(a, ss, "kp <= 8960 (kp = 9088"), "named");
+  EXPECT_EQ(refused(a, rs, ""), "accepted") << "r15 at kp 9088";
+  a.kp = 8960;
+  EXPECT_EQ(refused(a, ss, ""), "accepted") << "r35 at its largest kp";
+  a.kp = 128;
+  std::uint32_t row = 0;
+  a.d_rows = &row;
+  a.rows = 1;
+  EXPECT_EQ(refused(a, ss, "no d_rows"), "named") << "r33's rows are not a run";
+  a.d_rows = nullptr;
+  a.rows = 0;
   EXPECT_EQ(refused(a, rs, ""), "accepted") << "r15";
   a.pad_copies = 0;
   EXPECT_EQ(refused(a, rs, "pad_copies 1, not 0"), "named");

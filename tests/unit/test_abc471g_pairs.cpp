@@ -552,7 +552,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 35u);  // r00..r34 (r05..r34: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 36u);  // r00..r35 (r05..r35: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -737,7 +737,7 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
     if (r.position < 9) {  // r09 .. r32 combine on r09's wgmma kind, r33 on its skewed kind; before r09 built-in combiners
       EXPECT_TRUE(r.combine_kind.empty()) << r.slug;
     } else {
-      EXPECT_EQ(r.combine_kind, r.position >= 33 ? "wgmma_skew" : "wgmma") << r.slug;
+      EXPECT_EQ(r.combine_kind, r.position == 33 || r.position == 34 ? "wgmma_skew" : "wgmma") << r.slug;
     }
   }
   const gp::PairsRung& r33 = gp::find_rung("p33");
@@ -755,6 +755,21 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(gp::find_rung("p34").predecessor, "r33_skewed_combine");
   EXPECT_EQ(gp::find_rung("p34").config().wgmma.warpgroups, 2);
   EXPECT_EQ(r33.config().wgmma.warpgroups, 4);
+  // r35: r31's solve with the combine's A operand from the Hankel view (ss on the TMA kernel); K <= 8960 only.
+  const gp::PairsRung& r35 = gp::find_rung("p35");
+  EXPECT_EQ(r35.predecessor, "r31_quad_write_out");
+  const gp::PairsConfig c35 = r35.config(), c31 = gp::find_rung("p31").config();
+  EXPECT_EQ(c35.wgmma.op, gp::WgmmaOperand::Ss);
+  EXPECT_EQ(c35.wgmma.tma, 1);
+  EXPECT_EQ(c35.wgmma.stages, 8);
+  EXPECT_EQ(c35.partition_lean, c31.partition_lean);
+  EXPECT_EQ(c35.chunk_pairs, c31.chunk_pairs);
+  ab::Problem big;  // r35 takes every K the partition count takes (static_assert in ladder.cpp)
+  big.n = 10;
+  big.k = 2300;
+  big.b = {1};
+  big.v.assign(2300, 0);
+  EXPECT_EQ(r35.precondition(big), gp::find_rung("p31").precondition(big));
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

@@ -429,3 +429,55 @@ TEST(Abc471gWgmmaEmu, SkewColumnsAreARotationOfEachRow) {
     }
   }
 }
+
+// r35: H written as the kernel writes it (hankel_entry from V2's words), read as the tensor cores read a no-swizzle
+// K-major A descriptor with r35's offsets (hankel_offset), at the entry the kernel's running index reaches
+// (hankel_start per segment, hankel_advance per stage): every element of every warpgroup's 64 x 32 operand of every
+// stage is W[k][b] = V[(k + b) mod K], and no read leaves H. K off the tile sizes, small (steps of 64 wrap more than
+// once per K) and the max case's.
+TEST(Abc471gWgmmaEmu, HankelViewIsTheCirculant) {
+  std::mt19937_64 g(35);
+  for (const u32 k : {1u, 2u, 5u, 63u, 64u, 65u, 127u, 129u, 300u, 2300u, 2301u}) {
+    const u32 kp = gp::padded_k(k);
+    std::vector<unsigned char> v(k);
+    for (auto& x : v) x = static_cast<unsigned char>(g() & 1);
+    std::vector<u32> v2((r9::v_bytes(kp) + 3) / 4, 0);
+    auto* v2b = reinterpret_cast<unsigned char*>(v2.data());
+    for (u32 i = 0; i < r9::v_bytes(kp); ++i) v2b[i] = v[i % k];
+    std::vector<unsigned char> h(r9::hankel_bytes(kp));
+    for (u32 p = 0; p < r9::hankel_rows(kp); ++p) {
+      ASSERT_LT((p + 12) / 4 + 1, v2.size()) << "hankel_entry reads past V2";
+      u32 e[4];
+      r9::hankel_entry(v2.data(), p, e);
+      for (u32 w = 0; w < 4; ++w)
+        for (u32 b = 0; b < 4; ++b) h[16 * p + 4 * w + b] = static_cast<unsigned char>(e[w] >> (8 * b));
+    }
+    const u32 stages = (k + 63) / 64, row_tiles = (k + 255) / 256 * 4;  // 256-row blocks may overhang kp
+    std::size_t bad = 0;
+    for (u32 wt = 0; wt < row_tiles; ++wt) {
+      const u32 k0 = 64 * wt;
+      for (u32 s0 : {0u, stages / 2}) {  // a segment that starts at the tile's start, one in its middle
+        u32 t = r9::hankel_start(k0, 64 * s0, k);
+        for (u32 st = s0; st < stages; ++st) {
+          for (u32 half = 0; half < 2; ++half)
+            for (u32 i = 0; i < 64; ++i)
+              for (u32 j = 0; j < 32; ++j) {
+                const u32 off = r9::hankel_offset(t + 32 * half, i, j);
+                ASSERT_LT(off, h.size()) << "K " << k << ": the descriptor reads past H";
+                const u32 b = 64 * st + 32 * half + j;
+                if (h[off] != v[(k0 + i + b) % k] && bad++ < 5)
+                  ADD_FAILURE() << "K " << k << ", rows from " << k0 << ", stage " << st << ": element (" << i << ", " << j
+                                << ")";
+              }
+          t = r9::hankel_advance(t, 64 % k, k);
+          ASSERT_LT(t, k);
+        }
+      }
+    }
+    EXPECT_EQ(bad, 0u) << "K " << k;
+  }
+  // The shared memory: H beside the ring fits 227 KiB up to HANKEL_MAX_KP and not one kp step beyond.
+  EXPECT_LE(r9::tma_hankel_smem_bytes(r9::HANKEL_MAX_KP, r9::TMA_DEEPER_STAGES), 232'448u);
+  EXPECT_GT(r9::tma_hankel_smem_bytes(r9::HANKEL_MAX_KP + 128, r9::TMA_DEEPER_STAGES), 232'448u);
+  EXPECT_EQ(r9::tma_hankel_smem_bytes(2304, r9::TMA_DEEPER_STAGES), 69'888u + 18u * 2304u);
+}

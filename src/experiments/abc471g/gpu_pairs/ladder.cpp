@@ -6,6 +6,7 @@
 #include "experiments/abc471g/gpu_pairs/bench.hpp"
 #include "experiments/abc471g/gpu_pairs/kinds.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
+#include "experiments/abc471g/gpu_pairs/r09_wgmma_math.hpp"
 #include "measure/clock.hpp"
 #include "measure/errors.hpp"
 #include "measure/stopping.hpp"
@@ -13,6 +14,10 @@
 namespace joseki::abc471g::pairs {
 
 namespace {
+
+// r35's Hankel view fits beside its ring up to kp = 8960: every K a partition rung takes (r35 needs no precondition of
+// its own; the wgmma kind refuses the shape above it with an InputError).
+static_assert(PARTITION_MAX_KP <= r09::HANKEL_MAX_KP, "r35 runs wherever the partition count does");
 
 std::string partition_precondition(const Problem& p) {
   if (std::string why = pairs_precondition(p, Combiner::TensorCore); !why.empty()) return why;
@@ -77,6 +82,14 @@ std::function<void(PairsConfig&)> with_warpgroups(int wgs, std::function<void(Pa
   return [wgs, knobs = std::move(knobs)](PairsConfig& c) {
     knobs(c);
     c.wgmma.warpgroups = wgs;
+  };
+}
+
+// r35: a rung's knobs with the wgmma combine's A operand from `op` (ss with tma 1: the Hankel view).
+std::function<void(PairsConfig&)> with_operand(WgmmaOperand op, std::function<void(PairsConfig&)> knobs) {
+  return [op, knobs = std::move(knobs)](PairsConfig& c) {
+    knobs(c);
+    c.wgmma.op = op;
   };
 }
 
@@ -327,6 +340,13 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r33_skewed_combine", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_warpgroups(2, in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 12, 1, 1024, 256)))),
+        gpu_rung("p35", 35, "r35_hankel_operand", "r31 + circ(V) read by the tensor cores from a Hankel view",
+                 "r31 with the wgmma combine's A operand, circ(V), read by the tensor cores from shared memory through "
+                 "descriptors alone: one array H[p] = V[p .. p + 15] of (K + 128) x 16 bytes, written once per block, "
+                 "is every tile's A operand (no-swizzle core matrices of 8 consecutive entries; LBO 256, SBO 128), so "
+                 "the main loop assembles no fragments (PairsConfig::wgmma.op = ss with tma 1)",
+                 "r31_quad_write_out", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy}, with_operand(WgmmaOperand::Ss, in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 12, 1, 1024, 256)))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -15,12 +15,15 @@
 #include "experiments/abc471g/gpu_pairs/kinds.hpp"
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
 #include "experiments/abc471g/gpu_pairs/r09_wgmma_math.hpp"
+#include "measure/errors.hpp"
 
 namespace joseki::abc471g::pairs {
 
 std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, const WgmmaShape& shape) {
   // The launcher's choice of kernel (sm90a/r09_wgmma_combine.cu: launch_tma, launch_wgs, launch_bk) and the
   // dynamic shared memory it passes to that kernel's launch.
+  if (shape.tma && shape.op == WgmmaOperand::Ss)  // r35: the Hankel view H instead of V's copies (eight slots)
+    return r09::tma_hankel_smem_bytes(kp, r09::TMA_DEEPER_STAGES);
   if (shape.tma)
     return r09::tma_smem_bytes(
         kp, shape.stages == static_cast<int>(r09::TMA_DEEPER_STAGES) ? r09::TMA_DEEPER_STAGES : r09::DEEP_STAGES, 64);
@@ -45,6 +48,8 @@ std::size_t wgmma_combine_max_smem_bytes(std::uint32_t kp) {
   // r33's kernel (r15's shape, the windows beside it; prepare_wgmma_combine sets it up too)
   for (const std::uint32_t wgs : {2u, 4u})
     most = std::max(most, r09::tma_smem_bytes(kp, r09::TMA_DEEPER_STAGES, 64) + r09::skew_window_bytes(kp, wgs));
+  // r35's kernel, set up only where it fits (kp <= HANKEL_MAX_KP; beyond, the launcher refuses the shape)
+  if (kp <= r09::HANKEL_MAX_KP) most = std::max(most, r09::tma_hankel_smem_bytes(kp, r09::TMA_DEEPER_STAGES));
   return most;
 }
 
@@ -81,9 +86,16 @@ void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
   if (!(st == static_cast<int>(r09::STAGES) || (st == static_cast<int>(r09::DEEP_STAGES) && rs && a.inflight == 1) ||
         (st == static_cast<int>(r09::TMA_DEEPER_STAGES) && a.tma == 1)))
     refuse("stages = " + std::to_string(st) + " (must be 4; 6: rs with inflight 1 only; 8: tma 1 only)");
-  if (a.tma == 1) {  // the TMA pipeline: rs, a group in flight, padded copies, six or eight 64-byte stages
+  if (a.tma == 1 && !rs) {  // r35: the TMA pipeline with A from the Hankel view H (eight stages, kp within reach)
+    const std::string hankel = "tma = 1 with operand ss (r35's Hankel view) needs ";
+    if (st != static_cast<int>(r09::TMA_DEEPER_STAGES)) refuse(hankel + "stages 8, not " + std::to_string(st));
+    if (a.kp > r09::HANKEL_MAX_KP)
+      refuse(hankel + "kp <= " + std::to_string(r09::HANKEL_MAX_KP) + " (kp = " + std::to_string(a.kp) +
+             ": its 16 (kp + 128) bytes of shared memory beside the ring do not fit 227 KiB)");
+    if (a.d_rows || a.rows) refuse(hankel + "no d_rows (r33's rows are a list, not a run)");
+  }
+  if (a.tma == 1) {  // the TMA pipeline: a group in flight, padded copies, six or eight 64-byte stages
     const std::string tma = "tma = 1 needs ";
-    if (!rs) refuse(tma + "operand rs, not " + wgmma_operand_name(op));
     if (a.inflight != 1) refuse(tma + "inflight 1, not " + std::to_string(a.inflight));
     if (a.pad_copies != 1) refuse(tma + "pad_copies 1, not " + std::to_string(a.pad_copies));
     if (!is(st, static_cast<int>(r09::DEEP_STAGES), static_cast<int>(r09::TMA_DEEPER_STAGES)))
@@ -121,6 +133,10 @@ namespace {
 class WgmmaCombineStage final : public CombineStage {
  public:
   explicit WgmmaCombineStage(const StageContext& ctx) : m_shape(ctx.cfg->wgmma) {
+    if (m_shape.tma && m_shape.op == WgmmaOperand::Ss && ctx.kp > r09::HANKEL_MAX_KP)
+      throw InputError("gpu-pairs: the wgmma combine on the Hankel view (operand ss with tma 1, r35) needs K <= " +
+                       std::to_string(r09::HANKEL_MAX_KP) + " (padded K = " + std::to_string(ctx.kp) +
+                       ": its 16 (kp + 128) bytes of shared memory beside the ring do not fit 227 KiB)");
     prepare_wgmma_combine(ctx.kp);
   }
   void enqueue(const CombinePlanes& cp, CUstream_st* s) override {

@@ -20,7 +20,8 @@ namespace joseki::abc471g::pairs {
 
 // How the kernel gets the V side of the product (the circulant, made from V in shared memory):
 //   Rs: wgmma's A operand from registers (each thread assembles its fragment from V's bytes);
-//   Ss: both operands from shared memory (the circulant's tile written there per stage).
+//   Ss: both operands from shared memory (the circulant's tile written there per stage; with tma 1, r35: the
+//       circulant as a Hankel view, one array written once per block and read through descriptors alone).
 enum class WgmmaOperand : int { Rs = 0, Ss = 1 };
 // "rs" | "ss" (inline: the bench names shapes in builds without CUDA too).
 inline const char* wgmma_operand_name(WgmmaOperand o) { return o == WgmmaOperand::Ss ? "ss" : "rs"; }
@@ -45,6 +46,7 @@ inline constexpr WgmmaShape WGMMA_SHAPES[] = {
     {WgmmaOperand::Rs, 2, 64, 1, 1},  {WgmmaOperand::Rs, 4, 64, 1, 1},  {WgmmaOperand::Rs, 2, 128, 1, 1},
     {WgmmaOperand::Rs, 4, 128, 1, 1}, {WgmmaOperand::Rs, 2, 64, 1, 1, 6}, {WgmmaOperand::Rs, 4, 64, 1, 1, 6},
     {WgmmaOperand::Rs, 4, 128, 1, 1, 6}, {WgmmaOperand::Rs, 2, 64, 1, 1, 6, 1}, {WgmmaOperand::Rs, 4, 64, 1, 1, 6, 1},
+    {WgmmaOperand::Ss, 2, 64, 1, 1, 8, 1}, {WgmmaOperand::Ss, 4, 64, 1, 1, 8, 1},  // r35 (kp <= 8960 only)
     {WgmmaOperand::Rs, 4, 64, 1, 1, 8, 1}};
 
 struct WgmmaCombineArgs {
@@ -81,6 +83,8 @@ struct WgmmaCombineArgs {
   // of 16 bytes x 128 rows, zeros past column K) and handed over through mbarriers (full / empty per
   // slot): no block barrier and no cp.async in the main loop. rs, inflight 1, pad_copies 1, stages 6 (or 8:
   // the copies six stages ahead, a bench shape) and stage_bytes 64 only; needs the driver's cuTensorMapEncodeTiled (a RunError says so when missing).
+  // With operand ss (r35, r35_hankel_operand.cpp): the same pipeline with A read by the tensor cores from circ(V)'s
+  // Hankel view in shared memory (no fragments); stages 8 and kp <= r09::HANKEL_MAX_KP (8960) only.
   int tma = 0;
   // r33 (r33_skewed_combine.cpp): the planes are skewed (P[a][(b - a) mod K] = C[a][b]) and the product's rows
   // are the `rows` x with V[x] = 0, ascending, at d_rows (device): half the tensor work at V's half ones, the

@@ -200,4 +200,40 @@ JOSEKI_HD std::uint32_t skew_answer(std::uint32_t w, std::uint32_t base, std::ui
   return static_cast<std::uint32_t>(kr < 0 ? kr + k : kr);
 }
 
+// ---- r35: circ(V) as a Hankel view in shared memory (r35_hankel_operand.cpp; kernel:
+// wgmma_combine_tma_kernel<WGS, 64, 8, false, true>) ----
+// W[k][b] = V[(k + b) mod K] depends on k + b alone. A no-swizzle K-major core matrix is 8 rows of 16 bytes at a
+// 16-byte stride, so W's core matrix at rows k .. k + 7, bytes b .. b + 15 is W[k + i][b + j] = H[t + i][j] with
+// t = (k + b) mod K and H[p][j] = V[(p + j) mod K]: 8 consecutive 16-byte entries of one array H. The next core
+// matrix along K (b + 16) starts 16 entries on (LBO = 256 bytes), the next along M (k + 8) 8 entries on (SBO = 128
+// bytes): r09's offsets exchanged. So one array of (K + 128) x 16 bytes, written once per block, is wgmma's A
+// operand for every tile and stage through a descriptor alone: no fragment assembly, no W tile per stage.
+inline constexpr std::uint32_t HANKEL_LBO = 256, HANKEL_SBO = 128;
+// H's entries: t < K plus a descriptor's reach (63 rows + 16 of the second core matrix along K + 32 of a stage's
+// second k32 step) and room.
+JOSEKI_HD constexpr std::uint32_t hankel_rows(std::uint32_t kp) { return kp + 128; }
+JOSEKI_HD constexpr std::size_t hankel_bytes(std::uint32_t kp) { return 16 * static_cast<std::size_t>(hankel_rows(kp)); }
+// The TMA kernel with the Hankel operand: barriers, the ring, V2 (the epilogue's masks; no shifted copies), H.
+JOSEKI_HD constexpr std::size_t tma_hankel_smem_bytes(std::uint32_t kp, std::uint32_t nst) {
+  return TMA_BARRIER_BYTES + static_cast<std::size_t>(nst) * tile_bytes(BN, 64) + v_bytes(kp) + hankel_bytes(kp);
+}
+// The largest kp whose Hankel kernel fits 227 KiB of shared memory a block (69888 + 18 kp bytes with 8 slots).
+inline constexpr std::uint32_t HANKEL_MAX_KP = 8960;
+// Entry p of H from V2 (V twice over, as 32-bit words): its 16 bytes V2[p .. p + 15].
+JOSEKI_HD void hankel_entry(const std::uint32_t* v2_32, std::uint32_t p, std::uint32_t (&out)[4]) {
+  for (std::uint32_t w = 0; w < 4; ++w) out[w] = window4(v2_32, p + 4 * w);
+}
+// The byte of H (from its start) that the tensor cores read for element (i, j) (i < 64 rows, j < 32 bytes) of an
+// A descriptor that starts at entry t, with HANKEL_LBO / HANKEL_SBO (the no-swizzle K-major layout).
+JOSEKI_HD std::uint32_t hankel_offset(std::uint32_t t, std::uint32_t i, std::uint32_t j) {
+  return 16 * t + (i >> 3) * HANKEL_SBO + (j >> 4) * HANKEL_LBO + ((i & 7) << 4) + (j & 15);
+}
+// A warpgroup's first entry for its rows k .. and the stage's bytes b ..: (k + b) mod K; the next stage's is
+// hankel_advance(t, bk % K, K) (one compare, no division in the main loop).
+JOSEKI_HD std::uint32_t hankel_start(std::uint32_t k, std::uint32_t b, std::uint32_t kk) { return (k + b) % kk; }
+JOSEKI_HD std::uint32_t hankel_advance(std::uint32_t t, std::uint32_t step, std::uint32_t kk) {
+  t += step;
+  return t >= kk ? t - kk : t;
+}
+
 }  // namespace joseki::abc471g::pairs::r09

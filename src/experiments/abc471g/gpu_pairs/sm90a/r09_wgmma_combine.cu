@@ -467,6 +467,13 @@ __device__ __forceinline__ void tma_load_3d(u32 dst, const CUtensorMap* map, int
       "l"(reinterpret_cast<u64>(map)), "r"(x), "r"(y), "r"(z), "r"(bar)
       : "memory");
 }
+// r35: the A descriptor of the Hankel view H (no swizzle; LBO 256: 16 entries on along K, SBO 128: 8 entries on
+// along M). `swap` (the bench's diagnostic, WgmmaCombineArgs::desc_swap): the two exchanged.
+__device__ __forceinline__ u64 desc_hankel(u32 saddr, bool swap) {
+  const u64 lbo = swap ? HANKEL_SBO : HANKEL_LBO, sbo = swap ? HANKEL_LBO : HANKEL_SBO;
+  return static_cast<u64>((saddr & 0x3FFFFu) >> 4) | ((lbo >> 4) << 16) | ((sbo >> 4) << 32);
+}
+
 // Matrix descriptor of a K-major tile written with the 64-byte swizzle (layout type 2 in bits 62-63):
 // SBO = 512 bytes between 8-row groups, LBO unused for a swizzled K-major tile (1).
 __device__ __forceinline__ u64 desc_sw64(u32 saddr) {
@@ -476,10 +483,14 @@ __device__ __forceinline__ u64 desc_sw64(u32 saddr) {
 
 // SKEW (r33): the product's rows are a.d_rows (the x with V[x] = 0) and the epilogue is skew_sums; the planes
 // are skewed (the map is the same). Its windows lie after V's copies (skew_window_bytes more shared memory).
-template <u32 WGS, u32 BK, u32 NST, bool SKEW = false>
+// HANKEL (r35, operand ss): wgmma's A operand is read by the tensor cores from H, circ(V) as a Hankel view
+// (r09_wgmma_math.hpp "r35"), written once per block after V2 (no shifted copies): the main loop has no fragment
+// loads, only a descriptor per k32 step.
+template <u32 WGS, u32 BK, u32 NST, bool SKEW = false, bool HANKEL = false>
 __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
     wgmma_combine_tma_kernel(const __grid_constant__ CUtensorMap map, WgmmaCombineArgs a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  static_assert(!(SKEW && HANKEL), "r33's rows are a list, not a run: no Hankel view");
   constexpr u32 THREADS = block_threads(WGS), HALVES = BK / 32;
   constexpr u32 TILE = tile_bytes(BN, BK), AHEAD = NST - 2;
   static_assert(2 * NST * 8 + 1023 <= TMA_BARRIER_BYTES && AHEAD >= 1, "barriers and alignment fit, copies run ahead");
@@ -491,6 +502,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
   unsigned char* s_v = smem + (ring - base) + NST * TILE;
   const u32 K = a.k, kp = a.kp;
   u32* s_win = reinterpret_cast<u32*>(s_v + 3 * copy_stride(kp, 1) + v_bytes(kp));  // SKEW only
+  unsigned char* s_h = s_v + v_bytes(kp);  // HANKEL only: H (16-byte aligned: the ring is 1 KB aligned, v_bytes 256)
   const u32 win_copies = skew_copies(kp);
 
   const int planes = planes_to_run(a.planes, a.d_max != nullptr, a.d_max ? *a.d_max : 0, a.low_bits);
@@ -508,7 +520,19 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
   }
   if constexpr (SKEW)
     for (u32 i = tid; i < win_copies * skew_window(WGS); i += THREADS) s_win[i] = 0;
-  load_v<THREADS, true>(a, s_v);  // ends with a block barrier: the mbarriers are initialised (the windows zero) too
+  load_v<THREADS, !HANKEL>(a, s_v);  // ends with a block barrier: the mbarriers are initialised (the windows zero) too
+  if constexpr (HANKEL) {  // H[p] = V2[p .. p + 15], then made visible to the tensor cores (the async proxy)
+    const u32* s_v32 = reinterpret_cast<const u32*>(s_v);
+    for (u32 p = tid; p < hankel_rows(kp); p += THREADS) {
+      u32 e[4];
+      hankel_entry(s_v32, p, e);
+      *reinterpret_cast<uint4*>(s_h + 16 * p) = make_uint4(e[0], e[1], e[2], e[3]);
+    }
+    fence_proxy_async();
+    __syncthreads();
+  }
+  const u32 h_base = cuda::smem_addr(s_h), h_step = BK % K;  // HANKEL only
+  const bool h_swap = a.desc_swap != 0;
   const u32* my_copy = reinterpret_cast<const u32*>(s_v + (g & 3) * copy_stride(kp, a.pad_copies));
 
   u32 run = 0;  // stages of this block before the segment (the mbarriers' phases count them)
@@ -542,6 +566,8 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
       copy_lo = reinterpret_cast<const u32*>(s_v + (x_lo & 3) * copy_stride(kp, a.pad_copies));
       copy_hi = reinterpret_cast<const u32*>(s_v + (x_hi & 3) * copy_stride(kp, a.pad_copies));
     }
+    // HANKEL: H's entry for this warpgroup's rows and the stage's first byte, advanced stage by stage.
+    u32 t = HANKEL ? hankel_start(k0 + 64 * wg, s0 * BK, K) : 0u;
     auto stage = [&](u32 it, u32 (&fr)[HALVES][4]) {
       const u32 r = run + it, slot = r % NST;
       if (tid == 0 && it + AHEAD < nsteps) copy_stage(it + AHEAD, r + AHEAD);
@@ -549,7 +575,14 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
       cuda::mbar_wait(&full[slot], (r / NST) & 1);  // the stage's bytes have landed
       const u32 b0 = (s0 + it) * BK;
       const auto desc_of = [&](u32 h) { return desc_sw64(ring + slot * TILE + 32 * h); };
-      if constexpr (SKEW)
+      if constexpr (HANKEL) {
+        (void)fr;
+        (void)b0;
+        wgmma_fence();
+#pragma unroll
+        for (u32 h = 0; h < HALVES; ++h) wgmma_ss(d, desc_hankel(h_base + 16 * (t + 32 * h), h_swap), desc_of(h));
+        t = hankel_advance(t, h_step, K);
+      } else if constexpr (SKEW)
         rs_stage_mma_with(
             d, fr, [&](u32 h, u32 (&f)[4]) { a_fragment_skew(copy_lo, x_lo, copy_hi, x_hi, b0 + 32 * h, q, f); }, desc_of);
       else
@@ -586,34 +619,39 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
 // Blocks of one wave for this kernel, cached per device and shape (the occupancy query is not free).
 template <auto KERNEL>
 u32 wave_blocks(u32 threads, std::size_t smem, u32 kp) {
-  static std::atomic<u32> cached[64][2] = {};  // one per kernel (a function template's static)
+  // One per kernel (a function template's static) and device: the shared memory it was asked for (it sets the
+  // blocks a SM: r35's grows with kp from kp = 2304 on) in the high half, the wave in the low half.
+  static std::atomic<u64> cached[64] = {};
+  (void)kp;
   int dev = 0;
   JOSEKI_CUDA_CHECK(cudaGetDevice(&dev));
   if (dev < 0 || dev >= 64) dev = 0;
-  const int slot = kp <= 2304 ? 0 : 1;  // the shared-memory size changes residency only for large kp
-  u32 v = cached[dev][slot].load(std::memory_order_relaxed);
+  const u64 held = cached[dev].load(std::memory_order_relaxed);
+  u32 v = (held >> 32) == smem ? static_cast<u32>(held) : 0u;
   if (v == 0) {
     int per_sm = 0, sms = 0;
     JOSEKI_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, KERNEL, static_cast<int>(threads), smem));
     JOSEKI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     v = static_cast<u32>((per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1));
-    cached[dev][slot].store(v, std::memory_order_relaxed);
+    cached[dev].store((static_cast<u64>(smem) << 32) | v, std::memory_order_relaxed);
   }
   return v;
 }
 
-// The TMA kernel's dynamic shared memory (r33's windows beside it with SKEW).
-template <bool SKEW>
+// The TMA kernel's dynamic shared memory (r33's windows beside it with SKEW; r35's H instead of V's copies with
+// HANKEL).
+template <bool SKEW, bool HANKEL = false>
 std::size_t tma_kernel_smem(u32 kp, u32 nst, u32 wgs) {
+  if constexpr (HANKEL) return tma_hankel_smem_bytes(kp, nst);
   return tma_smem_bytes(kp, nst, 64) + (SKEW ? skew_window_bytes(kp, wgs) : 0);
 }
 
-template <u32 WGS, u32 NST, bool SKEW = false>
+template <u32 WGS, u32 NST, bool SKEW = false, bool HANKEL = false>
 void set_tma_smem_limit(u32 kp) {
-  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(wgmma_combine_tma_kernel<WGS, 64, NST, SKEW>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(tma_kernel_smem<SKEW>(kp, NST, WGS))));
-  (void)wave_blocks<wgmma_combine_tma_kernel<WGS, 64, NST, SKEW>>(block_threads(WGS), tma_kernel_smem<SKEW>(kp, NST, WGS), kp);
+  constexpr auto kernel = wgmma_combine_tma_kernel<WGS, 64, NST, SKEW, HANKEL>;
+  const std::size_t smem = tma_kernel_smem<SKEW, HANKEL>(kp, NST, WGS);
+  JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  (void)wave_blocks<kernel>(block_threads(WGS), smem, kp);
 }
 
 // P's planes as a 3-D tensor of bytes {K columns, kp rows, planes}: the boxes past column K read zeros.
@@ -635,20 +673,22 @@ CUtensorMap planes_map(const WgmmaCombineArgs& a) {
   return map;
 }
 
-template <u32 WGS, u32 NST, bool SKEW = false>
+template <u32 WGS, u32 NST, bool SKEW = false, bool HANKEL = false>
 void launch_tma_nst(const WgmmaCombineArgs& a, cudaStream_t s) {
   const u64 total = units_rows(SKEW ? a.rows : a.k, a.k, a.planes, WGS, 64).total;
   if (total == 0) return;  // r33 with no row (V all ones): nothing to add
   const CUtensorMap map = planes_map(a);
-  const std::size_t smem = tma_kernel_smem<SKEW>(a.kp, NST, WGS);
-  const u32 wave = wave_blocks<wgmma_combine_tma_kernel<WGS, 64, NST, SKEW>>(block_threads(WGS), smem, a.kp);
+  constexpr auto kernel = wgmma_combine_tma_kernel<WGS, 64, NST, SKEW, HANKEL>;
+  const std::size_t smem = tma_kernel_smem<SKEW, HANKEL>(a.kp, NST, WGS);
+  const u32 wave = wave_blocks<kernel>(block_threads(WGS), smem, a.kp);
   const u32 blocks = static_cast<u32>(total < wave ? total : wave);
-  wgmma_combine_tma_kernel<WGS, 64, NST, SKEW><<<blocks, block_threads(WGS), smem, s>>>(map, a);
+  wgmma_combine_tma_kernel<WGS, 64, NST, SKEW, HANKEL><<<blocks, block_threads(WGS), smem, s>>>(map, a);
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 template <u32 WGS>
-void launch_tma(const WgmmaCombineArgs& a, cudaStream_t s) {
+void launch_tma(const WgmmaCombineArgs& a, bool ss, cudaStream_t s) {
   if (a.d_rows) return launch_tma_nst<WGS, TMA_DEEPER_STAGES, true>(a, s);  // r33 (check_wgmma_combine_args: 8 stages)
+  if (ss) return launch_tma_nst<WGS, TMA_DEEPER_STAGES, false, true>(a, s);  // r35 (checked: 8 stages, kp in reach)
   a.stages == static_cast<int>(TMA_DEEPER_STAGES) ? launch_tma_nst<WGS, TMA_DEEPER_STAGES>(a, s)
                                                   : launch_tma_nst<WGS, DEEP_STAGES>(a, s);
 }
@@ -713,6 +753,10 @@ void prepare_wgmma_combine(std::uint32_t kp) {
   set_tma_smem_limit<4, TMA_DEEPER_STAGES>(kp);
   set_tma_smem_limit<4, TMA_DEEPER_STAGES, true>(kp);
   set_tma_smem_limit<2, TMA_DEEPER_STAGES, true>(kp);
+  if (kp <= HANKEL_MAX_KP) {  // r35's H grows with kp: beyond, the launcher refuses the shape (a clear error)
+    set_tma_smem_limit<4, TMA_DEEPER_STAGES, false, true>(kp);
+    set_tma_smem_limit<2, TMA_DEEPER_STAGES, false, true>(kp);
+  }
   set_smem_limit<false, 2, 64>(kp);
   set_smem_limit<true, 2, 64>(kp);
   set_smem_limit<false, 4, 64>(kp);
@@ -729,7 +773,7 @@ void launch_wgmma_combine(const WgmmaCombineArgs& a, WgmmaOperand op, cudaStream
   check_wgmma_combine_args(a, op);  // std::invalid_argument naming the bad knob (r09_wgmma_combine.cpp)
   const bool ss = op == WgmmaOperand::Ss;
   if (a.tma) {
-    a.warpgroups == 4 ? launch_tma<4>(a, s) : launch_tma<2>(a, s);
+    a.warpgroups == 4 ? launch_tma<4>(a, ss, s) : launch_tma<2>(a, ss, s);
     return;
   }
   if (a.warpgroups == 4)
