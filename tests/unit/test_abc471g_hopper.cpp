@@ -322,18 +322,20 @@ TEST(Abc471gHopper, PairsConfigWgmmaDefaultIsRsWg4Bk64) {
 TEST(Abc471gHopper, WgmmaNeedsCoverEveryShapesSharedMemory) {
   constexpr std::int64_t H200_OPTIN = 232'448;  // 227 KiB
   std::vector<gp::WgmmaShape> shapes(std::begin(gp::WGMMA_SHAPES), std::end(gp::WGMMA_SHAPES));
-  for (const char* id : {"p09", "p10", "p11", "p12", "p13", "p14", "p15", "p16", "p17", "p18", "p19", "p20", "p21", "p22", "p23", "p24", "p25", "p26", "p27", "p28", "p35"}) {
+  for (const char* id : {"p09", "p10", "p11", "p12", "p13", "p14", "p15", "p16", "p17", "p18", "p19", "p20", "p21", "p22", "p23", "p24", "p25", "p26", "p27", "p28", "p35", "p36"}) {
     const gp::PairsRung& r = gp::find_rung(id);
     EXPECT_EQ(r.combine_kind, "wgmma") << id;
     shapes.push_back(r.config().wgmma);
   }
-  for (const std::uint32_t k : {1u, 100u, 2300u, 5000u, 8960u, 8961u, gp::GPU_PAIRS_MAX_K}) {
+  for (const std::uint32_t k : {1u, 100u, 2300u, 5000u, 6272u, 6273u, 8064u, 8960u, 8961u, gp::GPU_PAIRS_MAX_K}) {
     const std::uint32_t kp = gp::padded_k(k);
     const std::int64_t need = gp::wgmma_combine_needs(kp).smem_per_block;
     std::int64_t most = 0;
     for (const gp::WgmmaShape& sh : shapes) {
       // r35's Hankel view (ss with tma 1) runs up to kp = 8960 only (the launcher refuses it beyond)
-      if (sh.op == gp::WgmmaOperand::Ss && sh.tma == 1 && kp > joseki::abc471g::pairs::r09::HANKEL_MAX_KP) continue;
+      if (sh.op == gp::WgmmaOperand::Ss && sh.tma == 1 &&
+          kp > joseki::abc471g::pairs::r09::hankel_max_kp(static_cast<std::uint32_t>(sh.stages)))
+        continue;
       const auto bytes = static_cast<std::int64_t>(gp::wgmma_combine_smem_bytes(kp, sh));
       EXPECT_GT(bytes, 0);
       EXPECT_GE(need, bytes) << "kp = " << kp << ", shape op " << static_cast<int>(sh.op) << " wg " << sh.warpgroups
@@ -373,7 +375,7 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
     gp::set_wgmma_shape(a, sh);
     EXPECT_NO_THROW(gp::check_wgmma_combine_args(a, sh.op));
   }
-  for (const char* id : {"p09", "p12", "p13", "p15", "p17", "p35"}) {
+  for (const char* id : {"p09", "p12", "p13", "p15", "p17", "p35", "p36"}) {
     gp::WgmmaCombineArgs a = good;
     const gp::WgmmaShape sh = gp::find_rung(id).config().wgmma;
     gp::set_wgmma_shape(a, sh);
@@ -439,10 +441,22 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   a.stages = 8;
   EXPECT_EQ(refused(a, ss, ""), "accepted") << "r35: the TMA pipeline on the Hankel view";
   a.kp = 9088;  // r35's H does not fit beside the ring there
-  EXPECT_EQ(refused(a, ss, "kp <= 8960 (kp = 9088"), "named");
+  EXPECT_EQ(refused(a, ss, "kp <= 8960 with 8 stages (kp = 9088"), "named");
   EXPECT_EQ(refused(a, rs, ""), "accepted") << "r15 at kp 9088";
   a.kp = 8960;
   EXPECT_EQ(refused(a, ss, ""), "accepted") << "r35 at its largest kp";
+  a.stages = 14;  // r36: groups of four stages, 14 slots: H fits up to kp 6272
+  EXPECT_EQ(refused(a, ss, "kp <= 6272 with 14 stages"), "named");
+  a.kp = 6272;
+  EXPECT_EQ(refused(a, ss, ""), "accepted") << "r36 at its largest kp";
+  EXPECT_EQ(refused(a, rs, "stages = 14"), "named") << "14 slots: the Hankel kernel only";
+  a.stages = 12;
+  EXPECT_EQ(refused(a, ss, "stages = 12"), "named");
+  a.stages = 8;
+  a.debug = 2;
+  EXPECT_EQ(refused(a, ss, ""), "accepted") << "the bench's no-loads diagnostic of the Hankel kernel";
+  EXPECT_EQ(refused(a, rs, "debug 0, not 2"), "named");
+  a.debug = 0;
   a.kp = 128;
   std::uint32_t row = 0;
   a.d_rows = &row;

@@ -552,7 +552,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 36u);  // r00..r35 (r05..r35: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 37u);  // r00..r36 (r05..r36: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -770,6 +770,12 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   big.b = {1};
   big.v.assign(2300, 0);
   EXPECT_EQ(r35.precondition(big), gp::find_rung("p31").precondition(big));
+  // r36: r35 in commit groups of four stages (14 slots)
+  const gp::PairsRung& r36 = gp::find_rung("p36");
+  EXPECT_EQ(r36.predecessor, "r35_hankel_operand");
+  EXPECT_EQ(r36.config().wgmma.stages, 14);
+  EXPECT_EQ(r36.config().wgmma.op, gp::WgmmaOperand::Ss);
+  EXPECT_EQ(r36.config().partition_lean, c35.partition_lean);
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

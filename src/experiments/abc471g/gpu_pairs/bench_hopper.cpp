@@ -429,7 +429,7 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
                            "r26_one_chunk_tiles_28", "r27_one_chunk_no_tile_end_barrier",
                            "r28_given_tiles_full_path", "r29_hist_loads_in_flight", "r30_paired_write_out",
                            "r31_quad_write_out", "r32_quad_tiles_24", "r33_skewed_combine", "r34_skewed_rows_128",
-                           "r35_hankel_operand"}) {
+                           "r35_hankel_operand", "r36_hankel_groups_of_four"}) {
     const PairsRung& rung = find_rung(slug);
     if (!rung.precondition(p).empty() || measure::unmet(rung.needs, gpu::needs_facts(o.device))) continue;
     PairsConfig gc = rung.config();
@@ -438,7 +438,7 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
     const std::string tag = std::string(slug).substr(0, 3);
     split(gc, tag, tag + "'s count alone (lean partition + histograms; fused: they write the planes)",
           tag + (tag == "r33" || tag == "r34" ? "'s combine alone (r33's skewed wgmma combine, the first terms)"
-                 : tag == "r35"                ? "'s combine alone (r15's wgmma combine on the Hankel view, the first terms)"
+                 : tag == "r35" || tag == "r36" ? "'s combine alone (r15's wgmma combine on the Hankel view, the first terms)"
                                                : "'s combine alone (r15's wgmma combine, the first terms)"),
           "pairs." + std::string(slug), true);
   }

@@ -220,7 +220,9 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
         // Where the time goes (diagnostics, two shapes): the kernel with L2 warm (hot), without the proxy
         // fence (checked: still exact?), without loads after the prologue.
         const std::string shn = wgmma_shape_name(sh);
-        if (shn != "rs.wg4.bk64.if1.pad" && shn != "rs.wg4.bk64.if1.pad.st6" && shn != "rs.wg4.bk64.if1.pad.st6.tma")
+        const bool hankel = sh.op == WgmmaOperand::Ss && sh.tma;  // r35, r36: hot, and without the copies
+        if (shn != "rs.wg4.bk64.if1.pad" && shn != "rs.wg4.bk64.if1.pad.st6" && shn != "rs.wg4.bk64.if1.pad.st6.tma" &&
+            !(hankel && sh.warpgroups == 4))
           continue;
         Record h = make(t.name, sh, ".kernel.hot");
         h.mode = "hot";
@@ -230,7 +232,8 @@ std::vector<Record> bench_wgmma_combine(const Problem& p, const std::string& cas
         h.extra["int8_tops"] = ops / h.summary->median / 1e12;
         out.push_back(h);
         for (const int bits : {1, 2}) {
-          if (sh.tma) break;  // r13's kernel has neither a proxy fence nor per-thread loads to leave out
+          // r13's kernel has neither a proxy fence nor per-thread loads to leave out; r35's leaves out its copies
+          if (sh.tma && !(hankel && bits == 2)) continue;
           const char* what = bits == 1 ? ".diag.nofence" : ".diag.noloads";
           Record g = make(t.name, sh, what);
           fx.set_debug(bits);

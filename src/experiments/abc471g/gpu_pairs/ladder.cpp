@@ -15,9 +15,9 @@ namespace joseki::abc471g::pairs {
 
 namespace {
 
-// r35's Hankel view fits beside its ring up to kp = 8960: every K a partition rung takes (r35 needs no precondition of
+// r35's Hankel view fits beside its ring up to kp = 8960 (r36's, 14 slots: 6272): every K a partition rung takes (r35 needs no precondition of
 // its own; the wgmma kind refuses the shape above it with an InputError).
-static_assert(PARTITION_MAX_KP <= r09::HANKEL_MAX_KP, "r35 runs wherever the partition count does");
+static_assert(PARTITION_MAX_KP <= r09::hankel_max_kp(14), "r35, r36 run wherever the partition count does");
 
 std::string partition_precondition(const Problem& p) {
   if (std::string why = pairs_precondition(p, Combiner::TensorCore); !why.empty()) return why;
@@ -346,7 +346,15 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "is every tile's A operand (no-swizzle core matrices of 8 consecutive entries; LBO 256, SBO 128), so "
                  "the main loop assembles no fragments (PairsConfig::wgmma.op = ss with tma 1)",
                  "r31_quad_write_out", Combiner::Gemm, Counter::Partition, "", "wgmma",
-                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy}, with_operand(WgmmaOperand::Ss, in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 12, 1, 1024, 256)))),
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_operand(WgmmaOperand::Ss, in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 12, 1, 1024, 256)))),
+        gpu_rung("p36", 36, "r36_hankel_groups_of_four", "r35 in commit groups of four stages",
+                 "r35 with its wgmmas committed in groups of four stages (eight k32 wgmmas a group, as the mma probe's "
+                 "92.8 %-of-peak loop) instead of one, a group's slots released after the next group's wait, 14 slots "
+                 "so that the copies still run six stages ahead (PairsConfig::wgmma.stages = 14)",
+                 "r35_hankel_operand", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_operand(WgmmaOperand::Ss, in_one_chunk(wgmma_knobs(1, 1, 14, 1, 28, 12, 1, 1024, 256)))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -22,8 +22,8 @@ namespace joseki::abc471g::pairs {
 std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, const WgmmaShape& shape) {
   // The launcher's choice of kernel (sm90a/r09_wgmma_combine.cu: launch_tma, launch_wgs, launch_bk) and the
   // dynamic shared memory it passes to that kernel's launch.
-  if (shape.tma && shape.op == WgmmaOperand::Ss)  // r35: the Hankel view H instead of V's copies (eight slots)
-    return r09::tma_hankel_smem_bytes(kp, r09::TMA_DEEPER_STAGES);
+  if (shape.tma && shape.op == WgmmaOperand::Ss)  // r35, r36: the Hankel view H instead of V's copies
+    return r09::tma_hankel_smem_bytes(kp, static_cast<std::uint32_t>(shape.stages));
   if (shape.tma)
     return r09::tma_smem_bytes(
         kp, shape.stages == static_cast<int>(r09::TMA_DEEPER_STAGES) ? r09::TMA_DEEPER_STAGES : r09::DEEP_STAGES, 64);
@@ -49,7 +49,8 @@ std::size_t wgmma_combine_max_smem_bytes(std::uint32_t kp) {
   for (const std::uint32_t wgs : {2u, 4u})
     most = std::max(most, r09::tma_smem_bytes(kp, r09::TMA_DEEPER_STAGES, 64) + r09::skew_window_bytes(kp, wgs));
   // r35's kernel, set up only where it fits (kp <= HANKEL_MAX_KP; beyond, the launcher refuses the shape)
-  if (kp <= r09::HANKEL_MAX_KP) most = std::max(most, r09::tma_hankel_smem_bytes(kp, r09::TMA_DEEPER_STAGES));
+  for (const std::uint32_t nst : r09::HANKEL_SLOTS)
+    if (kp <= r09::hankel_max_kp(nst)) most = std::max(most, r09::tma_hankel_smem_bytes(kp, nst));
   return most;
 }
 
@@ -83,25 +84,29 @@ void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
   if (!is(a.pad_copies, 0, 1)) refuse("pad_copies = " + std::to_string(a.pad_copies) + " (must be 0 or 1)");
   if (!is(a.tma, 0, 1)) refuse("tma = " + std::to_string(a.tma) + " (must be 0 or 1)");
   const int st = a.stages;
+  const bool hankel_slots = st == 10 || st == 14;  // r36 and the bench: the Hankel kernel's groups of 2 and 4 stages
   if (!(st == static_cast<int>(r09::STAGES) || (st == static_cast<int>(r09::DEEP_STAGES) && rs && a.inflight == 1) ||
-        (st == static_cast<int>(r09::TMA_DEEPER_STAGES) && a.tma == 1)))
-    refuse("stages = " + std::to_string(st) + " (must be 4; 6: rs with inflight 1 only; 8: tma 1 only)");
+        (st == static_cast<int>(r09::TMA_DEEPER_STAGES) && a.tma == 1) || (hankel_slots && a.tma == 1 && !rs)))
+    refuse("stages = " + std::to_string(st) +
+           " (must be 4; 6: rs with inflight 1 only; 8: tma 1 only; 10, 14: ss with tma 1 only)");
   if (a.tma == 1 && !rs) {  // r35: the TMA pipeline with A from the Hankel view H (eight stages, kp within reach)
     const std::string hankel = "tma = 1 with operand ss (r35's Hankel view) needs ";
-    if (st != static_cast<int>(r09::TMA_DEEPER_STAGES)) refuse(hankel + "stages 8, not " + std::to_string(st));
-    if (a.kp > r09::HANKEL_MAX_KP)
-      refuse(hankel + "kp <= " + std::to_string(r09::HANKEL_MAX_KP) + " (kp = " + std::to_string(a.kp) +
-             ": its 16 (kp + 128) bytes of shared memory beside the ring do not fit 227 KiB)");
+    if (st != 8 && st != 10 && st != 14) refuse(hankel + "stages 8, 10 or 14, not " + std::to_string(st));
+    const std::uint32_t most = r09::hankel_max_kp(static_cast<std::uint32_t>(st));
+    if (a.kp > most)
+      refuse(hankel + "kp <= " + std::to_string(most) + " with " + std::to_string(st) + " stages (kp = " +
+             std::to_string(a.kp) + ": its 16 (kp + 128) bytes of shared memory beside the ring do not fit 227 KiB)");
     if (a.d_rows || a.rows) refuse(hankel + "no d_rows (r33's rows are a list, not a run)");
   }
   if (a.tma == 1) {  // the TMA pipeline: a group in flight, padded copies, six or eight 64-byte stages
     const std::string tma = "tma = 1 needs ";
     if (a.inflight != 1) refuse(tma + "inflight 1, not " + std::to_string(a.inflight));
     if (a.pad_copies != 1) refuse(tma + "pad_copies 1, not " + std::to_string(a.pad_copies));
-    if (!is(st, static_cast<int>(r09::DEEP_STAGES), static_cast<int>(r09::TMA_DEEPER_STAGES)))
+    if (!is(st, static_cast<int>(r09::DEEP_STAGES), static_cast<int>(r09::TMA_DEEPER_STAGES)) && !(hankel_slots && !rs))
       refuse(tma + "stages 6 or 8, not " + std::to_string(st));
     if (a.stage_bytes != 64) refuse(tma + "stage_bytes 64, not " + std::to_string(a.stage_bytes));
-    if (a.debug != 0) refuse(tma + "debug 0, not " + std::to_string(a.debug));
+    if (a.debug != 0 && !(a.debug == 2 && !rs))  // ss: 2, the bench's no-loads diagnostic
+      refuse(tma + "debug 0, not " + std::to_string(a.debug));
   }
   if (a.d_rows || a.rows) {  // r33: the skewed product on r15's shape
     const std::string skew = "d_rows (r33's skewed product) needs ";
@@ -133,9 +138,11 @@ namespace {
 class WgmmaCombineStage final : public CombineStage {
  public:
   explicit WgmmaCombineStage(const StageContext& ctx) : m_shape(ctx.cfg->wgmma) {
-    if (m_shape.tma && m_shape.op == WgmmaOperand::Ss && ctx.kp > r09::HANKEL_MAX_KP)
+    if (m_shape.tma && m_shape.op == WgmmaOperand::Ss &&
+        ctx.kp > r09::hankel_max_kp(static_cast<std::uint32_t>(m_shape.stages)))
       throw InputError("gpu-pairs: the wgmma combine on the Hankel view (operand ss with tma 1, r35) needs K <= " +
-                       std::to_string(r09::HANKEL_MAX_KP) + " (padded K = " + std::to_string(ctx.kp) +
+                       std::to_string(r09::hankel_max_kp(static_cast<std::uint32_t>(m_shape.stages))) + " with " +
+                       std::to_string(m_shape.stages) + " stages (padded K = " + std::to_string(ctx.kp) +
                        ": its 16 (kp + 128) bytes of shared memory beside the ring do not fit 227 KiB)");
     prepare_wgmma_combine(ctx.kp);
   }

@@ -217,8 +217,19 @@ JOSEKI_HD constexpr std::size_t hankel_bytes(std::uint32_t kp) { return 16 * sta
 JOSEKI_HD constexpr std::size_t tma_hankel_smem_bytes(std::uint32_t kp, std::uint32_t nst) {
   return TMA_BARRIER_BYTES + static_cast<std::size_t>(nst) * tile_bytes(BN, 64) + v_bytes(kp) + hankel_bytes(kp);
 }
-// The largest kp whose Hankel kernel fits 227 KiB of shared memory a block (69888 + 18 kp bytes with 8 slots).
-inline constexpr std::uint32_t HANKEL_MAX_KP = 8960;
+// The largest kp (a multiple of 128) whose Hankel kernel with nst slots fits 227 KiB of shared memory a block
+// (69888 + 18 kp bytes with 8 slots: 8960; 10 slots: 8064; 14 slots: 6272).
+JOSEKI_HD constexpr std::uint32_t hankel_max_kp(std::uint32_t nst) {
+  const std::size_t fixed = tma_hankel_smem_bytes(0, nst);  // 18 kp bytes more at kp
+  return fixed >= 232448 ? 0u : static_cast<std::uint32_t>((232448 - fixed) / 18 / 128 * 128);
+}
+inline constexpr std::uint32_t HANKEL_MAX_KP = hankel_max_kp(8);  // r35's (8960)
+inline constexpr std::uint32_t HANKEL_SLOTS[] = {8, 10, 14};  // the Hankel kernel's slot counts (r35, bench, r36)
+// r36: the Hankel kernel commits its wgmmas in groups of `group` stages (2 k32 steps a stage) and releases a group's
+// slots after the next group's wait: with nst slots it copies nst - 2 group stages ahead. Slots 8, 10, 14: groups of
+// 1 (r35), 2, 4 stages, six stages ahead each.
+JOSEKI_HD constexpr std::uint32_t hankel_group(std::uint32_t nst) { return nst >= 14 ? 4u : nst >= 10 ? 2u : 1u; }
+JOSEKI_HD constexpr std::uint32_t hankel_ahead(std::uint32_t nst) { return nst - 2 * hankel_group(nst); }
 // Entry p of H from V2 (V twice over, as 32-bit words): its 16 bytes V2[p .. p + 15].
 JOSEKI_HD void hankel_entry(const std::uint32_t* v2_32, std::uint32_t p, std::uint32_t (&out)[4]) {
   for (std::uint32_t w = 0; w < 4; ++w) out[w] = window4(v2_32, p + 4 * w);

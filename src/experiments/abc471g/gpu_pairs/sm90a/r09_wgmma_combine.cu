@@ -492,7 +492,8 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   static_assert(!(SKEW && HANKEL), "r33's rows are a list, not a run: no Hankel view");
   constexpr u32 THREADS = block_threads(WGS), HALVES = BK / 32;
-  constexpr u32 TILE = tile_bytes(BN, BK), AHEAD = NST - 2;
+  // AHEAD: stages copied ahead (HANKEL: in groups of hankel_group(NST) stages a commit, r36).
+  constexpr u32 TILE = tile_bytes(BN, BK), AHEAD = HANKEL ? hankel_ahead(NST) : NST - 2;
   static_assert(2 * NST * 8 + 1023 <= TMA_BARRIER_BYTES && AHEAD >= 1, "barriers and alignment fit, copies run ahead");
   static_assert(BK == 64 && TILE % 1024 == 0, "one 64-byte swizzled box a stage, slots 1 KB aligned");
   extern __shared__ __align__(16) unsigned char smem[];
@@ -533,6 +534,9 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
   }
   const u32 h_base = cuda::smem_addr(s_h), h_step = BK % K;  // HANKEL only
   const bool h_swap = a.desc_swap != 0;
+  // HANKEL with debug 2 (the bench's diagnostic only: answers wrong by design): no copies and no waits for them
+  // after the prologue - the tensor cores multiply whatever the slots hold.
+  const bool noloads = HANKEL && a.debug == 2;
   const u32* my_copy = reinterpret_cast<const u32*>(s_v + (g & 3) * copy_stride(kp, a.pad_copies));
 
   u32 run = 0;  // stages of this block before the segment (the mbarriers' phases count them)
@@ -548,7 +552,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
       tma_load_3d(ring + slot * TILE, &map, static_cast<int>((s0 + st) * BK), static_cast<int>(a0),
                   static_cast<int>(plane), cuda::smem_addr(&full[slot]));
     };
-    if (tid == 0)
+    if (tid == 0 && !noloads)
       for (u32 st = 0; st < AHEAD && st < nsteps; ++st) copy_stage(st, run + st);
     __syncwarp();
 
@@ -575,13 +579,10 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
       cuda::mbar_wait(&full[slot], (r / NST) & 1);  // the stage's bytes have landed
       const u32 b0 = (s0 + it) * BK;
       const auto desc_of = [&](u32 h) { return desc_sw64(ring + slot * TILE + 32 * h); };
-      if constexpr (HANKEL) {
+      if constexpr (HANKEL) {  // never called (the grouped loop below)
         (void)fr;
         (void)b0;
-        wgmma_fence();
-#pragma unroll
-        for (u32 h = 0; h < HALVES; ++h) wgmma_ss(d, desc_hankel(h_base + 16 * (t + 32 * h), h_swap), desc_of(h));
-        t = hankel_advance(t, h_step, K);
+        (void)desc_of;
       } else if constexpr (SKEW)
         rs_stage_mma_with(
             d, fr, [&](u32 h, u32 (&f)[4]) { a_fragment_skew(copy_lo, x_lo, copy_hi, x_hi, b0 + 32 * h, q, f); }, desc_of);
@@ -591,15 +592,45 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
       wgmma_wait1();  // the previous stage's group has completed: release its slot
       if (it > 0 && (tid & 127) == 0) cuda::mbar_arrive(&empty[(r - 1) % NST]);
     };
-    u32 fr_a[HALVES][4], fr_b[HALVES][4];
-    u32 it = 0;
-    for (; it + 1 < nsteps; it += 2) {
-      stage(it, fr_a);
-      stage(it + 1, fr_b);
+    if constexpr (HANKEL) {  // r35, r36: no fragments; GROUP stages a commit group, a group's slots released after
+      // the next group's wait (the copies AHEAD = NST - 2 GROUP stages ahead never wait on a slot this warp releases)
+      (void)stage;
+      constexpr u32 GROUP = hankel_group(NST);
+      u32 open = 0, prev_begin = 0, prev_end = 0;  // the open group's first stage; the last committed group's stages
+      for (u32 it = 0; it < nsteps; ++it) {
+        const u32 r = run + it, slot = r % NST;
+        if (tid == 0 && it + AHEAD < nsteps && !noloads) copy_stage(it + AHEAD, r + AHEAD);
+        __syncwarp();
+        if (!noloads) cuda::mbar_wait(&full[slot], (r / NST) & 1);  // the stage's bytes have landed
+        if (it == open) wgmma_fence();
+#pragma unroll
+        for (u32 h = 0; h < HALVES; ++h)
+          wgmma_ss(d, desc_hankel(h_base + 16 * (t + 32 * h), h_swap), desc_sw64(ring + slot * TILE + 32 * h));
+        t = hankel_advance(t, h_step, K);
+        if (it + 1 - open == GROUP || it + 1 == nsteps) {
+          wgmma_commit();
+          wgmma_wait1();  // the previous group has completed: release its slots
+          if ((tid & 127) == 0)
+            for (u32 j = prev_begin; j < prev_end; ++j) cuda::mbar_arrive(&empty[(run + j) % NST]);
+          prev_begin = open;
+          prev_end = it + 1;
+          open = it + 1;
+        }
+      }
+      wgmma_wait0();
+      if ((tid & 127) == 0)
+        for (u32 j = prev_begin; j < prev_end; ++j) cuda::mbar_arrive(&empty[(run + j) % NST]);
+    } else {
+      u32 fr_a[HALVES][4], fr_b[HALVES][4];
+      u32 it = 0;
+      for (; it + 1 < nsteps; it += 2) {
+        stage(it, fr_a);
+        stage(it + 1, fr_b);
+      }
+      if (it < nsteps) stage(it, fr_a);
+      wgmma_wait0();
+      if ((tid & 127) == 0) cuda::mbar_arrive(&empty[(run + nsteps - 1) % NST]);
     }
-    if (it < nsteps) stage(it, fr_a);
-    wgmma_wait0();
-    if ((tid & 127) == 0) cuda::mbar_arrive(&empty[(run + nsteps - 1) % NST]);
     run += nsteps;
     if constexpr (SKEW)
       skew_sums<THREADS, skew_window(WGS)>(a, d, s_win, win_copies, plane, k0, un.bm, a0, row_lo, x_lo, x_hi, q);
@@ -688,7 +719,11 @@ void launch_tma_nst(const WgmmaCombineArgs& a, cudaStream_t s) {
 template <u32 WGS>
 void launch_tma(const WgmmaCombineArgs& a, bool ss, cudaStream_t s) {
   if (a.d_rows) return launch_tma_nst<WGS, TMA_DEEPER_STAGES, true>(a, s);  // r33 (check_wgmma_combine_args: 8 stages)
-  if (ss) return launch_tma_nst<WGS, TMA_DEEPER_STAGES, false, true>(a, s);  // r35 (checked: 8 stages, kp in reach)
+  if (ss) {  // r35 (8 slots), r36 (14: groups of 4 stages), the bench's 10 (groups of 2); checked: kp in reach
+    if (a.stages == 14) return launch_tma_nst<WGS, 14, false, true>(a, s);
+    if (a.stages == 10) return launch_tma_nst<WGS, 10, false, true>(a, s);
+    return launch_tma_nst<WGS, TMA_DEEPER_STAGES, false, true>(a, s);
+  }
   a.stages == static_cast<int>(TMA_DEEPER_STAGES) ? launch_tma_nst<WGS, TMA_DEEPER_STAGES>(a, s)
                                                   : launch_tma_nst<WGS, DEEP_STAGES>(a, s);
 }
@@ -753,9 +788,18 @@ void prepare_wgmma_combine(std::uint32_t kp) {
   set_tma_smem_limit<4, TMA_DEEPER_STAGES>(kp);
   set_tma_smem_limit<4, TMA_DEEPER_STAGES, true>(kp);
   set_tma_smem_limit<2, TMA_DEEPER_STAGES, true>(kp);
-  if (kp <= HANKEL_MAX_KP) {  // r35's H grows with kp: beyond, the launcher refuses the shape (a clear error)
+  // r35's H grows with kp: beyond each kernel's reach the launcher refuses the shape (a clear error)
+  if (kp <= hankel_max_kp(TMA_DEEPER_STAGES)) {
     set_tma_smem_limit<4, TMA_DEEPER_STAGES, false, true>(kp);
     set_tma_smem_limit<2, TMA_DEEPER_STAGES, false, true>(kp);
+  }
+  if (kp <= hankel_max_kp(10)) {
+    set_tma_smem_limit<4, 10, false, true>(kp);
+    set_tma_smem_limit<2, 10, false, true>(kp);
+  }
+  if (kp <= hankel_max_kp(14)) {
+    set_tma_smem_limit<4, 14, false, true>(kp);
+    set_tma_smem_limit<2, 14, false, true>(kp);
   }
   set_smem_limit<false, 2, 64>(kp);
   set_smem_limit<true, 2, 64>(kp);
