@@ -438,7 +438,7 @@ TEST(Abc471gHopperGpu, SkewedCombineSolvesAreExact) {
 #endif
 }
 
-// r35 (operand ss on the TMA kernel: circ(V) from its Hankel view) and r36 (its groups of four stages): whole solves against the CPU at K off the tile
+// r35 (operand ss on the TMA kernel: circ(V) from its Hankel view) and r36 (seven groups in flight): whole solves against the CPU at K off the tile
 // sizes (small K: a stage's 64 bytes wrap H's index more than once), the max case's K with counts above 127 (upper
 // planes), V all ones and none, fused, spilling, in several chunks and in blocks of 128 rows, three solves with poison
 // between; the shared test vectors.
@@ -460,7 +460,7 @@ TEST(Abc471gHopperGpu, HankelCombineSolvesAreExact) {
   const auto [loaded, appended] = answers_and_vectors(problems, wants);
   for (std::size_t i = 0; i < problems.size(); ++i)
     for (int variant = 0; variant < (i < randoms ? 6 : 3); ++variant) {
-      // variants 4 and 5 (test vectors: 2): r36, commit groups of four stages; 5 in several chunks
+      // variants 4 and 5 (test vectors: 2): r36, seven commit groups in flight; 5 in several chunks
       gp::PairsConfig c = variant >= 4 || (i >= randoms && variant == 2) ? gp::find_rung("p36").config() : r35.config();
       c.progress = false;
       if (variant == 5) c.chunk_pairs = 1'000;
@@ -534,7 +534,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
     for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10)}) {
       const std::uint32_t kp = gp::padded_k(p.k);
       const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-      for (const int variant : {0, 1, 2, 3, 4}) {  // 3, 4: r36 (groups of four stages), fused and in several chunks
+      for (const int variant : {0, 1, 2, 3, 4}) {  // 3, 4: r36 (seven groups in flight), fused and in several chunks
         gp::PairsConfig c = gp::find_rung(variant >= 3 ? "p36" : "p35").config();
         c.progress = false;
         if (variant == 1 || variant == 4) c.chunk_pairs = 1'000;

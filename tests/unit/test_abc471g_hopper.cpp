@@ -445,7 +445,7 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   EXPECT_EQ(refused(a, rs, ""), "accepted") << "r15 at kp 9088";
   a.kp = 8960;
   EXPECT_EQ(refused(a, ss, ""), "accepted") << "r35 at its largest kp";
-  a.stages = 14;  // r36: groups of four stages, 14 slots: H fits up to kp 6272
+  a.stages = 14;  // r36: seven groups in flight, 14 slots: H fits up to kp 6272
   EXPECT_EQ(refused(a, ss, "kp <= 6272 with 14 stages"), "named");
   a.kp = 6272;
   EXPECT_EQ(refused(a, ss, ""), "accepted") << "r36 at its largest kp";

@@ -770,7 +770,7 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   big.b = {1};
   big.v.assign(2300, 0);
   EXPECT_EQ(r35.precondition(big), gp::find_rung("p31").precondition(big));
-  // r36: r35 in commit groups of four stages (14 slots)
+  // r36: r35 with seven commit groups in flight (14 slots)
   const gp::PairsRung& r36 = gp::find_rung("p36");
   EXPECT_EQ(r36.predecessor, "r35_hankel_operand");
   EXPECT_EQ(r36.config().wgmma.stages, 14);

@@ -481,14 +481,14 @@ TEST(Abc471gWgmmaEmu, HankelViewIsTheCirculant) {
   EXPECT_GT(r9::tma_hankel_smem_bytes(r9::HANKEL_MAX_KP + 128, r9::TMA_DEEPER_STAGES), 232'448u);
   EXPECT_EQ(r9::tma_hankel_smem_bytes(2304, r9::TMA_DEEPER_STAGES), 69'888u + 18u * 2304u);
   EXPECT_EQ(r9::HANKEL_MAX_KP, 8960u);
-  for (const std::uint32_t nst : r9::HANKEL_SLOTS) {  // r36's groups: the copies six stages ahead, slots to spare
+  for (const std::uint32_t nst : r9::HANKEL_SLOTS) {  // r36's groups in flight: the copies six stages ahead, slots to spare
     const std::uint32_t most = r9::hankel_max_kp(nst);
     EXPECT_LE(r9::tma_hankel_smem_bytes(most, nst), 232'448u) << nst;
     EXPECT_GT(r9::tma_hankel_smem_bytes(most + 128, nst), 232'448u) << nst;
     EXPECT_EQ(r9::hankel_ahead(nst), 6u) << nst;
-    EXPECT_EQ(nst - r9::hankel_ahead(nst), 2 * r9::hankel_group(nst)) << nst;
+    EXPECT_EQ(nst - r9::hankel_ahead(nst), r9::hankel_in_flight(nst) + 1) << nst;
   }
-  EXPECT_EQ(r9::hankel_group(8), 1u);
-  EXPECT_EQ(r9::hankel_group(10), 2u);
-  EXPECT_EQ(r9::hankel_group(14), 4u);
+  EXPECT_EQ(r9::hankel_in_flight(8), 1u);
+  EXPECT_EQ(r9::hankel_in_flight(10), 3u);
+  EXPECT_EQ(r9::hankel_in_flight(14), 7u);
 }

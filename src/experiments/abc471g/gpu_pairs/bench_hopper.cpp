@@ -429,7 +429,7 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
                            "r26_one_chunk_tiles_28", "r27_one_chunk_no_tile_end_barrier",
                            "r28_given_tiles_full_path", "r29_hist_loads_in_flight", "r30_paired_write_out",
                            "r31_quad_write_out", "r32_quad_tiles_24", "r33_skewed_combine", "r34_skewed_rows_128",
-                           "r35_hankel_operand", "r36_hankel_groups_of_four"}) {
+                           "r35_hankel_operand", "r36_hankel_seven_in_flight"}) {
     const PairsRung& rung = find_rung(slug);
     if (!rung.precondition(p).empty() || measure::unmet(rung.needs, gpu::needs_facts(o.device))) continue;
     PairsConfig gc = rung.config();

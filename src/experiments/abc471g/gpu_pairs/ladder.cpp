@@ -348,10 +348,10 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r31_quad_write_out", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_operand(WgmmaOperand::Ss, in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 12, 1, 1024, 256)))),
-        gpu_rung("p36", 36, "r36_hankel_groups_of_four", "r35 in commit groups of four stages",
-                 "r35 with its wgmmas committed in groups of four stages (eight k32 wgmmas a group, as the mma probe's "
-                 "92.8 %-of-peak loop) instead of one, a group's slots released after the next group's wait, 14 slots "
-                 "so that the copies still run six stages ahead (PairsConfig::wgmma.stages = 14)",
+        gpu_rung("p36", 36, "r36_hankel_seven_in_flight", "r35 with seven commit groups in flight",
+                 "r35 with wait_group 7 instead of 1 (up to sixteen wgmmas a warpgroup queued at the tensor cores, "
+                 "as the mma probe's 92.8 %-of-peak loop queues eight), a stage's slot released once its group is "
+                 "done, 14 slots so that the copies still run six stages ahead (PairsConfig::wgmma.stages = 14)",
                  "r35_hankel_operand", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_operand(WgmmaOperand::Ss, in_one_chunk(wgmma_knobs(1, 1, 14, 1, 28, 12, 1, 1024, 256)))),

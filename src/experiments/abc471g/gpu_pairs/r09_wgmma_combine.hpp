@@ -47,7 +47,7 @@ inline constexpr WgmmaShape WGMMA_SHAPES[] = {
     {WgmmaOperand::Rs, 4, 128, 1, 1}, {WgmmaOperand::Rs, 2, 64, 1, 1, 6}, {WgmmaOperand::Rs, 4, 64, 1, 1, 6},
     {WgmmaOperand::Rs, 4, 128, 1, 1, 6}, {WgmmaOperand::Rs, 2, 64, 1, 1, 6, 1}, {WgmmaOperand::Rs, 4, 64, 1, 1, 6, 1},
     {WgmmaOperand::Ss, 2, 64, 1, 1, 8, 1}, {WgmmaOperand::Ss, 4, 64, 1, 1, 8, 1},  // r35 (kp <= 8960 only)
-    {WgmmaOperand::Ss, 4, 64, 1, 1, 10, 1}, {WgmmaOperand::Ss, 4, 64, 1, 1, 14, 1},  // groups of 2, 4 stages (r36)
+    {WgmmaOperand::Ss, 4, 64, 1, 1, 10, 1}, {WgmmaOperand::Ss, 4, 64, 1, 1, 14, 1},  // 3, 7 groups in flight (r36: 7)
     {WgmmaOperand::Rs, 4, 64, 1, 1, 8, 1}};
 
 struct WgmmaCombineArgs {
@@ -85,7 +85,7 @@ struct WgmmaCombineArgs {
   // slot): no block barrier and no cp.async in the main loop. rs, inflight 1, pad_copies 1, stages 6 (or 8:
   // the copies six stages ahead, a bench shape) and stage_bytes 64 only; needs the driver's cuTensorMapEncodeTiled (a RunError says so when missing).
   // With operand ss (r35, r35_hankel_operand.cpp): the same pipeline with A read by the tensor cores from circ(V)'s
-  // Hankel view in shared memory (no fragments); stages 8 (r35), 10 or 14 (commit groups of 2 or 4 stages, r36), kp <=
+  // Hankel view in shared memory (no fragments); stages 8 (r35), 10 or 14 (3 or 7 commit groups in flight, r36: 7), kp <=
   // r09::hankel_max_kp(stages) only (8960, 8064, 6272). debug 2 (bench only): no copies after the prologue.
   int tma = 0;
   // r33 (r33_skewed_combine.cpp): the planes are skewed (P[a][(b - a) mod K] = C[a][b]) and the product's rows

@@ -225,11 +225,11 @@ JOSEKI_HD constexpr std::uint32_t hankel_max_kp(std::uint32_t nst) {
 }
 inline constexpr std::uint32_t HANKEL_MAX_KP = hankel_max_kp(8);  // r35's (8960)
 inline constexpr std::uint32_t HANKEL_SLOTS[] = {8, 10, 14};  // the Hankel kernel's slot counts (r35, bench, r36)
-// r36: the Hankel kernel commits its wgmmas in groups of `group` stages (2 k32 steps a stage) and releases a group's
-// slots after the next group's wait: with nst slots it copies nst - 2 group stages ahead. Slots 8, 10, 14: groups of
-// 1 (r35), 2, 4 stages, six stages ahead each.
-JOSEKI_HD constexpr std::uint32_t hankel_group(std::uint32_t nst) { return nst >= 14 ? 4u : nst >= 10 ? 2u : 1u; }
-JOSEKI_HD constexpr std::uint32_t hankel_ahead(std::uint32_t nst) { return nst - 2 * hankel_group(nst); }
+// r36: the Hankel kernel commits each stage's two wgmmas as a group and leaves W groups in flight (wait_group W), a
+// stage's slot released once its group is done: with nst slots it copies nst - W - 1 stages ahead. Slots 8, 10, 14:
+// 1 (r35), 3, 7 groups in flight, six stages ahead each.
+JOSEKI_HD constexpr std::uint32_t hankel_in_flight(std::uint32_t nst) { return nst >= 14 ? 7u : nst >= 10 ? 3u : 1u; }
+JOSEKI_HD constexpr std::uint32_t hankel_ahead(std::uint32_t nst) { return nst - hankel_in_flight(nst) - 1; }
 // Entry p of H from V2 (V twice over, as 32-bit words): its 16 bytes V2[p .. p + 15].
 JOSEKI_HD void hankel_entry(const std::uint32_t* v2_32, std::uint32_t p, std::uint32_t (&out)[4]) {
   for (std::uint32_t w = 0; w < 4; ++w) out[w] = window4(v2_32, p + 4 * w);

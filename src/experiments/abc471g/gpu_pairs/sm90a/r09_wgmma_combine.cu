@@ -111,6 +111,10 @@ __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.a
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_wait1() { asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory"); }
+template <int N>
+__device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+}
 
 // D (64 x 128, s32) += A (64 x 32 u8, registers) * B (32 x 128 u8, descriptor; K-major).
 __device__ __forceinline__ void wgmma_rs(u32 (&d)[64], u32 a0, u32 a1, u32 a2, u32 a3, u64 db) {
@@ -492,7 +496,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   static_assert(!(SKEW && HANKEL), "r33's rows are a list, not a run: no Hankel view");
   constexpr u32 THREADS = block_threads(WGS), HALVES = BK / 32;
-  // AHEAD: stages copied ahead (HANKEL: in groups of hankel_group(NST) stages a commit, r36).
+  // AHEAD: stages copied ahead (HANKEL: with hankel_in_flight(NST) commit groups left in flight, r36).
   constexpr u32 TILE = tile_bytes(BN, BK), AHEAD = HANKEL ? hankel_ahead(NST) : NST - 2;
   static_assert(2 * NST * 8 + 1023 <= TMA_BARRIER_BYTES && AHEAD >= 1, "barriers and alignment fit, copies run ahead");
   static_assert(BK == 64 && TILE % 1024 == 0, "one 64-byte swizzled box a stage, slots 1 KB aligned");
@@ -592,34 +596,29 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
       wgmma_wait1();  // the previous stage's group has completed: release its slot
       if (it > 0 && (tid & 127) == 0) cuda::mbar_arrive(&empty[(r - 1) % NST]);
     };
-    if constexpr (HANKEL) {  // r35, r36: no fragments; GROUP stages a commit group, a group's slots released after
-      // the next group's wait (the copies AHEAD = NST - 2 GROUP stages ahead never wait on a slot this warp releases)
+    if constexpr (HANKEL) {  // r35, r36: no fragments; a commit group a stage, W groups left in flight, a stage's
+      // slot released once its group is done (the copies AHEAD = NST - W - 1 stages ahead never wait on a slot this
+      // warp has still to release). Every stage runs the same fence / wgmmas / commit / wait: a fence or commit on a
+      // divergent path makes ptxas serialize the wgmmas (C7520; session 14's call 2 measured it: +35 %).
       (void)stage;
-      constexpr u32 GROUP = hankel_group(NST);
-      u32 open = 0, prev_begin = 0, prev_end = 0;  // the open group's first stage; the last committed group's stages
+      constexpr u32 W = hankel_in_flight(NST);
       for (u32 it = 0; it < nsteps; ++it) {
         const u32 r = run + it, slot = r % NST;
         if (tid == 0 && it + AHEAD < nsteps && !noloads) copy_stage(it + AHEAD, r + AHEAD);
         __syncwarp();
         if (!noloads) cuda::mbar_wait(&full[slot], (r / NST) & 1);  // the stage's bytes have landed
-        if (it == open) wgmma_fence();
+        wgmma_fence();
 #pragma unroll
         for (u32 h = 0; h < HALVES; ++h)
           wgmma_ss(d, desc_hankel(h_base + 16 * (t + 32 * h), h_swap), desc_sw64(ring + slot * TILE + 32 * h));
         t = hankel_advance(t, h_step, K);
-        if (it + 1 - open == GROUP || it + 1 == nsteps) {
-          wgmma_commit();
-          wgmma_wait1();  // the previous group has completed: release its slots
-          if ((tid & 127) == 0)
-            for (u32 j = prev_begin; j < prev_end; ++j) cuda::mbar_arrive(&empty[(run + j) % NST]);
-          prev_begin = open;
-          prev_end = it + 1;
-          open = it + 1;
-        }
+        wgmma_commit();
+        wgmma_wait<W>();  // stage it - W's group has completed: release its slot
+        if (it >= W && (tid & 127) == 0) cuda::mbar_arrive(&empty[(r - W) % NST]);
       }
       wgmma_wait0();
       if ((tid & 127) == 0)
-        for (u32 j = prev_begin; j < prev_end; ++j) cuda::mbar_arrive(&empty[(run + j) % NST]);
+        for (u32 j = nsteps > W ? nsteps - W : 0u; j < nsteps; ++j) cuda::mbar_arrive(&empty[(run + j) % NST]);
     } else {
       u32 fr_a[HALVES][4], fr_b[HALVES][4];
       u32 it = 0;
