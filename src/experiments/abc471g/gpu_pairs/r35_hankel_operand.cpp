@@ -18,4 +18,16 @@
 // Prediction: ~2-3x fewer warp instructions in the kernel; it becomes tensor- or shared-memory-bound: ~27 -> ~17-20
 // us alone at the max case, the whole max case ~62 -> ~53-56 us, 10^9 ~-10 us (the combine ~49 us there). If the
 // shared-memory reads of A throttle the tensor pipe, less.
+// Measured (H200, results/h200/2026-12-03-session14, medians of three processes; every answer exact against
+// cpu-direct, the GPU tests of every shape - the layout was right the first time, no LBO/SBO exchange - memcheck 0
+// errors, racecheck 0 hazards in every call): WRONG, no gain. First form (call1, code of 0e0d70a: the stages unrolled in
+// pairs as r15's): the kernel alone (ncu, max case) 27.20 us against r15's 27.23, tensor pipe 53.3 % busy against
+// 53.1 %, 9.08 M warp instructions against 8.87 M - the fragments' loads went and the count *rose*: it counts the
+// warps' polling of the `full` mbarriers, so the warps were waiting, not issuing; the whole max case 62.18 us against
+// r31's 62.14, 10^9 2872.38 against 2870.51 us (a tie). This form (final, code of cad450d: r36's single loop with
+// wait_group 1): the kernel 28.45 us (10.70 M instructions, tensor pipe 50.5 %) against r15's 27.01, the max case
+// 63.74 us against 62.24, 10^8 347.71 against 346.18, 10^9 2879.57 against 2875.07 us. The bench's diagnostic without
+// any copy after the prologue (debug 2, answers wrong by design) still takes 25.38 us hot against 27.59 with them: the
+// feed costs ~2 us; the rest is the wgmma loop and its epilogue themselves. Kept as a negative rung: the operand's
+// assembly never bounded the kernel.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

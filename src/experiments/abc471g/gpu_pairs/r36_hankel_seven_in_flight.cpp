@@ -16,4 +16,10 @@
 // path") and r35's kernel took 36.9 us instead of 27.2 - every stage now runs the same fence / wgmmas / commit / wait.
 // Prediction: if the commit-and-wait rhythm bounds it, the tensor pipe from 53 % towards 75-90 %: the kernel ~27 ->
 // ~17-20 us, the max case ~-7 to -10 us. If the copies (or the epilogue and the segments' refills) bound it, nothing.
+// Measured (H200, results/h200/2026-12-03-session14/final, code of cad450d, medians of three processes; exact,
+// memcheck and racecheck clean): WRONG, a loss. The kernel alone (ncu, max case) 32.03 us, tensor pipe 44.1 % busy
+// (r35 in the same call 28.45 us, 50.5 %); the bench's 10 slots (three in flight) 33.31 us cold like 14 (33.34); without
+// the copies (debug 2) 29.25 us hot against r35's 25.38. The whole max case 67.30 us (r31 62.24), 10^8 351.04 us, 10^9
+// 2890.19 us. More wgmmas queued a warpgroup made the tensor pipe *less* busy: what the mma probe's loop reaches with
+// eight a group (operands resident, one warpgroup a block, no epilogue) is not what holds this kernel back.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
