@@ -5,6 +5,7 @@
 // graph really captured and replayed. Skipped, visibly, without a GPU.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -50,6 +51,17 @@ std::pair<std::size_t, std::size_t> answers_and_vectors(std::vector<ab::Problem>
       ++appended;
     }
   return {vectors.size(), appended};
+}
+
+// Three solves on dev, poison before the first and the third (a solve must not lean on the last one's output), each
+// equal to want; `what` names the case in a failure (the solve's index is added).
+void expect_three_solves(gp::PairsDevice& dev, const ab::Answer& want, const std::string& what) {
+  joseki::cuda::Stream s;
+  for (int rep = 0; rep < 3; ++rep) {
+    if (rep != 1) dev.poison(s);
+    dev.enqueue_solve(s);
+    EXPECT_EQ(dev.download(s), want) << "solve " << rep << ", " << what;
+  }
 }
 
 void expect_floor_sums(const std::vector<ab::Problem>& problems) {
@@ -218,13 +230,9 @@ TEST(Abc471gHopperGpu, LeanCountSolvesAreExact) {
         c.partition_tile = 24;
       }
       gp::PairsDevice dev(problems[i], c, 0);
-      joseki::cuda::Stream s;
-      for (int rep = 0; rep < 3; ++rep) {
-        if (rep != 1) dev.poison(s);
-        dev.enqueue_solve(s);
-        EXPECT_EQ(dev.download(s), wants[i]) << "solve " << rep << ", variant " << variant << ", N = " << problems[i].n
-                                             << ", K = " << problems[i].k << (i >= randoms ? " (test vector)" : "");
-      }
+      expect_three_solves(dev, wants[i],
+                          "variant " + std::to_string(variant) + ", N = " + std::to_string(problems[i].n) + ", K = " +
+                              std::to_string(problems[i].k) + (i >= randoms ? " (test vector)" : ""));
     }
   if (loaded == 0) GTEST_SKIP() << "random problems exact; test vectors not found (../shared/testdata/abc471g)";
   EXPECT_GT(appended, 0u) << "no shared test vector with K <= 4096";
@@ -377,13 +385,9 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
       if (threads >= 5 && threads <= 19) c = gp::find_rung("p" + std::to_string(15 + threads)).config();  // 18, 19: r33, r34
       c.progress = false;
       gp::PairsDevice dev(problems[i], c, 0);
-      joseki::cuda::Stream s;
-      for (int rep = 0; rep < 3; ++rep) {
-        if (rep != 1) dev.poison(s);
-        dev.enqueue_solve(s);
-        EXPECT_EQ(dev.download(s), wants[i]) << "solve " << rep << ", threads " << threads << ", N = " << problems[i].n
-                                             << ", K = " << problems[i].k << (i >= randoms ? " (test vector)" : "");
-      }
+      expect_three_solves(dev, wants[i],
+                          "threads " + std::to_string(threads) + ", N = " + std::to_string(problems[i].n) + ", K = " +
+                              std::to_string(problems[i].k) + (i >= randoms ? " (test vector)" : ""));
     }
   if (loaded == 0) GTEST_SKIP() << "random problems exact; test vectors not found (../shared/testdata/abc471g)";
   EXPECT_GT(appended, 0u) << "no shared test vector with K <= 4096";
@@ -421,13 +425,9 @@ TEST(Abc471gHopperGpu, SkewedCombineSolvesAreExact) {
       if (variant == 2) c.chunk_pairs = 1'000;            // several chunks: the slicing pass writes the skewed planes
       gp::PairsDevice dev(problems[i], c, 0);
       EXPECT_EQ(dev.combine_kind(), "wgmma_skew");
-      joseki::cuda::Stream s;
-      for (int rep = 0; rep < 3; ++rep) {
-        if (rep != 1) dev.poison(s);
-        dev.enqueue_solve(s);
-        EXPECT_EQ(dev.download(s), wants[i]) << "solve " << rep << ", variant " << variant << ", N = " << problems[i].n
-                                             << ", K = " << problems[i].k << (i >= randoms ? " (test vector)" : "");
-      }
+      expect_three_solves(dev, wants[i],
+                          "variant " + std::to_string(variant) + ", N = " + std::to_string(problems[i].n) + ", K = " +
+                              std::to_string(problems[i].k) + (i >= randoms ? " (test vector)" : ""));
     }
   gp::PairsConfig bad = r33.config();
   bad.progress = false;
@@ -468,13 +468,9 @@ TEST(Abc471gHopperGpu, HankelCombineSolvesAreExact) {
       if (variant == 2) c.chunk_pairs = 1'000;            // several chunks: the slicing pass writes the planes
       if (variant == 3 || (i >= randoms && variant == 1)) c.wgmma.warpgroups = 2;  // blocks of 128 rows
       gp::PairsDevice dev(problems[i], c, 0);
-      joseki::cuda::Stream s;
-      for (int rep = 0; rep < 3; ++rep) {
-        if (rep != 1) dev.poison(s);
-        dev.enqueue_solve(s);
-        EXPECT_EQ(dev.download(s), wants[i]) << "solve " << rep << ", variant " << variant << ", N = " << problems[i].n
-                                             << ", K = " << problems[i].k << (i >= randoms ? " (test vector)" : "");
-      }
+      expect_three_solves(dev, wants[i],
+                          "variant " + std::to_string(variant) + ", N = " + std::to_string(problems[i].n) + ", K = " +
+                              std::to_string(problems[i].k) + (i >= randoms ? " (test vector)" : ""));
     }
   if (loaded == 0) GTEST_SKIP() << "random problems exact; test vectors not found (../shared/testdata/abc471g)";
   EXPECT_GT(appended, 0u) << "no shared test vector with K <= 4096";
@@ -726,13 +722,9 @@ TEST(Abc471gHopperGpu, SmallDsmemSolvesAreExact) {
       ASSERT_EQ(dev.counter(), gp::Counter::Kind);
   ASSERT_EQ(dev.count_kind(), "dsmem");
       EXPECT_FALSE(dev.fused()) << "r08 writes the table; the slicing pass makes the planes";
-      joseki::cuda::Stream s;
-      for (int rep = 0; rep < 3; ++rep) {
-        if (rep != 1) dev.poison(s);
-        dev.enqueue_solve(s);
-        EXPECT_EQ(dev.download(s), wants[i]) << "solve " << rep << ", cluster " << cluster << ", N = " << p.n
-                                             << ", K = " << p.k << (i >= 6 ? " (test vector)" : "");
-      }
+      expect_three_solves(dev, wants[i],
+                          "cluster " + std::to_string(cluster) + ", N = " + std::to_string(p.n) + ", K = " +
+                              std::to_string(p.k) + (i >= 6 ? " (test vector)" : ""));
     }
   }
   if (loaded == 0) GTEST_SKIP() << "random problems exact; test vectors not found (../shared/testdata/abc471g)";

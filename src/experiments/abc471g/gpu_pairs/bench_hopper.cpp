@@ -422,7 +422,8 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
     split(gc, "r04", "r04's count alone (partition + histograms; fused: they write the planes)",
           "r04's combine alone (prep, cuBLASLt GEMM, masked column sum, upper planes)", "pairs.r04_partition_gemm", false);
   }
-  // r16 .. r35 split (r15's wgmma combine; r33, r34 skewed; r35 on the Hankel view), kernel by kernel so that the count and the combine can be timed apart.
+  // r16 .. r36 split (r15's wgmma combine; r33, r34 skewed; r35, r36 on the Hankel view), kernel by kernel so that
+  // the count and the combine can be timed apart.
   for (const char* slug : {"r16_lean_count", "r17_lean_wide_tiles", "r18_one_slice_a_sm", "r19_small_partition_blocks",
                            "r20_unrolled_write_out", "r21_no_tile_end_barrier", "r22_loop_write_out",
                            "r23_prefetch_given_values", "r24_prefetch_barrier_back", "r25_one_chunk",

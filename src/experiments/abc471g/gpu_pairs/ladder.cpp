@@ -15,8 +15,8 @@ namespace joseki::abc471g::pairs {
 
 namespace {
 
-// r35's Hankel view fits beside its ring up to kp = 8960 (r36's, 14 slots: 6272): every K a partition rung takes (r35 needs no precondition of
-// its own; the wgmma kind refuses the shape above it with an InputError).
+// r35's Hankel view fits beside its ring up to kp = 8960 (r36's, 14 slots: 6272): every K a partition rung takes
+// (r35, r36 need no precondition of their own; the wgmma kind refuses the shape above it with an InputError).
 static_assert(PARTITION_MAX_KP <= r09::hankel_max_kp(14), "r35, r36 run wherever the partition count does");
 
 std::string partition_precondition(const Problem& p) {

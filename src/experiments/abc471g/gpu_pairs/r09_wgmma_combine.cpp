@@ -34,6 +34,15 @@ std::size_t wgmma_combine_smem_bytes(std::uint32_t kp, const WgmmaShape& shape) 
 
 namespace {
 
+// Why the Hankel kernel (ss with tma 1: r35, r36) cannot run at kp with `stages` slots ("" when it can): its H
+// beside the ring would not fit 227 KiB. The launcher's argument check and the combine stage both say it.
+std::string hankel_kp_refusal(std::uint32_t kp, int stages) {
+  const std::uint32_t most = r09::hankel_max_kp(static_cast<std::uint32_t>(stages));
+  if (kp <= most) return "";
+  return "kp <= " + std::to_string(most) + " with " + std::to_string(stages) + " stages (kp = " + std::to_string(kp) +
+         ": its 16 (kp + 128) bytes of shared memory beside the ring do not fit 227 KiB)";
+}
+
 // The largest dynamic shared memory of the kernels prepare_wgmma_combine sets up (every one of them).
 std::size_t wgmma_combine_max_smem_bytes(std::uint32_t kp) {
   std::size_t most = 0;
@@ -48,7 +57,7 @@ std::size_t wgmma_combine_max_smem_bytes(std::uint32_t kp) {
   // r33's kernel (r15's shape, the windows beside it; prepare_wgmma_combine sets it up too)
   for (const std::uint32_t wgs : {2u, 4u})
     most = std::max(most, r09::tma_smem_bytes(kp, r09::TMA_DEEPER_STAGES, 64) + r09::skew_window_bytes(kp, wgs));
-  // r35's kernel, set up only where it fits (kp <= HANKEL_MAX_KP; beyond, the launcher refuses the shape)
+  // r35's and r36's kernels, set up only where they fit (kp <= hankel_max_kp; beyond, the launcher refuses the shape)
   for (const std::uint32_t nst : r09::HANKEL_SLOTS)
     if (kp <= r09::hankel_max_kp(nst)) most = std::max(most, r09::tma_hankel_smem_bytes(kp, nst));
   return most;
@@ -84,7 +93,7 @@ void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
   if (!is(a.pad_copies, 0, 1)) refuse("pad_copies = " + std::to_string(a.pad_copies) + " (must be 0 or 1)");
   if (!is(a.tma, 0, 1)) refuse("tma = " + std::to_string(a.tma) + " (must be 0 or 1)");
   const int st = a.stages;
-  const bool hankel_slots = st == 10 || st == 14;  // r36 and the bench: the Hankel kernel's groups of 2 and 4 stages
+  const bool hankel_slots = st == 10 || st == 14;  // the bench and r36: the Hankel kernel with 3 or 7 groups in flight
   if (!(st == static_cast<int>(r09::STAGES) || (st == static_cast<int>(r09::DEEP_STAGES) && rs && a.inflight == 1) ||
         (st == static_cast<int>(r09::TMA_DEEPER_STAGES) && a.tma == 1) || (hankel_slots && a.tma == 1 && !rs)))
     refuse("stages = " + std::to_string(st) +
@@ -92,10 +101,7 @@ void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
   if (a.tma == 1 && !rs) {  // r35: the TMA pipeline with A from the Hankel view H (eight stages, kp within reach)
     const std::string hankel = "tma = 1 with operand ss (r35's Hankel view) needs ";
     if (st != 8 && st != 10 && st != 14) refuse(hankel + "stages 8, 10 or 14, not " + std::to_string(st));
-    const std::uint32_t most = r09::hankel_max_kp(static_cast<std::uint32_t>(st));
-    if (a.kp > most)
-      refuse(hankel + "kp <= " + std::to_string(most) + " with " + std::to_string(st) + " stages (kp = " +
-             std::to_string(a.kp) + ": its 16 (kp + 128) bytes of shared memory beside the ring do not fit 227 KiB)");
+    if (const std::string why = hankel_kp_refusal(a.kp, st); !why.empty()) refuse(hankel + why);
     if (a.d_rows || a.rows) refuse(hankel + "no d_rows (r33's rows are a list, not a run)");
   }
   if (a.tma == 1) {  // the TMA pipeline: a group in flight, padded copies, six or eight 64-byte stages
@@ -138,12 +144,9 @@ namespace {
 class WgmmaCombineStage final : public CombineStage {
  public:
   explicit WgmmaCombineStage(const StageContext& ctx) : m_shape(ctx.cfg->wgmma) {
-    if (m_shape.tma && m_shape.op == WgmmaOperand::Ss &&
-        ctx.kp > r09::hankel_max_kp(static_cast<std::uint32_t>(m_shape.stages)))
-      throw InputError("gpu-pairs: the wgmma combine on the Hankel view (operand ss with tma 1, r35) needs K <= " +
-                       std::to_string(r09::hankel_max_kp(static_cast<std::uint32_t>(m_shape.stages))) + " with " +
-                       std::to_string(m_shape.stages) + " stages (padded K = " + std::to_string(ctx.kp) +
-                       ": its 16 (kp + 128) bytes of shared memory beside the ring do not fit 227 KiB)");
+    if (m_shape.tma && m_shape.op == WgmmaOperand::Ss)
+      if (const std::string why = hankel_kp_refusal(ctx.kp, m_shape.stages); !why.empty())
+        throw InputError("gpu-pairs: the wgmma combine on the Hankel view (operand ss with tma 1, r35) needs " + why);
     prepare_wgmma_combine(ctx.kp);
   }
   void enqueue(const CombinePlanes& cp, CUstream_st* s) override {

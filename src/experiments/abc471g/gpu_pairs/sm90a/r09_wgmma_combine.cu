@@ -583,11 +583,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
       cuda::mbar_wait(&full[slot], (r / NST) & 1);  // the stage's bytes have landed
       const u32 b0 = (s0 + it) * BK;
       const auto desc_of = [&](u32 h) { return desc_sw64(ring + slot * TILE + 32 * h); };
-      if constexpr (HANKEL) {  // never called (the grouped loop below)
-        (void)fr;
-        (void)b0;
-        (void)desc_of;
-      } else if constexpr (SKEW)
+      if constexpr (SKEW)
         rs_stage_mma_with(
             d, fr, [&](u32 h, u32 (&f)[4]) { a_fragment_skew(copy_lo, x_lo, copy_hi, x_hi, b0 + 32 * h, q, f); }, desc_of);
       else
@@ -596,7 +592,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
       wgmma_wait1();  // the previous stage's group has completed: release its slot
       if (it > 0 && (tid & 127) == 0) cuda::mbar_arrive(&empty[(r - 1) % NST]);
     };
-    if constexpr (HANKEL) {  // r35, r36: no fragments; a commit group a stage, W groups left in flight, a stage's
+    if constexpr (HANKEL) {  // r35, r36 (not `stage`): no fragments; a commit group a stage, W groups in flight, a stage's
       // slot released once its group is done (the copies AHEAD = NST - W - 1 stages ahead never wait on a slot this
       // warp has still to release). Every stage runs the same fence / wgmmas / commit / wait: a fence or commit on a
       // divergent path makes ptxas serialize the wgmmas (C7520; session 14's call 2 measured it: +35 %).
