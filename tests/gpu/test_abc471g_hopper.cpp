@@ -398,7 +398,9 @@ TEST(Abc471gHopperGpu, SliceSpreadsAreExact) {
 // CPU: V with half ones, a third, nine tenths, all ones (no row: nothing launched), none (every row), three zeros far
 // apart (the window's fallback), counts above 127 (upper planes), K = 2500 (slices too large to stage a plane's bytes
 // beside them on the H200: each byte from its counter), fused, spilling and in several chunks, three solves with
-// poison between; the shared test vectors; and the shapes the kind refuses.
+// poison between; the shared test vectors; and the shapes the kind refuses. The same for r37 (the partition kernel
+// counts each pair at its rotated cell, so the table and the planes hold P unrotated by the histograms), and its
+// refusal of a combine that reads the planes unrotated.
 TEST(Abc471gHopperGpu, SkewedCombineSolvesAreExact) {
   JOSEKI_REQUIRE_GPU();
 #ifdef JOSEKI_HAVE_CUDA
@@ -418,11 +420,16 @@ TEST(Abc471gHopperGpu, SkewedCombineSolvesAreExact) {
   const std::size_t randoms = problems.size();
   const auto [loaded, appended] = answers_and_vectors(problems, wants);
   for (std::size_t i = 0; i < problems.size(); ++i)
-    for (int variant = 0; variant < (i < randoms ? 4 : 2); ++variant) {
-      gp::PairsConfig c = variant == 3 || (i >= randoms && variant == 1) ? gp::find_rung("p34").config() : r33.config();
+    for (int variant = 0; variant < (i < randoms ? 7 : 3); ++variant) {
+      // r37 (the partition counts each pair at its rotated cell; the histograms and the slicing write P unrotated):
+      // variants 4 .. 6 fused, spilling into the (rotated) table, in several chunks; test vectors: variant 2
+      const bool r37 = i < randoms ? variant >= 4 : variant == 2;
+      gp::PairsConfig c = r37 ? gp::find_rung("p37").config()
+                          : variant == 3 || (i >= randoms && variant == 1) ? gp::find_rung("p34").config()
+                                                                           : r33.config();
       c.progress = false;
-      if (variant == 1 && i < randoms) c.bucket_cap = 8;  // spills into the table
-      if (variant == 2) c.chunk_pairs = 1'000;            // several chunks: the slicing pass writes the skewed planes
+      if ((variant == 1 || variant == 5) && i < randoms) c.bucket_cap = 8;  // spills into the table
+      if ((variant == 2 || variant == 6) && i < randoms) c.chunk_pairs = 1'000;  // several chunks: the slicing pass
       gp::PairsDevice dev(problems[i], c, 0);
       EXPECT_EQ(dev.combine_kind(), "wgmma_skew");
       expect_three_solves(dev, wants[i],
@@ -433,6 +440,47 @@ TEST(Abc471gHopperGpu, SkewedCombineSolvesAreExact) {
   bad.progress = false;
   bad.wgmma.stages = 6;  // r13's six slots: the skewed kernel is built for r15's eight only
   EXPECT_THROW(gp::PairsDevice(problems[0], bad, 0), joseki::InputError);
+  // r37's table cell by cell (the count unfused, so the table holds it): every pair at its rotated cell, with buckets
+  // that fit and that spill, in one chunk and in several, in tiles of 28 and 24
+  for (std::size_t i = 0; i < 3; ++i) {
+    const ab::Problem& p = problems[i];
+    const std::uint32_t kp = gp::padded_k(p.k);
+    const std::vector<std::uint64_t> flat = gp::cpu_pair_table(p, kp);
+    std::vector<std::uint64_t> rotated(flat.size(), 0);
+    for (std::uint32_t a = 0; a < p.k; ++a)
+      for (std::uint32_t b = 0; b < p.k; ++b)
+        rotated[static_cast<std::size_t>(a) * kp + gp::skew_col(a, b, p.k)] = flat[static_cast<std::size_t>(a) * kp + b];
+    for (int shape = 0; shape < 4; ++shape) {
+      gp::PairsConfig c = gp::find_rung("p37").config();
+      c.progress = false;
+      c.fuse = false;
+      if (shape & 1) c.bucket_cap = 8;
+      if (shape & 2) {
+        c.chunk_pairs = 7'777;
+        c.partition_tile = 24;
+      }
+      gp::PairsDevice dev(p, c, 0);
+      ASSERT_EQ(dev.counter(), gp::Counter::Partition);
+      joseki::cuda::Stream s;
+      dev.poison(s);
+      dev.enqueue_count(s);
+      EXPECT_EQ(dev.download_table(s), rotated) << "r37's table, shape " << shape << ", N = " << p.n << ", K = " << p.k;
+    }
+  }
+  // r37's rotated cells with a combine that reads the planes unrotated (or the built-in combiners) would answer
+  // wrong: refused, with the knob and the kind named
+  for (const std::string kind : {"wgmma", ""}) {
+    gp::PairsConfig rot = gp::find_rung("p37").config();
+    rot.progress = false;
+    rot.combine_kind = kind;
+    try {
+      gp::PairsDevice dev(problems[0], rot, 0);
+      ADD_FAILURE() << "partition_lean 13 with combine kind '" << kind << "' was accepted";
+    } catch (const joseki::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("partition_lean = 13"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("wgmma_skew"), std::string::npos) << e.what();
+    }
+  }
   if (loaded == 0) GTEST_SKIP() << "random problems exact; test vectors not found (../shared/testdata/abc471g)";
   EXPECT_GT(appended, 0u) << "no shared test vector with K <= 4096";
 #endif
@@ -555,17 +603,18 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
     for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10), sparse}) {
       const std::uint32_t kp = gp::padded_k(p.k);
       const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-      for (const int variant : {0, 1, 2, 3}) {
-        gp::PairsConfig c = gp::find_rung(variant == 3 ? "p34" : "p33").config();  // r34: blocks of 128 rows
+      for (const int variant : {0, 1, 2, 3, 4, 5, 6}) {
+        // r34: blocks of 128 rows; 4 .. 6: r37 (the partition counts at rotated cells) fused, spilling, in chunks
+        gp::PairsConfig c = gp::find_rung(variant == 3 ? "p34" : variant >= 4 ? "p37" : "p33").config();
         c.progress = false;
-        if (variant == 1) c.bucket_cap = 8;
-        if (variant == 2) c.chunk_pairs = 1'000;
+        if (variant == 1 || variant == 5) c.bucket_cap = 8;
+        if (variant == 2 || variant == 6) c.chunk_pairs = 1'000;
         gp::PairsDevice dev(p, c, 0);
         joseki::cuda::Stream s;
         dev.poison(s);
         for (int rep = 0; rep < 2; ++rep) {
           dev.enqueue_solve(s);
-          EXPECT_EQ(dev.download(s), want) << "r33, variant " << variant << ", solve " << rep << ", K = " << p.k;
+          EXPECT_EQ(dev.download(s), want) << "r33/r37, variant " << variant << ", solve " << rep << ", K = " << p.k;
         }
       }
     }

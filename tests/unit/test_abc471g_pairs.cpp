@@ -552,7 +552,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 37u);  // r00..r36 (r05..r36: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 38u);  // r00..r37 (r05..r37: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -734,10 +734,11 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   for (const gp::PairsRung& r : gp::pairs_ladder()) {
     if (!r.count_kind.empty()) { EXPECT_EQ(r.counter, gp::Counter::Kind) << r.slug; }
     if (r.slug != "r08_dsmem_count") { EXPECT_TRUE(r.count_kind.empty()) << r.slug; }
-    if (r.position < 9) {  // r09 .. r32 combine on r09's wgmma kind, r33 on its skewed kind; before r09 built-in combiners
+    if (r.position < 9) {  // r09 .. r32, r35, r36 combine on r09's wgmma kind, r33, r34, r37 on its skewed kind; before
+                           // r09 built-in combiners
       EXPECT_TRUE(r.combine_kind.empty()) << r.slug;
     } else {
-      EXPECT_EQ(r.combine_kind, r.position == 33 || r.position == 34 ? "wgmma_skew" : "wgmma") << r.slug;
+      EXPECT_EQ(r.combine_kind, r.position == 33 || r.position == 34 || r.position == 37 ? "wgmma_skew" : "wgmma") << r.slug;
     }
   }
   const gp::PairsRung& r33 = gp::find_rung("p33");
@@ -776,6 +777,20 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(r36.config().wgmma.stages, 14);
   EXPECT_EQ(r36.config().wgmma.op, gp::WgmmaOperand::Ss);
   EXPECT_EQ(r36.config().partition_lean, c35.partition_lean);
+  // r37: r33 with the partition kernel that counts each pair at its rotated cell (variant 13), the rest r33's
+  const gp::PairsRung& r37 = gp::find_rung("p37");
+  const gp::PairsConfig c37 = r37.config(), c33 = gp::find_rung("p33").config();
+  EXPECT_EQ(r37.predecessor, "r33_skewed_combine");
+  EXPECT_EQ(c37.partition_lean, 13);
+  EXPECT_EQ(c33.partition_lean, 12);
+  EXPECT_EQ(c37.combine_kind, "wgmma_skew");
+  EXPECT_EQ(c37.combine_kind, c33.combine_kind);
+  EXPECT_EQ(c37.partition_tile, c33.partition_tile);
+  EXPECT_EQ(c37.partition_threads, c33.partition_threads);
+  EXPECT_EQ(c37.chunk_pairs, c33.chunk_pairs);
+  EXPECT_EQ(c37.wgmma.stages, c33.wgmma.stages);
+  EXPECT_EQ(c37.wgmma.warpgroups, c33.wgmma.warpgroups);
+  EXPECT_EQ(r37.precondition(big), gp::find_rung("p33").precondition(big));
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

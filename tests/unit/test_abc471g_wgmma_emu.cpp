@@ -430,6 +430,20 @@ TEST(Abc471gWgmmaEmu, SkewColumnsAreARotationOfEachRow) {
   }
 }
 
+// r37: the partition kernel's rotated cell is row a's cell at the skewed column, for every pair of a few K (kp: K
+// rounded up to 128, and kp = K where K is a multiple of 128).
+TEST(Abc471gWgmmaEmu, RotatedCellIsTheSkewedColumn) {
+  for (const u32 k : {1u, 2u, 5u, 37u, 128u, 2300u, 4096u}) {
+    const u32 kp = gp::padded_k(k);
+    for (u32 a = 0; a < k; a += (k > 300 ? 13 : 1))
+      for (u32 b = 0; b < k; ++b) {
+        const u32 cell = gp::rotated_cell(a, b, k, kp - 1);
+        ASSERT_EQ(cell, a * kp + gp::skew_col(a, b, k)) << "K " << k << ", a " << a << ", b " << b;
+        ASSERT_EQ(cell / kp, a);
+      }
+  }
+}
+
 // r35: H written as the kernel writes it (hankel_entry from V2's words), read as the tensor cores read a no-swizzle
 // K-major A descriptor with r35's offsets (hankel_offset), at the entry the kernel's running index reaches
 // (hankel_start per segment, hankel_advance per stage): every element of every warpgroup's 64 x 32 operand of every

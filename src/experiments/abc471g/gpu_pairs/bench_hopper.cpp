@@ -422,25 +422,21 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
     split(gc, "r04", "r04's count alone (partition + histograms; fused: they write the planes)",
           "r04's combine alone (prep, cuBLASLt GEMM, masked column sum, upper planes)", "pairs.r04_partition_gemm", false);
   }
-  // r16 .. r36 split (r15's wgmma combine; r33, r34 skewed; r35, r36 on the Hankel view), kernel by kernel so that
-  // the count and the combine can be timed apart.
-  for (const char* slug : {"r16_lean_count", "r17_lean_wide_tiles", "r18_one_slice_a_sm", "r19_small_partition_blocks",
-                           "r20_unrolled_write_out", "r21_no_tile_end_barrier", "r22_loop_write_out",
-                           "r23_prefetch_given_values", "r24_prefetch_barrier_back", "r25_one_chunk",
-                           "r26_one_chunk_tiles_28", "r27_one_chunk_no_tile_end_barrier",
-                           "r28_given_tiles_full_path", "r29_hist_loads_in_flight", "r30_paired_write_out",
-                           "r31_quad_write_out", "r32_quad_tiles_24", "r33_skewed_combine", "r34_skewed_rows_128",
-                           "r35_hankel_operand", "r36_hankel_seven_in_flight"}) {
-    const PairsRung& rung = find_rung(slug);
+  // Every rung from r16 on with joseki's wgmma combine (r15's kernel; r33, r34, r37 skewed; r35, r36 on the Hankel
+  // view) split, kernel by kernel, so that the count and the combine can be timed apart: a new rung is measured here
+  // without a line of its own.
+  for (const PairsRung& rung : pairs_ladder()) {
+    if (rung.position < 16 || (rung.combine_kind != "wgmma" && rung.combine_kind != "wgmma_skew")) continue;
+    const char* slug = rung.slug.c_str();
     if (!rung.precondition(p).empty() || measure::unmet(rung.needs, gpu::needs_facts(o.device))) continue;
     PairsConfig gc = rung.config();
     gc.progress = false;
     gc.graph = false;
     const std::string tag = std::string(slug).substr(0, 3);
     split(gc, tag, tag + "'s count alone (lean partition + histograms; fused: they write the planes)",
-          tag + (tag == "r33" || tag == "r34" ? "'s combine alone (r33's skewed wgmma combine, the first terms)"
-                 : tag == "r35" || tag == "r36" ? "'s combine alone (r15's wgmma combine on the Hankel view, the first terms)"
-                                               : "'s combine alone (r15's wgmma combine, the first terms)"),
+          tag + (rung.combine_kind == "wgmma_skew"       ? "'s combine alone (r33's skewed wgmma combine, the first terms)"
+                 : gc.wgmma.op == WgmmaOperand::Ss ? "'s combine alone (r15's wgmma combine on the Hankel view, the first terms)"
+                                                   : "'s combine alone (r15's wgmma combine, the first terms)"),
           "pairs." + std::string(slug), true);
   }
   // r08 split, clusters of 8 and 16: the DSMEM count alone (route + tables, zeroing included), and for

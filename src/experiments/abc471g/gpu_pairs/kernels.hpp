@@ -68,7 +68,8 @@ struct PartitionArgs {
   // with 4's write-out loop (r22); 8: 7 with the next tile's given values prefetched into L1 (r23); 9: 4 with
   // 8's prefetch (r24); 10: 8 with a tile of given values on the full tile's path (r28); 11: 8 with the write-out
   // in pairs of entries (r30; runs padded to even lengths with holes of offset `slice`, counted by the histograms
-  // into a spare counter); 12: 11 in groups of four entries (r31: runs padded to multiples of 4).
+  // into a spare counter); 12: 11 in groups of four entries (r31: runs padded to multiples of 4); 13: 12 with each
+  // pair counted at its rotated cell a kp + (b - a) mod K (r37: the table holds P, the skewed combine's operand).
   // Any other value means 3. tile_pairs 32: lean 1 only (a sweep point).
   int lean = 0;
   // Threads per histogram block: 512 (HIST_THREADS), or 1024 (PairsConfig::hist_threads, session 10's sweep

@@ -355,6 +355,13 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r35_hankel_operand", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_operand(WgmmaOperand::Ss, in_one_chunk(wgmma_knobs(1, 1, 14, 1, 28, 12, 1, 1024, 256)))),
+        gpu_rung("p37", 37, "r37_rotated_cells", "r33 with the rotation in the partition's cell index",
+                 "r33 with each pair counted at its rotated cell a kp + (b - a) mod K by the partition kernel (two "
+                 "instructions a pair; partition_lean = 13), so that the histograms write the skewed combine's "
+                 "operand P with r31's plain packed stores instead of a second, skewed pass over their slice",
+                 "r33_skewed_combine", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 13, 1, 1024, 256))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -383,4 +383,10 @@ JOSEKI_HD int plane_shift(int plane, int low) { return plane == 0 ? 0 : low + 8 
 // D'[x][a] = sum_d P[a][d] V[(x + d) mod K] (r33_skewed_combine.cpp derives it). The column of cell (a, b).
 JOSEKI_HD std::uint32_t skew_col(std::uint32_t a, std::uint32_t b, std::uint32_t k) { return b >= a ? b - a : b + k - a; }
 
+// r37 (partition_lean 13): the cell the partition kernel counts pair (a, b) at, a kp + skew_col(a, b, K), in one
+// multiply-add and a conditional add: a (kp - 1) + b, plus K when b < a. kp_minus_1 = kp - 1 (kp >= K >= 1).
+JOSEKI_HD std::uint32_t rotated_cell(std::uint32_t a, std::uint32_t b, std::uint32_t k, std::uint32_t kp_minus_1) {
+  return a * kp_minus_1 + b + (b < a ? k : 0u);
+}
+
 }  // namespace joseki::abc471g::pairs

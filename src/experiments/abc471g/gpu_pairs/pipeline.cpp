@@ -101,6 +101,12 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
       throw InputError("gpu-pairs: PairsConfig::combine_kind = '" + c.combine_kind +
                        "' takes the gemm combiner's planes, not the " + combiner_name(c.combiner) + " combiner's");
   }
+  // r37: the partition kernel that rotates each pair's cell writes P[a][d] = C[a][(a + d) mod K], which only a
+  // combine kind that reads the planes skewed can take (any other would answer wrong).
+  if (c.partition_lean == 13 && (c.combine_kind.empty() || !find_combine_kind(c.combine_kind)->skewed_planes))
+    throw InputError("gpu-pairs: PairsConfig::partition_lean = 13 (r37) counts each pair at its rotated cell, "
+                     "(a, (b - a) mod K); only a combine kind that reads the planes skewed can follow it (wgmma_skew); "
+                     "here combine_kind = '" + c.combine_kind + "'");
   // A combiner this GPU cannot run is never prepared nor launched: the count still runs (the
   // tests' count tables), and enqueue_combine() says why the combine cannot.
   if (auto need = measure::unmet(combiner_needs(c.combiner, p.k), gpu::needs_facts(device)))
@@ -156,14 +162,14 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     // (their holes carry the offset `slice` in 16 bits).
     const int lean = c.partition_lean, pt = c.partition_threads;
     const bool small_blocks = pt == 256 || pt == 128;
-    const bool lean_ok = lean >= 5 && lean <= 12 ? pt == 256 && m_plan.slices <= 256 && (lean < 11 || m_plan.size < 65536)
+    const bool lean_ok = lean >= 5 && lean <= 13 ? pt == 256 && m_plan.slices <= 256 && (lean < 11 || m_plan.size < 65536)
                          : small_blocks        ? (lean == 0 && pt == 256) || (lean == 4 && m_plan.slices <= 256)
                                                : true;
     if (!lean_ok)
       throw InputError("gpu-pairs: partition blocks of " + std::to_string(pt) +
-                       " are r16's lean kernel, variant 4 (partition_lean = 4, blocks of 256 or 128) or 5 .. 12 "
+                       " are r16's lean kernel, variant 4 (partition_lean = 4, blocks of 256 or 128) or 5 .. 13 "
                        "(blocks of 256), with <= 256 slices (slices_per_sm; r03's kernel: blocks of 256 or 512; "
-                       "variants 11, 12: slices of < 65536 cells); here partition_lean = " + std::to_string(lean) + ", " +
+                       "variants 11 .. 13: slices of < 65536 cells); here partition_lean = " + std::to_string(lean) + ", " +
                        std::to_string(m_plan.slices) + " slices of " + std::to_string(m_plan.size) + " cells");
     const PartitionLaunch pl = prepare_partition(device, c.partition_threads, m_plan.size);
     const std::uint64_t round = std::min(m_cfg.round_pairs, std::max<std::uint64_t>(m_end - m_begin, 1));
@@ -184,8 +190,8 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     // (a chunk of m_chunk pairs has the most tiles: a shorter one has shorter runs or fewer blocks), so that
     // the holes do not eat the slack.
     std::uint64_t holes = 0;
-    if (c.partition_lean == 11 || c.partition_lean == 12) {
-      const std::uint64_t run = std::max<std::uint64_t>(m_ppt, 1), group = c.partition_lean == 12 ? 4 : 2;
+    if (c.partition_lean >= 11 && c.partition_lean <= 13) {
+      const std::uint64_t run = std::max<std::uint64_t>(m_ppt, 1), group = c.partition_lean >= 12 ? 4 : 2;
       const std::uint64_t blocks = ((m_chunk + run - 1) / run + 255) / 256;  // blocks of 256
       const std::uint64_t tile = c.partition_tile == 24 || c.partition_tile == 28 ? c.partition_tile : 16;
       holes = (group - 1) * blocks * ((run + tile - 1) / tile);
@@ -196,6 +202,7 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     const std::uint64_t cap = std::min<std::uint64_t>(c.bucket_cap ? c.bucket_cap : share, limit);
     m_cap = static_cast<std::uint32_t>((cap + 7) / 8 * 8);
     m_buf = cuda::DeviceBuffer<std::uint16_t>(static_cast<std::size_t>(buckets) * m_cap);
+    m_cells_rotated = c.partition_lean == 13;  // r37: the table and the planes hold P, not C
     m_cursor = cuda::DeviceBuffer<std::uint32_t>(buckets);
   }
   if (m_counter == Counter::Kind) {  // a pluggable count kind (kinds.hpp; r08: r08_dsmem_count.cu)
@@ -257,7 +264,7 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
                 total > 0 && m_rounds == 1 && m_chunks_per_round == 1;
       if (m_fused) {
         m_slice_max = cuda::DeviceBuffer<std::uint32_t>(m_plan.slices);
-        m_skew_stage = prepare_partition_fused(m_plan.size, m_combine_kind && m_combine_kind->skewed_planes);
+        m_skew_stage = prepare_partition_fused(m_plan.size, skew_writes());
       }
     }
   } else {
@@ -411,7 +418,7 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
         fa.planes = m_slices;
         fa.d_slice_max = m_slice_max.data();
         fa.d_max = reinterpret_cast<std::uint64_t*>(m_t32.data() + table_entries());
-        fa.skew = m_combine_kind && m_combine_kind->skewed_planes;
+        fa.skew = skew_writes();
         fa.skew_stage = m_skew_stage;
         pa.d_zero = b == a.begin ? fa.d_max : nullptr;
         launch_partition_fused(pa, fa, m_cfg.partition_threads, s);
@@ -474,7 +481,7 @@ void PairsDevice::enqueue_combine(cudaStream_t s) {
       sa.k = m_p.k;
       sa.a0 = m_a0;
       sa.low_bits = m_low_bits;
-      sa.skew = m_combine_stage && m_combine_kind->skewed_planes;
+      sa.skew = m_combine_stage && skew_writes();
       launch_slice_table(sa, s);
     }
     if (m_fused && !m_gemm && m_first_pending) {  // a combine kind: the first terms ran beside the count

@@ -140,6 +140,12 @@ class PairsDevice {
   // A pluggable combine kind (PairsConfig::combine_kind, and it runs here): it takes every plane.
   const CombineKind* m_combine_kind = nullptr;
   std::uint32_t m_skew_stage = 0;  // r33: FuseArgs::skew_stage (prepare_partition_fused)
+  // r37 (partition_lean 13, with the partition count): the partition counts each pair at its rotated cell, so the
+  // table and the planes hold P already and nothing downstream rotates them again.
+  bool m_cells_rotated = false;
+  // r33: the histograms (or the slicing pass) write the planes skewed: a skewed combine kind after a count that
+  // did not rotate the cells (r33's partition, or the atomic count that a large K falls back to).
+  bool skew_writes() const { return m_combine_kind && m_combine_kind->skewed_planes && !m_cells_rotated; }
   std::unique_ptr<CombineStage> m_combine_stage;
   cuda::DeviceBuffer<std::int8_t> m_circ;    // circ(V), kp x kp
   cuda::DeviceBuffer<std::int32_t> m_g;      // G of plane 0, kp x kp

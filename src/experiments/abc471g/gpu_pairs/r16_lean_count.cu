@@ -109,10 +109,12 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
   // count into a spare counter), so a thread writes two adjacent entries of one slice with one 32-bit store
   // (half the shared loads, stores and loop steps of the write-out). VAR 12 (r31): 11 in groups of four entries
   // (runs padded to a multiple of 4 with up to three holes; one 128-bit shared load and one 64-bit store for four).
-  constexpr bool ONE = VAR >= 4 && VAR <= 12, UNROLLED = VAR == 5 || VAR == 6,
+  // VAR 13 (r37): 12 with each pair's cell rotated, (a, b) -> a kp + (b - a) mod K, so that the table and the planes
+  // hold P[a][d] = C[a][(a + d) mod K], the skewed combine's operand (r33), without a second pass in the histograms.
+  constexpr bool ONE = VAR >= 4 && VAR <= 13, UNROLLED = VAR == 5 || VAR == 6,
                  TWO = OVERLAP || (VAR >= 6 && VAR <= 8) || VAR >= 10, END_BARRIER = VAR < 6 || VAR == 9,
-                 PREFETCH = VAR >= 8, GIVEN_FULL = VAR == 10, PAIRED = VAR == 11 || VAR == 12;
-  constexpr std::uint32_t GROUP = VAR == 12 ? 4 : PAIRED ? 2 : 1;  // entries a write-out step stores at once
+                 PREFETCH = VAR >= 8, GIVEN_FULL = VAR == 10, PAIRED = VAR >= 11 && VAR <= 13, ROTATE = VAR == 13;
+  constexpr std::uint32_t GROUP = VAR == 12 || VAR == 13 ? 4 : PAIRED ? 2 : 1;  // entries a write-out step stores at once
   constexpr std::uint32_t BPT = ONE ? (T >= 256 ? 1 : 256 / T) : (PART_MAX_BUCKETS + T - 1) / T;
   using Scan = cub::BlockScan<std::uint32_t, T, cub::BLOCK_SCAN_WARP_SCANS>;
   __shared__ typename Scan::TempStorage scan_tmp;
@@ -132,6 +134,7 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
   const std::uint64_t p1 = p0 < c.end ? (c.end - p0 < a.run ? c.end : p0 + a.run) : p0;
   const FastMod32 fm = make_fastmod32(c.k);
   const std::uint32_t shift_key = (1u << 18) - a.slice;  // key = cell + slice * shift_key
+  const std::uint32_t kp_rot = c.kp - 1;  // ROTATE: cell = a (kp - 1) + b (+ K when b < a) = a kp + (b - a) mod K
   std::uint32_t lo = 0, hi = 0;  // the LCG state of element max(q + 1, M)
   std::uint32_t prev = 0;
   // Sorted entry i (< n) of the tile in s_sorted to its bucket, or into the table when the bucket is full.
@@ -160,7 +163,8 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
     std::uint32_t key[PPT], rank2[PPT / 2] = {};
     // Pair e of the tile (prev, cur): its key (b << 18 | (cell - b * slice)) and its rank in slice b.
     auto rank_pair = [&](int e, std::uint32_t cur) {
-      const std::uint32_t cell = prev * c.kp + cur, b = __umulhi(cell, a.magic);
+      const std::uint32_t cell = ROTATE ? rotated_cell(prev, cur, c.k, kp_rot) : prev * c.kp + cur;
+      const std::uint32_t b = __umulhi(cell, a.magic);
       key[e] = cell + b * shift_key;
       prev = cur;
       rank2[e / 2] |= atomicAdd(&s_base[b], 1u) << (16 * (e & 1));
@@ -315,7 +319,7 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
 // The sorted tile's shared memory; variants 11 and 12 (PAIRED) also hold up to one or three holes a slice (<= 256
 // slices).
 constexpr std::size_t lean_sorted_bytes(int ppt, int threads = LEAN_THREADS, int var = 1) {
-  return (static_cast<std::size_t>(threads) * static_cast<std::size_t>(ppt) + (var == 11 ? 256u : var == 12 ? 768u : 0u)) *
+  return (static_cast<std::size_t>(threads) * static_cast<std::size_t>(ppt) + (var == 11 ? 256u : var == 12 || var == 13 ? 768u : 0u)) *
          sizeof(std::uint32_t);
 }
 
@@ -344,17 +348,17 @@ LeanKernel lean_kernel_512(int tile, std::uint64_t run) {
   return lean_kernel<16, VAR>();
 }
 
-// Blocks of 256, variants 5 .. 12: tiles of 28 or 24, else 16 (no tiles of 18 in blocks of 256).
+// Blocks of 256, variants 5 .. 13: tiles of 28 or 24, else 16 (no tiles of 18 in blocks of 256).
 template <int VAR>
 LeanKernel lean_kernel_256(int tile) {
   return tile == 28 ? lean_kernel<28, VAR, 256>() : tile == 24 ? lean_kernel<24, VAR, 256>() : lean_kernel<16, VAR, 256>();
 }
 
-// threads 256 with variants 5 .. 12 (r20 .. r28, r30, r31) or 4, and 128 with 4, when the slices number <= 256 (the
+// threads 256 with variants 5 .. 13 (r20 .. r28, r30, r31, r37) or 4, and 128 with 4, when the slices number <= 256 (the
 // pipeline refuses the other small-block combinations); everything else runs in blocks of 512, where
 // variant 4 needs <= 512 slices (else 1) and values other than 1, 2, 4 mean 3.
 LeanKernel choose_lean(int threads, int lean, int tile, std::uint64_t run, std::uint32_t buckets) {
-  if (threads == 256 && lean >= 5 && lean <= 12 && buckets <= 256) {
+  if (threads == 256 && lean >= 5 && lean <= 13 && buckets <= 256) {
     switch (lean) {
       case 5: return lean_kernel_256<5>(tile);
       case 6: return lean_kernel_256<6>(tile);
@@ -363,7 +367,8 @@ LeanKernel choose_lean(int threads, int lean, int tile, std::uint64_t run, std::
       case 9: return lean_kernel_256<9>(tile);
       case 10: return lean_kernel_256<10>(tile);
       case 11: return lean_kernel_256<11>(tile);
-      default: return lean_kernel_256<12>(tile);
+      case 12: return lean_kernel_256<12>(tile);
+      default: return lean_kernel_256<13>(tile);
     }
   }
   if ((threads == 256 || threads == 128) && lean == 4 && buckets <= 256) {
@@ -386,7 +391,7 @@ void prepare_lean_partition() {
   // Every instantiation choose_lean can return: the shared-memory limit of its sorted tile.
   std::set<void (*)(PartitionArgs, int)> done;
   for (const int threads : {512, 256, 128})
-    for (const int lean : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+    for (const int lean : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13})
       for (const int tile : {0, 24, 28, 32})
         for (const std::uint64_t run : {std::uint64_t{52}, std::uint64_t{1} << 20})
           for (const std::uint32_t buckets : {256u, 512u, 1024u}) {
