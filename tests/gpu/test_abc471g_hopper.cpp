@@ -420,16 +420,20 @@ TEST(Abc471gHopperGpu, SkewedCombineSolvesAreExact) {
   const std::size_t randoms = problems.size();
   const auto [loaded, appended] = answers_and_vectors(problems, wants);
   for (std::size_t i = 0; i < problems.size(); ++i)
-    for (int variant = 0; variant < (i < randoms ? 7 : 3); ++variant) {
+    for (int variant = 0; variant < (i < randoms ? 10 : 4); ++variant) {
       // r37 (the partition counts each pair at its rotated cell; the histograms and the slicing write P unrotated):
-      // variants 4 .. 6 fused, spilling into the (rotated) table, in several chunks; test vectors: variant 2
-      const bool r37 = i < randoms ? variant >= 4 : variant == 2;
-      gp::PairsConfig c = r37 ? gp::find_rung("p37").config()
+      // variants 4 .. 6 fused, spilling into the (rotated) table, in several chunks; test vectors: variant 2.
+      // r38 (the combine as the histograms' programmatic dependent, the first terms from the histograms): variants
+      // 7 .. 9 fused, spilling, in several chunks (no fused count: a plain launch); test vectors: variant 3
+      const bool r37 = i < randoms ? variant >= 4 && variant <= 6 : variant == 2;
+      const bool r38 = i < randoms ? variant >= 7 : variant == 3;
+      gp::PairsConfig c = r38   ? gp::find_rung("p38").config()
+                          : r37 ? gp::find_rung("p37").config()
                           : variant == 3 || (i >= randoms && variant == 1) ? gp::find_rung("p34").config()
                                                                            : r33.config();
       c.progress = false;
-      if ((variant == 1 || variant == 5) && i < randoms) c.bucket_cap = 8;  // spills into the table
-      if ((variant == 2 || variant == 6) && i < randoms) c.chunk_pairs = 1'000;  // several chunks: the slicing pass
+      if ((variant == 1 || variant == 5 || variant == 8) && i < randoms) c.bucket_cap = 8;  // spills into the table
+      if ((variant == 2 || variant == 6 || variant == 9) && i < randoms) c.chunk_pairs = 1'000;  // several chunks
       gp::PairsDevice dev(problems[i], c, 0);
       EXPECT_EQ(dev.combine_kind(), "wgmma_skew");
       expect_three_solves(dev, wants[i],
@@ -465,6 +469,22 @@ TEST(Abc471gHopperGpu, SkewedCombineSolvesAreExact) {
       dev.poison(s);
       dev.enqueue_count(s);
       EXPECT_EQ(dev.download_table(s), rotated) << "r37's table, shape " << shape << ", N = " << p.n << ", K = " << p.k;
+    }
+  }
+  // r38's dependent launch without a combine kind, or on a kernel without the TMA pipeline: refused, the knob named
+  for (const int variant : {0, 1}) {
+    gp::PairsConfig dep = gp::find_rung("p38").config();
+    dep.progress = false;
+    if (variant == 0) dep.wgmma.tma = 0;
+    if (variant == 1) {
+      dep.combine_kind = "";
+      dep.partition_lean = 12;
+    }
+    try {
+      gp::PairsDevice dev(problems[0], dep, 0);
+      ADD_FAILURE() << "combine_dependent accepted, variant " << variant;
+    } catch (const joseki::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("combine_dependent"), std::string::npos) << e.what();
     }
   }
   // r37's rotated cells with a combine that reads the planes unrotated (or the built-in combiners) would answer
@@ -603,18 +623,20 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
     for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10), sparse}) {
       const std::uint32_t kp = gp::padded_k(p.k);
       const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-      for (const int variant : {0, 1, 2, 3, 4, 5, 6}) {
-        // r34: blocks of 128 rows; 4 .. 6: r37 (the partition counts at rotated cells) fused, spilling, in chunks
-        gp::PairsConfig c = gp::find_rung(variant == 3 ? "p34" : variant >= 4 ? "p37" : "p33").config();
+      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7, 8}) {
+        // r34: blocks of 128 rows; 4 .. 6: r37 (the partition counts at rotated cells) fused, spilling, in chunks;
+        // 7, 8: r38 (the combine as the histograms' programmatic dependent) fused, spilling
+        gp::PairsConfig c =
+            gp::find_rung(variant == 3 ? "p34" : variant >= 7 ? "p38" : variant >= 4 ? "p37" : "p33").config();
         c.progress = false;
-        if (variant == 1 || variant == 5) c.bucket_cap = 8;
+        if (variant == 1 || variant == 5 || variant == 8) c.bucket_cap = 8;
         if (variant == 2 || variant == 6) c.chunk_pairs = 1'000;
         gp::PairsDevice dev(p, c, 0);
         joseki::cuda::Stream s;
         dev.poison(s);
         for (int rep = 0; rep < 2; ++rep) {
           dev.enqueue_solve(s);
-          EXPECT_EQ(dev.download(s), want) << "r33/r37, variant " << variant << ", solve " << rep << ", K = " << p.k;
+          EXPECT_EQ(dev.download(s), want) << "r33/r37/r38, variant " << variant << ", solve " << rep << ", K = " << p.k;
         }
       }
     }

@@ -380,6 +380,10 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
     const gp::WgmmaShape sh = gp::find_rung(id).config().wgmma;
     gp::set_wgmma_shape(a, sh);
     EXPECT_NO_THROW(gp::check_wgmma_combine_args(a, sh.op)) << id;
+    if (sh.tma) {  // r38's dependent launch is accepted on every TMA shape
+      a.dependent = 1;
+      EXPECT_NO_THROW(gp::check_wgmma_combine_args(a, sh.op)) << id << " launched as a dependent";
+    }
   }
   // The refusal's message names the knob and its bad value.
   const auto refused = [](const gp::WgmmaCombineArgs& a, gp::WgmmaOperand op, const std::string& names) {
@@ -408,6 +412,11 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   EXPECT_EQ(refused(a, rs, "pointer"), "named");
   a.d_v = &byte;
   EXPECT_EQ(refused(a, static_cast<gp::WgmmaOperand>(2), "operand = 2"), "named");
+  a.dependent = 1;  // r38's programmatic dependent launch: the TMA kernel only (good is tma 0)
+  EXPECT_EQ(refused(a, rs, "dependent = 1"), "named");
+  a.dependent = 2;
+  EXPECT_EQ(refused(a, rs, "dependent = 2"), "named");
+  a.dependent = 0;
   a.warpgroups = 3;
   EXPECT_EQ(refused(a, rs, "warpgroups = 3"), "named");
   a.warpgroups = 2;

@@ -552,7 +552,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 38u);  // r00..r37 (r05..r37: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 39u);  // r00..r38 (r05..r38: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -734,11 +734,11 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   for (const gp::PairsRung& r : gp::pairs_ladder()) {
     if (!r.count_kind.empty()) { EXPECT_EQ(r.counter, gp::Counter::Kind) << r.slug; }
     if (r.slug != "r08_dsmem_count") { EXPECT_TRUE(r.count_kind.empty()) << r.slug; }
-    if (r.position < 9) {  // r09 .. r32, r35, r36 combine on r09's wgmma kind, r33, r34, r37 on its skewed kind; before
+    if (r.position < 9) {  // r09 .. r32, r35, r36 combine on r09's wgmma kind, r33, r34, r37, r38 on its skewed kind; before
                            // r09 built-in combiners
       EXPECT_TRUE(r.combine_kind.empty()) << r.slug;
     } else {
-      EXPECT_EQ(r.combine_kind, r.position == 33 || r.position == 34 || r.position == 37 ? "wgmma_skew" : "wgmma") << r.slug;
+      EXPECT_EQ(r.combine_kind, r.position == 33 || r.position == 34 || r.position >= 37 ? "wgmma_skew" : "wgmma") << r.slug;
     }
   }
   const gp::PairsRung& r33 = gp::find_rung("p33");
@@ -791,6 +791,20 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(c37.wgmma.stages, c33.wgmma.stages);
   EXPECT_EQ(c37.wgmma.warpgroups, c33.wgmma.warpgroups);
   EXPECT_EQ(r37.precondition(big), gp::find_rung("p33").precondition(big));
+  EXPECT_FALSE(c37.combine_dependent);
+  // r38: r37 with the combine launched as the histograms' programmatic dependent, nothing else changed
+  const gp::PairsRung& r38 = gp::find_rung("p38");
+  gp::PairsConfig c38 = r38.config();
+  EXPECT_EQ(r38.predecessor, "r37_rotated_cells");
+  EXPECT_TRUE(c38.combine_dependent);
+  EXPECT_EQ(c38.combine_kind, c37.combine_kind);
+  EXPECT_EQ(c38.wgmma.tma, 1);
+  c38.combine_dependent = false;
+  EXPECT_EQ(c38.partition_lean, c37.partition_lean);
+  EXPECT_EQ(c38.partition_tile, c37.partition_tile);
+  EXPECT_EQ(c38.chunk_pairs, c37.chunk_pairs);
+  EXPECT_EQ(c38.graph, c37.graph);
+  EXPECT_EQ(c38.wgmma.stages, c37.wgmma.stages);
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

@@ -151,6 +151,14 @@ struct FuseArgs {
   // With skew: the byte offset in the histogram kernel's shared memory of room for one plane's bytes of the slice
   // (prepare_partition_fused's answer; 0: none, each byte is read from its counter).
   std::uint32_t skew_stage = 0;
+  // r38 (PairsConfig::combine_dependent): the answers' first terms, answer[i] = V[(a0 + i) mod K] for i < K, written by
+  // the histogram blocks (nullptr: not here), and `trigger`: each histogram block lets the next kernel of its stream
+  // launch as it starts (griddepcontrol.launch_dependents), for a combine launched as a programmatic dependent, which
+  // waits for the histograms' end before it reads what they wrote (sm_90; below it the instruction is left out).
+  std::uint64_t* d_answer = nullptr;
+  const std::uint8_t* d_v = nullptr;  // V, K bytes
+  std::uint32_t k = 1, a0 = 0;        // a0 < K
+  bool trigger = false;
 };
 // The partition count of a solve's only chunk whose histograms write the planes directly: no
 // table, no slicing pass. A slice whose bucket spilled adds the table's counts of its cells and

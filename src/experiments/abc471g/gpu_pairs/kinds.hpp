@@ -88,6 +88,9 @@ struct CombinePlanes {
   const std::uint8_t* d_v = nullptr;
   std::uint32_t k = 1, kp = 128;
   std::uint64_t* d_answer = nullptr;     // accumulated into
+  // r38: launch as a programmatic dependent of the previous kernel in the stream (the fused histograms, which wrote
+  // the first terms and let it launch as they started); a kind whose kernel cannot wait for it refuses it.
+  bool dependent = false;
 };
 
 // A combine kind's per-device part: it takes the planes in place of the built-in products (mma.sync,

@@ -362,6 +362,16 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r33_skewed_combine", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 13, 1, 1024, 256))),
+        gpu_rung("p38", 38, "r38_dependent_combine", "r37 + the combine as the histograms' programmatic dependent",
+                 "r37 with the histograms writing the answers' first terms and letting the next kernel launch as they "
+                 "start, and the skewed combine launched as their programmatic dependent: its prologue (mbarriers, V's "
+                 "copies, the windows) overlaps their tail, griddepcontrol.wait before it reads the planes "
+                 "(PairsConfig::combine_dependent)",
+                 "r37_rotated_cells", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy}, [](PairsConfig& c) {
+                   in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 13, 1, 1024, 256))(c);
+                   c.combine_dependent = true;
+                 }),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -101,6 +101,10 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
       throw InputError("gpu-pairs: PairsConfig::combine_kind = '" + c.combine_kind +
                        "' takes the gemm combiner's planes, not the " + combiner_name(c.combiner) + " combiner's");
   }
+  if (c.combine_dependent && (c.combine_kind.empty() || c.wgmma.tma != 1))
+    throw InputError("gpu-pairs: PairsConfig::combine_dependent (r38) launches a combine kind's TMA kernel as a "
+                     "programmatic dependent of the histograms; it needs combine_kind (here '" + c.combine_kind +
+                     "') and wgmma.tma = 1 (here " + std::to_string(c.wgmma.tma) + ")");
   // r37: the partition kernel that rotates each pair's cell writes P[a][d] = C[a][(a + d) mod K], which only a
   // combine kind that reads the planes skewed can take (any other would answer wrong).
   if (c.partition_lean == 13 && (c.combine_kind.empty() || !find_combine_kind(c.combine_kind)->skewed_planes))
@@ -363,6 +367,7 @@ void PairsDevice::enqueue_zero(cudaStream_t s) {
   // low-priority stream: forked first, it ran ahead of the partition (+4 us on the critical path).
   if (m_fused && (m_gemm || m_combine_stage)) JOSEKI_CUDA_CHECK(cudaEventRecord(*m_fork, s));
   m_first_pending = false;  // set again by this count's enqueue_first_terms
+  m_first_in_count = false;  // r38: set again by this count's fused histograms
   // The fused histograms leave the table and the buckets empty, and the upper planes zero wherever
   // a slice's maximum is below 2^GEMM_LOW_BITS; the partition kernel zeroes the maximum.
   if (m_fused && m_table_clean) return;
@@ -420,10 +425,21 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
         fa.d_max = reinterpret_cast<std::uint64_t*>(m_t32.data() + table_entries());
         fa.skew = skew_writes();
         fa.skew_stage = m_skew_stage;
+        const bool dependent = m_cfg.combine_dependent && m_combine_stage;  // r38
+        if (dependent) {
+          fa.d_answer = m_answer.data();
+          fa.d_v = m_v.data();
+          fa.k = m_p.k;
+          fa.a0 = m_a0;
+          fa.trigger = true;
+        }
         pa.d_zero = b == a.begin ? fa.d_max : nullptr;
         launch_partition_fused(pa, fa, m_cfg.partition_threads, s);
         if (m_gemm) enqueue_prep(s, true);  // from the fork recorded before the count (enqueue_zero)
-        if (m_combine_stage) enqueue_first_terms();
+        if (dependent)
+          m_first_in_count = true;
+        else if (m_combine_stage)
+          enqueue_first_terms();
       } else {
         launch_partition(pa, m_cfg.partition_threads, s);
       }
@@ -484,7 +500,11 @@ void PairsDevice::enqueue_combine(cudaStream_t s) {
       sa.skew = m_combine_stage && skew_writes();
       launch_slice_table(sa, s);
     }
-    if (m_fused && !m_gemm && m_first_pending) {  // a combine kind: the first terms ran beside the count
+    bool dependent = false;
+    if (m_fused && !m_gemm && m_first_in_count) {  // r38: the histograms wrote the first terms; the combine follows them
+      dependent = true;
+      m_first_in_count = false;
+    } else if (m_fused && !m_gemm && m_first_pending) {  // a combine kind: the first terms ran beside the count
       JOSEKI_CUDA_CHECK(cudaStreamWaitEvent(s, *m_join, 0));
       m_first_pending = false;
     } else if (m_fused && !m_gemm) {  // mma.sync for every plane (or a second combine): the first terms here
@@ -540,6 +560,7 @@ void PairsDevice::enqueue_combine(cudaStream_t s) {
       cp.k = m_p.k;
       cp.kp = m_kp;
       cp.d_answer = m_answer.data();
+      cp.dependent = dependent;
       m_combine_stage->enqueue(cp, s);
     } else {
       launch_tc_combine(ta, static_cast<TcTile>(m_cfg.tile), s);
@@ -579,6 +600,7 @@ std::string PairsDevice::combine_description() const {
 
 void PairsDevice::poison(cudaStream_t s) {
   m_table_clean = false;
+  m_first_in_count = false;  // the answers are poisoned: the next combine writes the first terms itself
   m_circ.poison(s);
   m_g.poison(s);
   m_u2.poison(s);

@@ -62,6 +62,12 @@ struct PairsConfig {
   // GEMM combiner + partition count, all pairs in one chunk on one device: the histograms write
   // the product's planes (no table). Off: the table, then a slicing pass (the multi-GPU path).
   bool fuse = true;
+  // r38 (r38_dependent_combine.cpp): with a fused count and a combine kind on the TMA kernel (wgmma.tma = 1), the
+  // histograms write the answers' first terms and let the next kernel launch as they start, and the combine kind's
+  // kernel is launched as their programmatic dependent: its prologue overlaps their tail, and it waits for their end
+  // before it reads the planes. Without a fused count (several chunks or rounds) the combine launches as before.
+  // Refused (InputError) without a combine kind or with wgmma.tma = 0.
+  bool combine_dependent = false;
   // Combiner::Gemm: false runs plane 0 on joseki's mma.sync kernel as well (what happens when
   // cuBLASLt cannot be loaded; tests use it to reach that path).
   bool use_cublaslt = true;

@@ -153,6 +153,9 @@ class PairsDevice {
   std::unique_ptr<cuda::Stream> m_side;  // circ(V) beside the count or the slicing; the upper planes beside the GEMM
   std::unique_ptr<cuda::Event> m_fork, m_join, m_join2;
   bool m_first_pending = false;  // enqueue_first_terms ran (with the count); the combine waits for m_join
+  // r38: the fused histograms wrote the first terms and let the combine launch as they started; the combine, the next
+  // kernel of the stream, is their programmatic dependent (cleared by poison(): the answers no longer hold them)
+  bool m_first_in_count = false;
   bool m_prep_pending = false;  // enqueue_prep ran (with the count); the combine waits for m_join
   // forked: m_fork was recorded on s already (at the start of the count).
   void enqueue_prep(cudaStream_t s, bool forked = false);

@@ -185,6 +185,14 @@ __global__ void __launch_bounds__(THREADS) fused_hist_kernel(PartitionArgs a, Fu
   __shared__ std::uint32_t s_max;
   if (threadIdx.x == 0) s_max = 0;  // ordered before its use by the histogram's barriers
   const std::uint32_t b = blockIdx.x;
+#if JOSEKI_ARCH_AT_LEAST(900)
+  if (f.trigger) asm volatile("griddepcontrol.launch_dependents;" ::: "memory");  // r38: the combine may launch
+#endif
+  if (f.d_answer)  // r38: the first terms (nothing the partition wrote: before the wait for it)
+    for (std::uint32_t i = b * THREADS + threadIdx.x; i < f.k; i += gridDim.x * THREADS) {
+      const std::uint32_t j = f.a0 + i;
+      f.d_answer[i] = f.d_v[j >= f.k ? j - f.k : j];
+    }
   const bool spilled = bucket_histogram<THREADS, true, LOADS>(a, b, s_hist4) > a.cap;
   const std::uint32_t cells = a.c.kp * a.c.kp, lo = b * a.slice;
   const std::uint32_t len = cells - lo < a.slice ? cells - lo : a.slice;  // a multiple of 4

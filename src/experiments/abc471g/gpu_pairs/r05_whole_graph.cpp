@@ -73,6 +73,7 @@ void PairsDevice::capture_graph() {
     if (broken) cudaGraphDestroy(broken);
     cudaGetLastError();  // capture errors are not sticky: clear the last one
     m_prep_pending = false;
+    m_first_in_count = false;
     m_graph_why = why;
   };
   try {

@@ -92,6 +92,8 @@ void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
   if (!is(a.inflight, 0, 1)) refuse("inflight = " + std::to_string(a.inflight) + " (must be 0 or 1)");
   if (!is(a.pad_copies, 0, 1)) refuse("pad_copies = " + std::to_string(a.pad_copies) + " (must be 0 or 1)");
   if (!is(a.tma, 0, 1)) refuse("tma = " + std::to_string(a.tma) + " (must be 0 or 1)");
+  if (!is(a.dependent, 0, 1) || (a.dependent && a.tma != 1))
+    refuse("dependent = " + std::to_string(a.dependent) + " (must be 0, or 1 with tma 1: r38's launch)");
   const int st = a.stages;
   const bool hankel_slots = st == 10 || st == 14;  // the bench and r36: the Hankel kernel with 3 or 7 groups in flight
   if (!(st == static_cast<int>(r09::STAGES) || (st == static_cast<int>(r09::DEEP_STAGES) && rs && a.inflight == 1) ||
@@ -159,6 +161,7 @@ class WgmmaCombineStage final : public CombineStage {
     wa.k = cp.k;
     wa.kp = cp.kp;
     wa.d_answer = cp.d_answer;
+    wa.dependent = cp.dependent ? 1 : 0;
     set_wgmma_shape(wa, m_shape);
     launch_wgmma_combine(wa, m_shape.op, s);
   }

@@ -97,6 +97,11 @@ struct WgmmaCombineArgs {
   // Diagnostics for the bench only (answers are then wrong by design, except with 1): 1 no proxy fence
   // between the copies and the tensor cores, 2 no loads after the prologue. 0: the kernel.
   int debug = 0;
+  // r38 (r38_dependent_combine.cpp): 1 launches the kernel as a programmatic dependent of the previous kernel in its
+  // stream (r38: the fused histograms, which let it launch as they start): its prologue (mbarriers, V's copies or H,
+  // r33's windows) runs first, then griddepcontrol.wait, and only then does it read d_max, the planes and the answers.
+  // tma 1 only. 0: a plain launch (the prologue after d_max is read, as r13 .. r37).
+  int dependent = 0;
 };
 
 // Copies a shape's knobs (warpgroups, stage_bytes, inflight, pad_copies, stages, tma) into a; the operand

@@ -81,6 +81,7 @@ class SkewedCombineStage final : public CombineStage {
     wa.k = cp.k;
     wa.kp = cp.kp;
     wa.d_answer = cp.d_answer;
+    wa.dependent = cp.dependent ? 1 : 0;
     wa.d_rows = m_rows.data();
     wa.rows = m_count;
     set_wgmma_shape(wa, m_shape);
