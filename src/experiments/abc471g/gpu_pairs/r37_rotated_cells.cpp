@@ -17,5 +17,6 @@
 // best so far but still far from 40 us. 10^9: the partition is issue-bound (~58 % of issue slots), so +2 of ~38.5
 // instructions could cost up to ~+100 us, against r33's combine -9.5 us: a loss of up to ~3 % there (r31 stays the
 // 10^9 rung); 10^8 about a tie.
-// Measured: see the results of session 15 (docs/ABC471G_SCALE.md, "r37").
+// Not yet measured on the H200: every device call of session 15 (2026-12-03) was refused (no machine), so its GPU
+// tests, sanitizer runs and timings have not run; the CPU tests (the rotated cell, the configuration) and CI pass.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

@@ -16,5 +16,6 @@
 // Prediction (max case): the launch gap in a graph (~1 us, session 5's launch probe: 0.81 us a graph node) and the
 // combine's prologue (~1 us) hidden behind the histograms' tail: -1 to -2 us, r37's ~59-60 -> ~58 us; nothing
 // measurable at 10^9 (the same ~2 us of ~2.9 ms). If the histograms end together (no tail), only the launch gap.
-// Measured: see the results of session 15 (docs/ABC471G_SCALE.md, "r37, r38").
+// Not yet measured on the H200: every device call of session 15 (2026-12-03) was refused (no machine), so its GPU
+// tests, sanitizer runs and timings have not run; the CPU tests (the rotated cell, the configuration) and CI pass.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
