@@ -506,6 +506,41 @@ TEST(Abc471gHopperGpu, SkewedCombineSolvesAreExact) {
 #endif
 }
 
+// r39 (r31 with the plain combine launched as the histograms' programmatic dependent) and r40 (r38 in tiles of 24):
+// whole solves fused, with buckets that spill into the table, in several chunks (no fused count: a plain launch),
+// three solves with poison between, on random problems, a heavy cell and the shared test vectors.
+TEST(Abc471gHopperGpu, DependentCombineRungsAreExact) {
+  JOSEKI_REQUIRE_GPU();
+#ifdef JOSEKI_HAVE_CUDA
+  const gp::PairsRung& r39 = gp::find_rung("p39");
+  if (auto why = joseki::measure::unmet(r39.needs, joseki::gpu::needs_facts(0))) GTEST_SKIP() << "r39 " << *why;
+  std::vector<ab::Problem> problems = {random_problem(300'007, 2300, 100'000, 9, 10),
+                                       random_problem(100'003, 37, 5'000, 7, 8, 0.3),
+                                       random_problem(200'003, 1000, 50, 11, 12, 0.9),
+                                       random_problem(4'099, 130, 17, 7, 8, 0.0),
+                                       gp::testing::heavy_cell_problem(70'001, 13, 4, 70'000)};
+  std::vector<ab::Answer> wants;
+  const std::size_t randoms = problems.size();
+  const auto [loaded, appended] = answers_and_vectors(problems, wants);
+  for (std::size_t i = 0; i < problems.size(); ++i)
+    for (int variant = 0; variant < (i < randoms ? 6 : 2); ++variant) {
+      const bool r40 = i < randoms ? variant >= 3 : variant == 1;
+      gp::PairsConfig c = gp::find_rung(r40 ? "p40" : "p39").config();
+      c.progress = false;
+      if (i < randoms && variant % 3 == 1) c.bucket_cap = 8;      // spills into the table
+      if (i < randoms && variant % 3 == 2) c.chunk_pairs = 1'000;  // several chunks
+      gp::PairsDevice dev(problems[i], c, 0);
+      EXPECT_EQ(dev.combine_kind(), r40 ? "wgmma_skew" : "wgmma");
+      expect_three_solves(dev, wants[i],
+                          std::string(r40 ? "r40" : "r39") + ", variant " + std::to_string(variant) + ", N = " +
+                              std::to_string(problems[i].n) + ", K = " + std::to_string(problems[i].k) +
+                              (i >= randoms ? " (test vector)" : ""));
+    }
+  if (loaded == 0) GTEST_SKIP() << "random problems exact; test vectors not found (../shared/testdata/abc471g)";
+  EXPECT_GT(appended, 0u) << "no shared test vector with K <= 4096";
+#endif
+}
+
 // r35 (operand ss on the TMA kernel: circ(V) from its Hankel view) and r36 (seven groups in flight): whole solves against the CPU at K off the tile
 // sizes (small K: a stage's 64 bytes wrap H's index more than once), the max case's K with counts above 127 (upper
 // planes), V all ones and none, fused, spilling, in several chunks and in blocks of 128 rows, three solves with poison
@@ -623,11 +658,17 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
     for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10), sparse}) {
       const std::uint32_t kp = gp::padded_k(p.k);
       const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7, 8}) {
+      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}) {
         // r34: blocks of 128 rows; 4 .. 6: r37 (the partition counts at rotated cells) fused, spilling, in chunks;
-        // 7, 8: r38 (the combine as the histograms' programmatic dependent) fused, spilling
-        gp::PairsConfig c =
-            gp::find_rung(variant == 3 ? "p34" : variant >= 7 ? "p38" : variant >= 4 ? "p37" : "p33").config();
+        // 7, 8: r38 (the combine as the histograms' programmatic dependent) fused, spilling; 9: r39 (the plain
+        // combine as their dependent); 10: r40 (r38 in tiles of 24)
+        gp::PairsConfig c = gp::find_rung(variant == 10  ? "p40"
+                                          : variant == 9 ? "p39"
+                                          : variant == 3 ? "p34"
+                                          : variant >= 7 ? "p38"
+                                          : variant >= 4 ? "p37"
+                                                         : "p33")
+                                .config();
         c.progress = false;
         if (variant == 1 || variant == 5 || variant == 8) c.bucket_cap = 8;
         if (variant == 2 || variant == 6) c.chunk_pairs = 1'000;
@@ -636,7 +677,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
         dev.poison(s);
         for (int rep = 0; rep < 2; ++rep) {
           dev.enqueue_solve(s);
-          EXPECT_EQ(dev.download(s), want) << "r33/r37/r38, variant " << variant << ", solve " << rep << ", K = " << p.k;
+          EXPECT_EQ(dev.download(s), want) << "r33/r37..r40, variant " << variant << ", solve " << rep << ", K = " << p.k;
         }
       }
     }

@@ -552,7 +552,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 39u);  // r00..r38 (r05..r38: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 41u);  // r00..r40 (r05..r40: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -734,11 +734,11 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   for (const gp::PairsRung& r : gp::pairs_ladder()) {
     if (!r.count_kind.empty()) { EXPECT_EQ(r.counter, gp::Counter::Kind) << r.slug; }
     if (r.slug != "r08_dsmem_count") { EXPECT_TRUE(r.count_kind.empty()) << r.slug; }
-    if (r.position < 9) {  // r09 .. r32, r35, r36 combine on r09's wgmma kind, r33, r34, r37, r38 on its skewed kind; before
+    if (r.position < 9) {  // r09 .. r32, r35, r36, r39 combine on r09's wgmma kind, r33, r34, r37, r38, r40 on its skewed kind; before
                            // r09 built-in combiners
       EXPECT_TRUE(r.combine_kind.empty()) << r.slug;
     } else {
-      EXPECT_EQ(r.combine_kind, r.position == 33 || r.position == 34 || r.position >= 37 ? "wgmma_skew" : "wgmma") << r.slug;
+      EXPECT_EQ(r.combine_kind, r.position == 33 || r.position == 34 || r.position == 37 || r.position == 38 || r.position == 40 ? "wgmma_skew" : "wgmma") << r.slug;
     }
   }
   const gp::PairsRung& r33 = gp::find_rung("p33");
@@ -805,6 +805,32 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(c38.chunk_pairs, c37.chunk_pairs);
   EXPECT_EQ(c38.graph, c37.graph);
   EXPECT_EQ(c38.wgmma.stages, c37.wgmma.stages);
+  // r39: r31 with r38's knob alone (the plain combine kind, rows unrotated)
+  const gp::PairsRung& r39 = gp::find_rung("p39");
+  gp::PairsConfig c39 = r39.config();
+  const gp::PairsConfig c31b = gp::find_rung("p31").config();
+  EXPECT_EQ(r39.predecessor, "r31_quad_write_out");
+  EXPECT_TRUE(c39.combine_dependent);
+  EXPECT_EQ(c39.combine_kind, "wgmma");
+  EXPECT_EQ(c39.partition_lean, 12);
+  EXPECT_EQ(c39.wgmma.tma, 1);
+  EXPECT_EQ(c39.partition_tile, c31b.partition_tile);
+  EXPECT_EQ(c39.chunk_pairs, c31b.chunk_pairs);
+  EXPECT_EQ(c39.wgmma.stages, c31b.wgmma.stages);
+  EXPECT_FALSE(c31b.combine_dependent);
+  // r40: r38 in tiles of 24, nothing else changed
+  const gp::PairsRung& r40 = gp::find_rung("p40");
+  gp::PairsConfig c40 = r40.config();
+  EXPECT_EQ(r40.predecessor, "r38_dependent_combine");
+  EXPECT_EQ(c40.partition_tile, 24);
+  EXPECT_EQ(r38.config().partition_tile, 28);
+  c40.partition_tile = 28;
+  const gp::PairsConfig c38b = r38.config();
+  EXPECT_EQ(c40.partition_lean, c38b.partition_lean);
+  EXPECT_EQ(c40.combine_dependent, c38b.combine_dependent);
+  EXPECT_EQ(c40.combine_kind, c38b.combine_kind);
+  EXPECT_EQ(c40.chunk_pairs, c38b.chunk_pairs);
+  EXPECT_EQ(c40.wgmma.stages, c38b.wgmma.stages);
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

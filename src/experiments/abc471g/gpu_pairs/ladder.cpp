@@ -372,6 +372,23 @@ const std::vector<PairsRung>& pairs_ladder() {
                    in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 13, 1, 1024, 256))(c);
                    c.combine_dependent = true;
                  }),
+        gpu_rung("p39", 39, "r39_dependent_plain_combine", "r31 + the combine as the histograms' programmatic dependent",
+                 "r31 with r38's launch alone: the histograms write the answers' first terms and let the next kernel "
+                 "launch as they start, and the plain wgmma combine (rows unrotated) is launched as their programmatic "
+                 "dependent (PairsConfig::combine_dependent)",
+                 "r31_quad_write_out", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy}, [](PairsConfig& c) {
+                   in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 12, 1, 1024, 256))(c);
+                   c.combine_dependent = true;
+                 }),
+        gpu_rung("p40", 40, "r40_rotated_tiles_24", "r38 in tiles of 24",
+                 "r38 with tiles of 24 pairs a thread instead of 28 (partition_tile = 24): the rotated-cell kernel "
+                 "spills in tiles of 28 (8 bytes stored, 12 loaded a thread) and not in tiles of 24",
+                 "r38_dependent_combine", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy}, [](PairsConfig& c) {
+                   in_one_chunk(wgmma_knobs(1, 1, 8, 1, 24, 13, 1, 1024, 256))(c);
+                   c.combine_dependent = true;
+                 }),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -32,6 +32,7 @@
 #include <atomic>
 
 #include "backend/cuda/check.hpp"
+#include "backend/cuda/launch.cuh"
 #include "experiments/abc471g/gpu_pairs/kernels.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/partition_hist.cuh"
@@ -349,18 +350,7 @@ bool running_code_has_pdl() {
 
 template <class... K, class... A>
 void launch_dependent(void (*kernel)(K...), dim3 grid, dim3 block, std::size_t smem, cudaStream_t s, A... args) {
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = grid;
-  cfg.blockDim = block;
-  cfg.dynamicSmemBytes = smem;
-  cfg.stream = s;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = running_code_has_pdl() ? 1 : 0;
-  JOSEKI_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, static_cast<K>(args)...));
-  JOSEKI_CUDA_CHECK_LAUNCH();
+  cuda::launch_programmatic(kernel, grid, block, smem, s, running_code_has_pdl(), args...);
 }
 
 // The fused histogram kernel for PartitionArgs::hist_threads (512 or 1024) and hist_loads (1, 2 or 4; the pipeline

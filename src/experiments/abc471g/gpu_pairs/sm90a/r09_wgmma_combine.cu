@@ -73,6 +73,7 @@
 #include <string>
 
 #include "backend/cuda/check.hpp"
+#include "backend/cuda/launch.cuh"
 #include "backend/cuda/mbarrier.cuh"
 #include "backend/cuda/tensor_map.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
@@ -718,21 +719,11 @@ void launch_tma_nst(const WgmmaCombineArgs& a, cudaStream_t s) {
   const u32 wave = wave_blocks<kernel>(block_threads(WGS), smem, a.kp);
   const u32 blocks = static_cast<u32>(total < wave ? total : wave);
   if (a.dependent) {  // r38: a programmatic dependent of the previous kernel (the kernel waits for it: griddepcontrol)
-    cudaLaunchConfig_t cfg{};
-    cfg.gridDim = dim3(blocks);
-    cfg.blockDim = dim3(block_threads(WGS));
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = s;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    JOSEKI_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, map, a));
+    cuda::launch_programmatic(kernel, dim3(blocks), dim3(block_threads(WGS)), smem, s, true, map, a);
   } else {
     wgmma_combine_tma_kernel<WGS, 64, NST, SKEW, HANKEL><<<blocks, block_threads(WGS), smem, s>>>(map, a);
+    JOSEKI_CUDA_CHECK_LAUNCH();
   }
-  JOSEKI_CUDA_CHECK_LAUNCH();
 }
 template <u32 WGS>
 void launch_tma(const WgmmaCombineArgs& a, bool ss, cudaStream_t s) {
