@@ -17,6 +17,11 @@
 // best so far but still far from 40 us. 10^9: the partition is issue-bound (~58 % of issue slots), so +2 of ~38.5
 // instructions could cost up to ~+100 us, against r33's combine -9.5 us: a loss of up to ~3 % there (r31 stays the
 // 10^9 rung); 10^8 about a tie.
-// Not yet measured on the H200: every device call of session 15 (2026-12-03) was refused (no machine), so its GPU
-// tests, sanitizer runs and timings have not run; the CPU tests (the rotated cell, the configuration) and CI pass.
+// Measured (H200, results/h200/2026-12-03-session16/call1, code of be299fa, medians of three processes [min, max];
+// every answer exact, GPU tests and sanitizers clean): the prediction HELD at the max case, WRONG at 10^9. Max case
+// 59.87 us [59.87, 59.94] against r31's 62.34 and r33's 64.06 in the same runs (the count 36.86 us alone, r31 35.39;
+// the combine 27.55, r33's); 10^8 345.89 against 345.50 (a tie). 10^9 3114.69 us against r31's 2884.13: +8.0 %, not
+// the "up to ~3 %" predicted. ncu of the partition alone: +3.7 % at the max case (27.01 against 26.05 us), +10.7 % at
+// 10^9 (2.514 against 2.270 ms, call3): the rotation costs 3.2 thread instructions a pair, not two, at both sizes;
+// that is +5 % of the max case's 63 a pair but +8.9 % of 10^9's 36.3, and the spill loads rise 27 %. A max-case rung.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

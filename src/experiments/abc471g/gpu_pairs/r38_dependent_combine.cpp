@@ -16,6 +16,11 @@
 // Prediction (max case): the launch gap in a graph (~1 us, session 5's launch probe: 0.81 us a graph node) and the
 // combine's prologue (~1 us) hidden behind the histograms' tail: -1 to -2 us, r37's ~59-60 -> ~58 us; nothing
 // measurable at 10^9 (the same ~2 us of ~2.9 ms). If the histograms end together (no tail), only the launch gap.
-// Not yet measured on the H200: every device call of session 15 (2026-12-03) was refused (no machine), so its GPU
-// tests, sanitizer runs and timings have not run; the CPU tests (the rotated cell, the configuration) and CI pass.
+// Measured (H200, results/h200/2026-12-03-session16, medians of three processes [min, max]; every answer exact, GPU
+// tests and sanitizers clean): the max case's best, by MORE than predicted. Max case 56.38 us [56.32, 56.42] against
+// r37's 59.87 (call1, code of be299fa), 56.64 [56.61, 56.67] against 60.00 (call2, 68e3942): -3.4 us, not -1 to -2.
+// 10^8 342.30 / 342.14 (r37 345.89 / 346.08); 10^9 3115.01 / 3104.19, r37's (the rotation's cost stays). Not measured:
+// where the extra ~2 us come from. r37's graph had a fourth node, the first terms on a low-priority side stream joined
+// by an event before the combine; whether that kernel waited for SMs behind the histograms needs a timeline.
+// Its three kernels alone (ncu, max case): 27.01 + 11.14 + 24.48 = 62.6 us in series; the solve takes 56.6 us.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

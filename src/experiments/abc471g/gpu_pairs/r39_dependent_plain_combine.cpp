@@ -11,5 +11,9 @@
 // Prediction: r38's -3.5 us against r37 at the max case came from the launch gap, the join and the prologue, which
 // the plain kernel has too (without the skewed windows to zero): r31's ~62.3 -> ~59 us; 10^8 -3 us (~342.5); 10^9
 // the same -3 us, within the run-to-run spread (~2.88 ms).
-// Not yet measured on the H200.
+// Measured (H200, results/h200/2026-12-03-session16/call2, code of 68e3942, medians of three processes [min, max];
+// every answer exact, GPU tests and sanitizers clean): HELD. Max case 59.39 us [59.33, 59.39] against r31's 62.40 in
+// the same runs (-3.0 us: the launch alone is worth what it was worth on r37); 10^8 343.01 against 345.44; 10^9
+// 2876.02 [2870.94, 2876.32] against 2880.42 (-0.15 %, inside the spread), and r32 (tiles of 24, plain launch) was
+// faster there: 2868.11. So the dependent launch is a fixed ~3 us at any size, and r38 stays the max-case rung.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
