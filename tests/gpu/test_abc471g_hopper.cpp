@@ -454,15 +454,19 @@ TEST(Abc471gHopperGpu, SkewedCombineSolvesAreExact) {
     for (std::uint32_t a = 0; a < p.k; ++a)
       for (std::uint32_t b = 0; b < p.k; ++b)
         rotated[static_cast<std::size_t>(a) * kp + gp::skew_col(a, b, p.k)] = flat[static_cast<std::size_t>(a) * kp + b];
-    for (int shape = 0; shape < 4; ++shape) {
+    for (int shape = 0; shape < 8; ++shape) {  // 4 .. 7: tiles of 26 (r41), one chunk and several; 6, 7: runs of 52
+                                                // and 100 pairs a thread (the full tiles' path, as at the max case)
       gp::PairsConfig c = gp::find_rung("p37").config();
       c.progress = false;
       c.fuse = false;
       if (shape & 1) c.bucket_cap = 8;
-      if (shape & 2) {
+      if (shape == 2 || shape == 3) {
         c.chunk_pairs = 7'777;
         c.partition_tile = 24;
       }
+      if (shape >= 4) c.partition_tile = 26;
+      if (shape == 5 || shape == 7) c.chunk_pairs = 7'777;
+      if (shape >= 6) c.pairs_per_thread = shape == 6 ? 52 : 100;
       gp::PairsDevice dev(p, c, 0);
       ASSERT_EQ(dev.counter(), gp::Counter::Partition);
       joseki::cuda::Stream s;
@@ -506,7 +510,8 @@ TEST(Abc471gHopperGpu, SkewedCombineSolvesAreExact) {
 #endif
 }
 
-// r39 (r31 with the plain combine launched as the histograms' programmatic dependent) and r40 (r38 in tiles of 24):
+// r39 (r31 with the plain combine launched as the histograms' programmatic dependent), r40 and r41 (r38 in tiles of 24
+// and of 26):
 // whole solves fused, with buckets that spill into the table, in several chunks (no fused count: a plain launch),
 // three solves with poison between, on random problems, a heavy cell and the shared test vectors.
 TEST(Abc471gHopperGpu, DependentCombineRungsAreExact) {
@@ -523,16 +528,19 @@ TEST(Abc471gHopperGpu, DependentCombineRungsAreExact) {
   const std::size_t randoms = problems.size();
   const auto [loaded, appended] = answers_and_vectors(problems, wants);
   for (std::size_t i = 0; i < problems.size(); ++i)
-    for (int variant = 0; variant < (i < randoms ? 6 : 2); ++variant) {
-      const bool r40 = i < randoms ? variant >= 3 : variant == 1;
-      gp::PairsConfig c = gp::find_rung(r40 ? "p40" : "p39").config();
+    for (int variant = 0; variant < (i < randoms ? 9 : 3); ++variant) {
+      // r39 (variants 0 .. 2), r40 (3 .. 5), r41 (6 .. 8): fused, spilling, in several chunks; test vectors: one each
+      const int which = i < randoms ? variant / 3 : variant;
+      const char* rung = which == 0 ? "p39" : which == 1 ? "p40" : "p41";
+      gp::PairsConfig c = gp::find_rung(rung).config();
       c.progress = false;
       if (i < randoms && variant % 3 == 1) c.bucket_cap = 8;      // spills into the table
       if (i < randoms && variant % 3 == 2) c.chunk_pairs = 1'000;  // several chunks
+      if (i < randoms && variant == 6) c.pairs_per_thread = 52;     // r41's two full tiles a thread (the max case's run)
       gp::PairsDevice dev(problems[i], c, 0);
-      EXPECT_EQ(dev.combine_kind(), r40 ? "wgmma_skew" : "wgmma");
+      EXPECT_EQ(dev.combine_kind(), which == 0 ? "wgmma" : "wgmma_skew");
       expect_three_solves(dev, wants[i],
-                          std::string(r40 ? "r40" : "r39") + ", variant " + std::to_string(variant) + ", N = " +
+                          std::string(rung) + ", variant " + std::to_string(variant) + ", N = " +
                               std::to_string(problems[i].n) + ", K = " + std::to_string(problems[i].k) +
                               (i >= randoms ? " (test vector)" : ""));
     }
@@ -658,11 +666,12 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
     for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10), sparse}) {
       const std::uint32_t kp = gp::padded_k(p.k);
       const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}) {
+      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}) {
         // r34: blocks of 128 rows; 4 .. 6: r37 (the partition counts at rotated cells) fused, spilling, in chunks;
         // 7, 8: r38 (the combine as the histograms' programmatic dependent) fused, spilling; 9: r39 (the plain
-        // combine as their dependent); 10: r40 (r38 in tiles of 24)
-        gp::PairsConfig c = gp::find_rung(variant == 10  ? "p40"
+        // combine as their dependent); 10, 11: r40, r41 (r38 in tiles of 24, of 26)
+        gp::PairsConfig c = gp::find_rung(variant == 11  ? "p41"
+                                          : variant == 10 ? "p40"
                                           : variant == 9 ? "p39"
                                           : variant == 3 ? "p34"
                                           : variant >= 7 ? "p38"
@@ -672,12 +681,13 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
         c.progress = false;
         if (variant == 1 || variant == 5 || variant == 8) c.bucket_cap = 8;
         if (variant == 2 || variant == 6) c.chunk_pairs = 1'000;
+        if (variant == 11) c.pairs_per_thread = 52;  // r41's two full tiles of 26 a thread
         gp::PairsDevice dev(p, c, 0);
         joseki::cuda::Stream s;
         dev.poison(s);
         for (int rep = 0; rep < 2; ++rep) {
           dev.enqueue_solve(s);
-          EXPECT_EQ(dev.download(s), want) << "r33/r37..r40, variant " << variant << ", solve " << rep << ", K = " << p.k;
+          EXPECT_EQ(dev.download(s), want) << "r33/r37..r41, variant " << variant << ", solve " << rep << ", K = " << p.k;
         }
       }
     }

@@ -552,7 +552,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 41u);  // r00..r40 (r05..r40: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 42u);  // r00..r41 (r05..r41: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -734,11 +734,11 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   for (const gp::PairsRung& r : gp::pairs_ladder()) {
     if (!r.count_kind.empty()) { EXPECT_EQ(r.counter, gp::Counter::Kind) << r.slug; }
     if (r.slug != "r08_dsmem_count") { EXPECT_TRUE(r.count_kind.empty()) << r.slug; }
-    if (r.position < 9) {  // r09 .. r32, r35, r36, r39 combine on r09's wgmma kind, r33, r34, r37, r38, r40 on its skewed kind; before
+    if (r.position < 9) {  // r09 .. r32, r35, r36, r39 combine on r09's wgmma kind, r33, r34, r37, r38, r40, r41 on its skewed kind; before
                            // r09 built-in combiners
       EXPECT_TRUE(r.combine_kind.empty()) << r.slug;
     } else {
-      EXPECT_EQ(r.combine_kind, r.position == 33 || r.position == 34 || r.position == 37 || r.position == 38 || r.position == 40 ? "wgmma_skew" : "wgmma") << r.slug;
+      EXPECT_EQ(r.combine_kind, r.position == 33 || r.position == 34 || r.position == 37 || r.position == 38 || r.position >= 40 ? "wgmma_skew" : "wgmma") << r.slug;
     }
   }
   const gp::PairsRung& r33 = gp::find_rung("p33");
@@ -831,6 +831,17 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(c40.combine_kind, c38b.combine_kind);
   EXPECT_EQ(c40.chunk_pairs, c38b.chunk_pairs);
   EXPECT_EQ(c40.wgmma.stages, c38b.wgmma.stages);
+  // r41: r38 in tiles of 26, nothing else changed
+  const gp::PairsRung& r41 = gp::find_rung("p41");
+  gp::PairsConfig c41 = r41.config();
+  EXPECT_EQ(r41.predecessor, "r38_dependent_combine");
+  EXPECT_EQ(c41.partition_tile, 26);
+  c41.partition_tile = 28;
+  EXPECT_EQ(c41.partition_lean, c38b.partition_lean);
+  EXPECT_EQ(c41.combine_dependent, c38b.combine_dependent);
+  EXPECT_EQ(c41.combine_kind, c38b.combine_kind);
+  EXPECT_EQ(c41.chunk_pairs, c38b.chunk_pairs);
+  EXPECT_EQ(c41.partition_threads, c38b.partition_threads);
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

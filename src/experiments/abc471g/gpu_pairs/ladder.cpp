@@ -389,6 +389,15 @@ const std::vector<PairsRung>& pairs_ladder() {
                    in_one_chunk(wgmma_knobs(1, 1, 8, 1, 24, 13, 1, 1024, 256))(c);
                    c.combine_dependent = true;
                  }),
+        gpu_rung("p41", 41, "r41_rotated_tiles_26", "r38 in tiles of 26",
+                 "r38 with tiles of 26 pairs a thread instead of 28 (partition_tile = 26): the max case's run of 52 "
+                 "pairs a thread (one wave on the H200) in two full tiles, so no pair takes the general path of a "
+                 "partial tile and no third round of scan and barriers runs",
+                 "r38_dependent_combine", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy}, [](PairsConfig& c) {
+                   in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256))(c);
+                   c.combine_dependent = true;
+                 }),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -197,7 +197,10 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     if (c.partition_lean >= 11 && c.partition_lean <= 13) {
       const std::uint64_t run = std::max<std::uint64_t>(m_ppt, 1), group = c.partition_lean >= 12 ? 4 : 2;
       const std::uint64_t blocks = ((m_chunk + run - 1) / run + 255) / 256;  // blocks of 256
-      const std::uint64_t tile = c.partition_tile == 24 || c.partition_tile == 28 ? c.partition_tile : 16;
+      const std::uint64_t tile =
+          c.partition_tile == 24 || c.partition_tile == 28 || (c.partition_tile == 26 && c.partition_lean == 13)
+              ? c.partition_tile
+              : 16;
       holes = (group - 1) * blocks * ((run + tile - 1) / tile);
     }
     const std::uint64_t share = m_chunk / buckets + m_chunk / buckets / 16 + 1024 + holes;
