@@ -12,5 +12,11 @@
 // 27.0 -> ~26 us alone; the whole max case -0.5 to -1.5 us against r38, ~55.5 us. At 10^9 a tie or a little worse
 // (7 % more tiles than 28, each with its scan and barriers). The run's length depends on the GPU's SM count and N: on
 // another GPU or at another N, 26 may split the run no better than 28.
-// Not yet measured on the H200.
+// Measured (H200, results/h200/2026-12-03-session16/call4, code of 938b6ff, medians of three processes [min, max];
+// every answer exact, GPU tests and sanitizers clean): the max case's best, and the prediction WRONG by 3x in the good
+// direction. Max case 52.74 us [52.70, 52.77] against r38's 56.32 [56.19, 56.35] in the same runs (-3.6 us; the count
+// alone 32.90 against 36.70 us). ncu: the partition 23.23 against 26.72 us (-13 %), 10.68 M warp instructions against
+// 14.52 M (-26 %, not -5 %): the general path costs ~38 thread instructions a pair more than the full tile's, not ~8.
+// 10^9 3038.18 us [3037.02, 3041.06] against r38's 3102.88 (-2.1 %; the kernel does not spill in tiles of 26); 10^8
+// 337.70 against r40's 335.90, the best there.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
