@@ -454,8 +454,9 @@ TEST(Abc471gHopperGpu, SkewedCombineSolvesAreExact) {
     for (std::uint32_t a = 0; a < p.k; ++a)
       for (std::uint32_t b = 0; b < p.k; ++b)
         rotated[static_cast<std::size_t>(a) * kp + gp::skew_col(a, b, p.k)] = flat[static_cast<std::size_t>(a) * kp + b];
-    for (int shape = 0; shape < 8; ++shape) {  // 4 .. 7: tiles of 26 (r41), one chunk and several; 6, 7: runs of 52
-                                                // and 100 pairs a thread (the full tiles' path, as at the max case)
+    for (int shape = 0; shape < 10; ++shape) {  // 4 .. 7: tiles of 26 (r41), one chunk and several; 6, 7: runs of 52
+                                                 // and 100 pairs a thread (the full tiles' path, as at the max case);
+                                                 // 8, 9: r42's variant 14 (tiles of given values on the full path)
       gp::PairsConfig c = gp::find_rung("p37").config();
       c.progress = false;
       c.fuse = false;
@@ -466,7 +467,8 @@ TEST(Abc471gHopperGpu, SkewedCombineSolvesAreExact) {
       }
       if (shape >= 4) c.partition_tile = 26;
       if (shape == 5 || shape == 7) c.chunk_pairs = 7'777;
-      if (shape >= 6) c.pairs_per_thread = shape == 6 ? 52 : 100;
+      if (shape >= 6) c.pairs_per_thread = shape == 6 || shape == 8 ? 52 : 100;
+      if (shape >= 8) c.partition_lean = 14;
       gp::PairsDevice dev(p, c, 0);
       ASSERT_EQ(dev.counter(), gp::Counter::Partition);
       joseki::cuda::Stream s;
@@ -511,7 +513,7 @@ TEST(Abc471gHopperGpu, SkewedCombineSolvesAreExact) {
 }
 
 // r39 (r31 with the plain combine launched as the histograms' programmatic dependent), r40 and r41 (r38 in tiles of 24
-// and of 26):
+// and of 26), r42 (r41 with the given values' tiles on the full path):
 // whole solves fused, with buckets that spill into the table, in several chunks (no fused count: a plain launch),
 // three solves with poison between, on random problems, a heavy cell and the shared test vectors.
 TEST(Abc471gHopperGpu, DependentCombineRungsAreExact) {
@@ -528,15 +530,16 @@ TEST(Abc471gHopperGpu, DependentCombineRungsAreExact) {
   const std::size_t randoms = problems.size();
   const auto [loaded, appended] = answers_and_vectors(problems, wants);
   for (std::size_t i = 0; i < problems.size(); ++i)
-    for (int variant = 0; variant < (i < randoms ? 9 : 3); ++variant) {
-      // r39 (variants 0 .. 2), r40 (3 .. 5), r41 (6 .. 8): fused, spilling, in several chunks; test vectors: one each
+    for (int variant = 0; variant < (i < randoms ? 12 : 4); ++variant) {
+      // r39 (variants 0 .. 2), r40 (3 .. 5), r41 (6 .. 8), r42 (9 .. 11): fused, spilling, in several chunks; test
+      // vectors: one each
       const int which = i < randoms ? variant / 3 : variant;
-      const char* rung = which == 0 ? "p39" : which == 1 ? "p40" : "p41";
+      const char* rung = which == 0 ? "p39" : which == 1 ? "p40" : which == 2 ? "p41" : "p42";
       gp::PairsConfig c = gp::find_rung(rung).config();
       c.progress = false;
       if (i < randoms && variant % 3 == 1) c.bucket_cap = 8;      // spills into the table
       if (i < randoms && variant % 3 == 2) c.chunk_pairs = 1'000;  // several chunks
-      if (i < randoms && variant == 6) c.pairs_per_thread = 52;     // r41's two full tiles a thread (the max case's run)
+      if (i < randoms && (variant == 6 || variant == 9)) c.pairs_per_thread = 52;  // two full tiles a thread (max case)
       gp::PairsDevice dev(problems[i], c, 0);
       EXPECT_EQ(dev.combine_kind(), which == 0 ? "wgmma" : "wgmma_skew");
       expect_three_solves(dev, wants[i],
@@ -666,11 +669,12 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
     for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10), sparse}) {
       const std::uint32_t kp = gp::padded_k(p.k);
       const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}) {
+      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}) {
         // r34: blocks of 128 rows; 4 .. 6: r37 (the partition counts at rotated cells) fused, spilling, in chunks;
         // 7, 8: r38 (the combine as the histograms' programmatic dependent) fused, spilling; 9: r39 (the plain
-        // combine as their dependent); 10, 11: r40, r41 (r38 in tiles of 24, of 26)
-        gp::PairsConfig c = gp::find_rung(variant == 11  ? "p41"
+        // combine as their dependent); 10, 11: r40, r41 (r38 in tiles of 24, of 26); 12: r42 (given tiles, full path)
+        gp::PairsConfig c = gp::find_rung(variant == 12  ? "p42"
+                                          : variant == 11 ? "p41"
                                           : variant == 10 ? "p40"
                                           : variant == 9 ? "p39"
                                           : variant == 3 ? "p34"
@@ -681,13 +685,13 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
         c.progress = false;
         if (variant == 1 || variant == 5 || variant == 8) c.bucket_cap = 8;
         if (variant == 2 || variant == 6) c.chunk_pairs = 1'000;
-        if (variant == 11) c.pairs_per_thread = 52;  // r41's two full tiles of 26 a thread
+        if (variant >= 11) c.pairs_per_thread = 52;  // r41's, r42's two full tiles of 26 a thread
         gp::PairsDevice dev(p, c, 0);
         joseki::cuda::Stream s;
         dev.poison(s);
         for (int rep = 0; rep < 2; ++rep) {
           dev.enqueue_solve(s);
-          EXPECT_EQ(dev.download(s), want) << "r33/r37..r41, variant " << variant << ", solve " << rep << ", K = " << p.k;
+          EXPECT_EQ(dev.download(s), want) << "r33/r37..r42, variant " << variant << ", solve " << rep << ", K = " << p.k;
         }
       }
     }

@@ -552,7 +552,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 42u);  // r00..r41 (r05..r41: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 43u);  // r00..r42 (r05..r42: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -734,7 +734,7 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   for (const gp::PairsRung& r : gp::pairs_ladder()) {
     if (!r.count_kind.empty()) { EXPECT_EQ(r.counter, gp::Counter::Kind) << r.slug; }
     if (r.slug != "r08_dsmem_count") { EXPECT_TRUE(r.count_kind.empty()) << r.slug; }
-    if (r.position < 9) {  // r09 .. r32, r35, r36, r39 combine on r09's wgmma kind, r33, r34, r37, r38, r40, r41 on its skewed kind; before
+    if (r.position < 9) {  // r09 .. r32, r35, r36, r39 combine on r09's wgmma kind, r33, r34, r37, r38, r40 .. r42 on its skewed kind; before
                            // r09 built-in combiners
       EXPECT_TRUE(r.combine_kind.empty()) << r.slug;
     } else {
@@ -842,6 +842,18 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(c41.combine_kind, c38b.combine_kind);
   EXPECT_EQ(c41.chunk_pairs, c38b.chunk_pairs);
   EXPECT_EQ(c41.partition_threads, c38b.partition_threads);
+  // r42: r41 with the given values' tiles on the full path (variant 14), nothing else changed
+  const gp::PairsRung& r42 = gp::find_rung("p42");
+  gp::PairsConfig c42 = r42.config();
+  EXPECT_EQ(r42.predecessor, "r41_rotated_tiles_26");
+  EXPECT_EQ(c42.partition_lean, 14);
+  c42.partition_lean = 13;
+  const gp::PairsConfig c41b = r41.config();
+  EXPECT_EQ(c42.partition_tile, c41b.partition_tile);
+  EXPECT_EQ(c42.combine_dependent, c41b.combine_dependent);
+  EXPECT_EQ(c42.combine_kind, c41b.combine_kind);
+  EXPECT_EQ(c42.chunk_pairs, c41b.chunk_pairs);
+  EXPECT_EQ(c42.partition_threads, c41b.partition_threads);
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

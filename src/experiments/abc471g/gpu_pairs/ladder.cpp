@@ -398,6 +398,15 @@ const std::vector<PairsRung>& pairs_ladder() {
                    in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256))(c);
                    c.combine_dependent = true;
                  }),
+        gpu_rung("p42", 42, "r42_given_tiles_rotated", "r41 + tiles of given values on the full path",
+                 "r41 with r28's move on the rotated-cell kernel (partition_lean = 14): a tile whose pairs are all given "
+                 "values goes through the full tile's path (loaded together, ranked without per-pair tests), so the "
+                 "blocks whose runs lie in the given values no longer carry ~1.7x a block's instructions",
+                 "r41_rotated_tiles_26", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy}, [](PairsConfig& c) {
+                   in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 14, 1, 1024, 256))(c);
+                   c.combine_dependent = true;
+                 }),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -107,8 +107,10 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
                      "') and wgmma.tma = 1 (here " + std::to_string(c.wgmma.tma) + ")");
   // r37: the partition kernel that rotates each pair's cell writes P[a][d] = C[a][(a + d) mod K], which only a
   // combine kind that reads the planes skewed can take (any other would answer wrong).
-  if (c.partition_lean == 13 && (c.combine_kind.empty() || !find_combine_kind(c.combine_kind)->skewed_planes))
-    throw InputError("gpu-pairs: PairsConfig::partition_lean = 13 (r37) counts each pair at its rotated cell, "
+  if ((c.partition_lean == 13 || c.partition_lean == 14) &&
+      (c.combine_kind.empty() || !find_combine_kind(c.combine_kind)->skewed_planes))
+    throw InputError("gpu-pairs: PairsConfig::partition_lean = " + std::to_string(c.partition_lean) +
+                     " (r37, r42) counts each pair at its rotated cell, "
                      "(a, (b - a) mod K); only a combine kind that reads the planes skewed can follow it (wgmma_skew); "
                      "here combine_kind = '" + c.combine_kind + "'");
   // A combiner this GPU cannot run is never prepared nor launched: the count still runs (the
@@ -166,12 +168,12 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     // (their holes carry the offset `slice` in 16 bits).
     const int lean = c.partition_lean, pt = c.partition_threads;
     const bool small_blocks = pt == 256 || pt == 128;
-    const bool lean_ok = lean >= 5 && lean <= 13 ? pt == 256 && m_plan.slices <= 256 && (lean < 11 || m_plan.size < 65536)
+    const bool lean_ok = lean >= 5 && lean <= 14 ? pt == 256 && m_plan.slices <= 256 && (lean < 11 || m_plan.size < 65536)
                          : small_blocks        ? (lean == 0 && pt == 256) || (lean == 4 && m_plan.slices <= 256)
                                                : true;
     if (!lean_ok)
       throw InputError("gpu-pairs: partition blocks of " + std::to_string(pt) +
-                       " are r16's lean kernel, variant 4 (partition_lean = 4, blocks of 256 or 128) or 5 .. 13 "
+                       " are r16's lean kernel, variant 4 (partition_lean = 4, blocks of 256 or 128) or 5 .. 14 "
                        "(blocks of 256), with <= 256 slices (slices_per_sm; r03's kernel: blocks of 256 or 512; "
                        "variants 11 .. 13: slices of < 65536 cells); here partition_lean = " + std::to_string(lean) + ", " +
                        std::to_string(m_plan.slices) + " slices of " + std::to_string(m_plan.size) + " cells");
@@ -194,11 +196,11 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     // (a chunk of m_chunk pairs has the most tiles: a shorter one has shorter runs or fewer blocks), so that
     // the holes do not eat the slack.
     std::uint64_t holes = 0;
-    if (c.partition_lean >= 11 && c.partition_lean <= 13) {
+    if (c.partition_lean >= 11 && c.partition_lean <= 14) {
       const std::uint64_t run = std::max<std::uint64_t>(m_ppt, 1), group = c.partition_lean >= 12 ? 4 : 2;
       const std::uint64_t blocks = ((m_chunk + run - 1) / run + 255) / 256;  // blocks of 256
       const std::uint64_t tile =
-          c.partition_tile == 24 || c.partition_tile == 28 || (c.partition_tile == 26 && c.partition_lean == 13)
+          c.partition_tile == 24 || c.partition_tile == 28 || (c.partition_tile == 26 && c.partition_lean >= 13)
               ? c.partition_tile
               : 16;
       holes = (group - 1) * blocks * ((run + tile - 1) / tile);
@@ -209,7 +211,7 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     const std::uint64_t cap = std::min<std::uint64_t>(c.bucket_cap ? c.bucket_cap : share, limit);
     m_cap = static_cast<std::uint32_t>((cap + 7) / 8 * 8);
     m_buf = cuda::DeviceBuffer<std::uint16_t>(static_cast<std::size_t>(buckets) * m_cap);
-    m_cells_rotated = c.partition_lean == 13;  // r37: the table and the planes hold P, not C
+    m_cells_rotated = c.partition_lean == 13 || c.partition_lean == 14;  // r37: the table and the planes hold P, not C
     m_cursor = cuda::DeviceBuffer<std::uint32_t>(buckets);
   }
   if (m_counter == Counter::Kind) {  // a pluggable count kind (kinds.hpp; r08: r08_dsmem_count.cu)

@@ -96,7 +96,8 @@ struct PairsConfig {
   // slice's run padded to an even length with a hole the histograms skip); 12 (r31) 11 in groups of four
   // entries (one 64-bit store for four; up to three holes a run); 13 (r37) 12 with each pair counted at its
   // rotated cell (a, (b - a) mod K), so that the table and the planes hold the skewed combine's operand P; only with
-  // a combine kind that reads the planes skewed (wgmma_skew; others are refused: InputError).
+  // a combine kind that reads the planes skewed (wgmma_skew; others are refused: InputError); 14 (r42) 13 with 10's
+  // tiles of given values on the full tile's path (the same refusal). Tiles of 26 (partition_tile) for 13 and 14 only.
   int partition_lean = 0;
   // Session 10's sweep (pairs.sweep.slices_per_sm): histogram blocks per SM, i.e. how many slices the
   // table is cut into (plan_slices_spread: 1 -> ~1 slice a SM, up to 2^16 cells, one block's shared

@@ -111,10 +111,13 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
   // (runs padded to a multiple of 4 with up to three holes; one 128-bit shared load and one 64-bit store for four).
   // VAR 13 (r37): 12 with each pair's cell rotated, (a, b) -> a kp + (b - a) mod K, so that the table and the planes
   // hold P[a][d] = C[a][(a + d) mod K], the skewed combine's operand (r33), without a second pass in the histograms.
-  constexpr bool ONE = VAR >= 4 && VAR <= 13, UNROLLED = VAR == 5 || VAR == 6,
+  // VAR 14 (r42): 13 with VAR 10's tile of given values on the full tile's path (no per-pair test), so the threads
+  // whose runs lie in the given values no longer make their blocks the last to finish.
+  constexpr bool ONE = VAR >= 4 && VAR <= 14, UNROLLED = VAR == 5 || VAR == 6,
                  TWO = OVERLAP || (VAR >= 6 && VAR <= 8) || VAR >= 10, END_BARRIER = VAR < 6 || VAR == 9,
-                 PREFETCH = VAR >= 8, GIVEN_FULL = VAR == 10, PAIRED = VAR >= 11 && VAR <= 13, ROTATE = VAR == 13;
-  constexpr std::uint32_t GROUP = VAR == 12 || VAR == 13 ? 4 : PAIRED ? 2 : 1;  // entries a write-out step stores at once
+                 PREFETCH = VAR >= 8, GIVEN_FULL = VAR == 10 || VAR == 14,
+                 PAIRED = VAR >= 11 && VAR <= 14, ROTATE = VAR == 13 || VAR == 14;
+  constexpr std::uint32_t GROUP = VAR >= 12 && VAR <= 14 ? 4 : PAIRED ? 2 : 1;  // entries a write-out step stores at once
   constexpr std::uint32_t BPT = ONE ? (T >= 256 ? 1 : 256 / T) : (PART_MAX_BUCKETS + T - 1) / T;
   using Scan = cub::BlockScan<std::uint32_t, T, cub::BLOCK_SCAN_WARP_SCANS>;
   __shared__ typename Scan::TempStorage scan_tmp;
@@ -319,7 +322,7 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
 // The sorted tile's shared memory; variants 11 and 12 (PAIRED) also hold up to one or three holes a slice (<= 256
 // slices).
 constexpr std::size_t lean_sorted_bytes(int ppt, int threads = LEAN_THREADS, int var = 1) {
-  return (static_cast<std::size_t>(threads) * static_cast<std::size_t>(ppt) + (var == 11 ? 256u : var == 12 || var == 13 ? 768u : 0u)) *
+  return (static_cast<std::size_t>(threads) * static_cast<std::size_t>(ppt) + (var == 11 ? 256u : var >= 12 && var <= 14 ? 768u : 0u)) *
          sizeof(std::uint32_t);
 }
 
@@ -352,8 +355,8 @@ LeanKernel lean_kernel_512(int tile, std::uint64_t run) {
 // tiles of 26 (r41: the max case's run of 52 pairs a thread on the H200 in two full tiles).
 template <int VAR>
 LeanKernel lean_kernel_256(int tile) {
-  if constexpr (VAR == 13)
-    if (tile == 26) return lean_kernel<26, 13, 256>();
+  if constexpr (VAR == 13 || VAR == 14)
+    if (tile == 26) return lean_kernel<26, VAR, 256>();
   return tile == 28 ? lean_kernel<28, VAR, 256>() : tile == 24 ? lean_kernel<24, VAR, 256>() : lean_kernel<16, VAR, 256>();
 }
 
@@ -361,7 +364,7 @@ LeanKernel lean_kernel_256(int tile) {
 // pipeline refuses the other small-block combinations); everything else runs in blocks of 512, where
 // variant 4 needs <= 512 slices (else 1) and values other than 1, 2, 4 mean 3.
 LeanKernel choose_lean(int threads, int lean, int tile, std::uint64_t run, std::uint32_t buckets) {
-  if (threads == 256 && lean >= 5 && lean <= 13 && buckets <= 256) {
+  if (threads == 256 && lean >= 5 && lean <= 14 && buckets <= 256) {
     switch (lean) {
       case 5: return lean_kernel_256<5>(tile);
       case 6: return lean_kernel_256<6>(tile);
@@ -371,7 +374,8 @@ LeanKernel choose_lean(int threads, int lean, int tile, std::uint64_t run, std::
       case 10: return lean_kernel_256<10>(tile);
       case 11: return lean_kernel_256<11>(tile);
       case 12: return lean_kernel_256<12>(tile);
-      default: return lean_kernel_256<13>(tile);
+      case 13: return lean_kernel_256<13>(tile);
+      default: return lean_kernel_256<14>(tile);
     }
   }
   if ((threads == 256 || threads == 128) && lean == 4 && buckets <= 256) {
@@ -394,8 +398,8 @@ void prepare_lean_partition() {
   // Every instantiation choose_lean can return: the shared-memory limit of its sorted tile.
   std::set<void (*)(PartitionArgs, int)> done;
   for (const int threads : {512, 256, 128})
-    for (const int lean : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13})
-      for (const int tile : {0, 24, 28, 32})
+    for (const int lean : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14})
+      for (const int tile : {0, 24, 26, 28, 32})
         for (const std::uint64_t run : {std::uint64_t{52}, std::uint64_t{1} << 20})
           for (const std::uint32_t buckets : {256u, 512u, 1024u}) {
             const LeanKernel k = choose_lean(threads, lean, tile, run, buckets);
