@@ -12,5 +12,11 @@
 // Prediction (max case): the busiest SMs near the average, the partition 23.2 -> ~21-22 us alone; the whole max case
 // -1 to -2 us against r41 (~51 us). 10^8 and 10^9 a tie (M is 10^5 of 10^8 or 10^9 pairs), unless the variant
 // spills (r28's did in tiles of 28: +1.1 % at the max case).
-// Not yet measured on the H200.
+// Measured (H200, results/h200/2026-12-03-session16/call5, code of 5b2abad; every answer exact, GPU tests and memcheck
+// clean, racecheck cut by the session's device time): a LOSS. Max case 53.41 us [53.28, 53.41] (three processes)
+// against r41's 52.93 [52.83, 52.96] in the same runs; the count alone 33.50 against 32.99 us. ncu: the imbalance did
+// fall - the busiest scheduler 22.6 K warp instructions against 20.3 K on average, r41's 23.9 K against 20.2 K - but the
+// kernel took 24.58 us against 23.52, at 53.8 % issue against 55.7 %: variant 14 spills 8 bytes in tiles of 26
+// (ptxas; variant 13 none) and carries a third tile path. 10^8 335.36 us, 10^9 3083.36 us (one run each; r41 338.10
+// and 3033.18 in the same runs). Kept as a negative rung: the straggler was real, the cure cost more than it.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
