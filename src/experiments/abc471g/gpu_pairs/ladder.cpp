@@ -93,6 +93,15 @@ std::function<void(PairsConfig&)> with_operand(WgmmaOperand op, std::function<vo
   };
 }
 
+// r38 .. r42: a rung's knobs with the combine launched as the histograms' programmatic dependent
+// (PairsConfig::combine_dependent).
+std::function<void(PairsConfig&)> with_dependent_combine(std::function<void(PairsConfig&)> knobs) {
+  return [knobs = std::move(knobs)](PairsConfig& c) {
+    knobs(c);
+    c.combine_dependent = true;
+  };
+}
+
 // r29: a rung's knobs with `loads` 16-byte loads in flight a histogram thread (PairsConfig::hist_loads).
 std::function<void(PairsConfig&)> with_hist_loads(int loads, std::function<void(PairsConfig&)> knobs) {
   return [loads, knobs = std::move(knobs)](PairsConfig& c) {
@@ -368,45 +377,35 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "copies, the windows) overlaps their tail, griddepcontrol.wait before it reads the planes "
                  "(PairsConfig::combine_dependent)",
                  "r37_rotated_cells", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
-                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy}, [](PairsConfig& c) {
-                   in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 13, 1, 1024, 256))(c);
-                   c.combine_dependent = true;
-                 }),
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 13, 1, 1024, 256)))),
         gpu_rung("p39", 39, "r39_dependent_plain_combine", "r31 + the combine as the histograms' programmatic dependent",
                  "r31 with r38's launch alone: the histograms write the answers' first terms and let the next kernel "
                  "launch as they start, and the plain wgmma combine (rows unrotated) is launched as their programmatic "
                  "dependent (PairsConfig::combine_dependent)",
                  "r31_quad_write_out", Combiner::Gemm, Counter::Partition, "", "wgmma",
-                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy}, [](PairsConfig& c) {
-                   in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 12, 1, 1024, 256))(c);
-                   c.combine_dependent = true;
-                 }),
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 28, 12, 1, 1024, 256)))),
         gpu_rung("p40", 40, "r40_rotated_tiles_24", "r38 in tiles of 24",
                  "r38 with tiles of 24 pairs a thread instead of 28 (partition_tile = 24): the rotated-cell kernel "
                  "spills in tiles of 28 (8 bytes stored, 12 loaded a thread) and not in tiles of 24",
                  "r38_dependent_combine", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
-                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy}, [](PairsConfig& c) {
-                   in_one_chunk(wgmma_knobs(1, 1, 8, 1, 24, 13, 1, 1024, 256))(c);
-                   c.combine_dependent = true;
-                 }),
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 24, 13, 1, 1024, 256)))),
         gpu_rung("p41", 41, "r41_rotated_tiles_26", "r38 in tiles of 26",
                  "r38 with tiles of 26 pairs a thread instead of 28 (partition_tile = 26): the max case's run of 52 "
                  "pairs a thread (one wave on the H200) in two full tiles, so no pair takes the general path of a "
                  "partial tile and no third round of scan and barriers runs",
                  "r38_dependent_combine", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
-                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy}, [](PairsConfig& c) {
-                   in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256))(c);
-                   c.combine_dependent = true;
-                 }),
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256)))),
         gpu_rung("p42", 42, "r42_given_tiles_rotated", "r41 + tiles of given values on the full path",
                  "r41 with r28's move on the rotated-cell kernel (partition_lean = 14): a tile whose pairs are all given "
                  "values goes through the full tile's path (loaded together, ranked without per-pair tests), so the "
                  "blocks whose runs lie in the given values no longer carry ~1.7x a block's instructions",
                  "r41_rotated_tiles_26", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
-                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy}, [](PairsConfig& c) {
-                   in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 14, 1, 1024, 256))(c);
-                   c.combine_dependent = true;
-                 }),
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 14, 1, 1024, 256)))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -43,6 +43,12 @@ const char* counter_name(Counter c) {
   return measure::enum_name(c, names);
 }
 
+// The partition kernel's variants that count each pair at its rotated cell (r37's 13, r42's 14): the table and the
+// planes hold P[a][d] = C[a][(a + d) mod K]; the only ones built in tiles of 26 as well.
+namespace {
+bool rotated_variant(int lean) { return lean == 13 || lean == 14; }
+}  // namespace
+
 Counter effective_counter(const Problem& p, const PairsConfig& c) {
   if (padded_k(p.k) > PARTITION_MAX_KP) return Counter::Atomic;
   return c.count_kind.empty() ? c.counter : Counter::Kind;
@@ -107,7 +113,7 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
                      "') and wgmma.tma = 1 (here " + std::to_string(c.wgmma.tma) + ")");
   // r37: the partition kernel that rotates each pair's cell writes P[a][d] = C[a][(a + d) mod K], which only a
   // combine kind that reads the planes skewed can take (any other would answer wrong).
-  if ((c.partition_lean == 13 || c.partition_lean == 14) &&
+  if (rotated_variant(c.partition_lean) &&
       (c.combine_kind.empty() || !find_combine_kind(c.combine_kind)->skewed_planes))
     throw InputError("gpu-pairs: PairsConfig::partition_lean = " + std::to_string(c.partition_lean) +
                      " (r37, r42) counts each pair at its rotated cell, "
@@ -175,7 +181,7 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
       throw InputError("gpu-pairs: partition blocks of " + std::to_string(pt) +
                        " are r16's lean kernel, variant 4 (partition_lean = 4, blocks of 256 or 128) or 5 .. 14 "
                        "(blocks of 256), with <= 256 slices (slices_per_sm; r03's kernel: blocks of 256 or 512; "
-                       "variants 11 .. 13: slices of < 65536 cells); here partition_lean = " + std::to_string(lean) + ", " +
+                       "variants 11 .. 14: slices of < 65536 cells); here partition_lean = " + std::to_string(lean) + ", " +
                        std::to_string(m_plan.slices) + " slices of " + std::to_string(m_plan.size) + " cells");
     const PartitionLaunch pl = prepare_partition(device, c.partition_threads, m_plan.size);
     const std::uint64_t round = std::min(m_cfg.round_pairs, std::max<std::uint64_t>(m_end - m_begin, 1));
@@ -200,7 +206,7 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
       const std::uint64_t run = std::max<std::uint64_t>(m_ppt, 1), group = c.partition_lean >= 12 ? 4 : 2;
       const std::uint64_t blocks = ((m_chunk + run - 1) / run + 255) / 256;  // blocks of 256
       const std::uint64_t tile =
-          c.partition_tile == 24 || c.partition_tile == 28 || (c.partition_tile == 26 && c.partition_lean >= 13)
+          c.partition_tile == 24 || c.partition_tile == 28 || (c.partition_tile == 26 && rotated_variant(c.partition_lean))
               ? c.partition_tile
               : 16;
       holes = (group - 1) * blocks * ((run + tile - 1) / tile);
@@ -211,7 +217,7 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     const std::uint64_t cap = std::min<std::uint64_t>(c.bucket_cap ? c.bucket_cap : share, limit);
     m_cap = static_cast<std::uint32_t>((cap + 7) / 8 * 8);
     m_buf = cuda::DeviceBuffer<std::uint16_t>(static_cast<std::size_t>(buckets) * m_cap);
-    m_cells_rotated = c.partition_lean == 13 || c.partition_lean == 14;  // r37: the table and the planes hold P, not C
+    m_cells_rotated = rotated_variant(c.partition_lean);  // r37, r42: the table and the planes hold P, not C
     m_cursor = cuda::DeviceBuffer<std::uint32_t>(buckets);
   }
   if (m_counter == Counter::Kind) {  // a pluggable count kind (kinds.hpp; r08: r08_dsmem_count.cu)

@@ -351,8 +351,8 @@ LeanKernel lean_kernel_512(int tile, std::uint64_t run) {
   return lean_kernel<16, VAR>();
 }
 
-// Blocks of 256, variants 5 .. 13: tiles of 28 or 24, else 16 (no tiles of 18 in blocks of 256); variant 13 also in
-// tiles of 26 (r41: the max case's run of 52 pairs a thread on the H200 in two full tiles).
+// Blocks of 256, variants 5 .. 14: tiles of 28 or 24, else 16 (no tiles of 18 in blocks of 256); variants 13 and 14
+// also in tiles of 26 (r41, r42: the max case's run of 52 pairs a thread on the H200 in two full tiles).
 template <int VAR>
 LeanKernel lean_kernel_256(int tile) {
   if constexpr (VAR == 13 || VAR == 14)
