@@ -228,9 +228,9 @@ void add_calibrate(CLI::App* parent, Context& ctx) {
 
 // `scale NAME` at one problem: --n (default the max case), --k, --m, --seed and the stopping rule's
 // options; `run` gets the problem (M at most N) and its name ("max" or "N=...").
-void add_one_problem(CLI::App* scale, const std::string& name, const std::string& about,
-                     measure::StoppingRule& rule,
-                     std::function<void(const g::Problem&, const std::string&)> run) {
+CLI::App* add_one_problem(CLI::App* scale, const std::string& name, const std::string& about,
+                          measure::StoppingRule& rule,
+                          std::function<void(const g::Problem&, const std::string&)> run) {
   struct Opts {
     g::InstanceSpec spec;
     std::string n = "7e6";
@@ -248,6 +248,7 @@ void add_one_problem(CLI::App* scale, const std::string& name, const std::string
     spec.m = std::min(spec.m, spec.n);
     run(g::make_problem(spec), spec.n == 7'000'000 && spec.k == 2300 ? "max" : "N=" + gp::bench::fmt_n(spec.n));
   });
+  return cmd;
 }
 
 void add_scale(CLI::App* parent, Context& ctx) {
@@ -275,8 +276,11 @@ void add_scale(CLI::App* parent, Context& ctx) {
     const std::string about = "issue 19 at one problem: the generation floor (A generated and summed, nothing "
                               "counted), r04 split into count and combine, r04 and the Hopper rungs after it; every "
                               "figure validated, then shown as a multiple of the floor";
-    add_one_problem(scale, "hopper", about, *rule, [&ctx, rule](const g::Problem& p, const std::string& name) {
-      auto recs = gp::bench_hopper(p, name, bench_options(ctx, *rule));
+    auto rungs = std::make_shared<std::vector<std::string>>();
+    auto* hopper = add_one_problem(scale, "hopper", about, *rule, [&ctx, rule, rungs](const g::Problem& p, const std::string& name) {
+      gp::BenchOptions bo = bench_options(ctx, *rule);
+      bo.rungs = *rungs;
+      auto recs = gp::bench_hopper(p, name, bo);
       measure::Table t({"variant", "GPU_COMPUTE median", "x floor", "validation", "notes"});
       for (const measure::Record& r : recs) {
         std::string notes;
@@ -295,6 +299,10 @@ void add_scale(CLI::App* parent, Context& ctx) {
                 << t.markdown() << std::endl;
       keep(ctx, std::move(recs));
     });
+    hopper->add_option("--rungs", *rungs,
+                       "only these rungs (ids p41, slugs r41_rotated_tiles_26; comma-separated) and their count / "
+                       "combine splits, no sweeps (default: every rung and sweep)")
+        ->delimiter(',');
   }
   {  // wgmma (issue 19, r09): the wgmma combine alone, beside "r04's combine alone" of `scale hopper`
     auto spec = std::make_shared<g::InstanceSpec>();

@@ -278,6 +278,14 @@ def sweep_rungs_names_itself(s):
 
 
 @suite.test
+def scale_hopper_rungs_names_an_unknown_rung(s):
+    # checked before anything is timed (no GPU needed): the option, the bad name and the ladder's rungs
+    p = s.run("abc471g", "scale", "hopper", "--n", "1000", "--k", "5", "--m", "1", "--rungs", "p41,r99_bogus")
+    expect_exit(p, 2, "--rungs", "r99_bogus", "r41_rotated_tiles_26")
+    expect("--rung r99" not in p.stderr, p.stderr)
+
+
+@suite.test
 def json_into_a_folder_is_refused_and_leaves_nothing(s):
     d = os.path.join(s.tmp, "json_dir")
     os.makedirs(d, exist_ok=True)

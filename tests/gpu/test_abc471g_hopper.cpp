@@ -493,6 +493,21 @@ TEST(Abc471gHopperGpu, SkewedCombineSolvesAreExact) {
       EXPECT_NE(std::string(e.what()).find("combine_dependent"), std::string::npos) << e.what();
     }
   }
+  // A partition tile with no kernel for the knobs (tiles of 26 are built for the rotated variants only; 30 for none):
+  // refused, with the knob and the tiles that are built named
+  for (const int variant : {0, 1}) {
+    gp::PairsConfig bad = gp::find_rung(variant == 0 ? "p39" : "p41").config();
+    bad.progress = false;
+    bad.partition_tile = variant == 0 ? 26 : 30;
+    try {
+      gp::PairsDevice dev(problems[0], bad, 0);
+      ADD_FAILURE() << "partition_tile " << bad.partition_tile << " accepted, variant " << variant;
+    } catch (const joseki::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("partition_tile = " + std::to_string(bad.partition_tile)), std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find(variant == 0 ? "16, 24, 28" : "16, 24, 26, 28"), std::string::npos) << e.what();
+    }
+  }
   // r37's rotated cells with a combine that reads the planes unrotated (or the built-in combiners) would answer
   // wrong: refused, with the knob and the kind named
   for (const std::string kind : {"wgmma", ""}) {
@@ -513,7 +528,8 @@ TEST(Abc471gHopperGpu, SkewedCombineSolvesAreExact) {
 }
 
 // r39 (r31 with the plain combine launched as the histograms' programmatic dependent), r40 and r41 (r38 in tiles of 24
-// and of 26), r42 (r41 with the given values' tiles on the full path):
+// and of 26), r42 (r41 with the given values' tiles on the full path), r43 (r41 with the window copies padded apart),
+// r44 (r43 with the next segment's copies before the epilogue; at K = 2300 the combine blocks cross tile boundaries):
 // whole solves fused, with buckets that spill into the table, in several chunks (no fused count: a plain launch),
 // three solves with poison between, on random problems, a heavy cell and the shared test vectors.
 TEST(Abc471gHopperGpu, DependentCombineRungsAreExact) {
@@ -530,16 +546,22 @@ TEST(Abc471gHopperGpu, DependentCombineRungsAreExact) {
   const std::size_t randoms = problems.size();
   const auto [loaded, appended] = answers_and_vectors(problems, wants);
   for (std::size_t i = 0; i < problems.size(); ++i)
-    for (int variant = 0; variant < (i < randoms ? 12 : 4); ++variant) {
-      // r39 (variants 0 .. 2), r40 (3 .. 5), r41 (6 .. 8), r42 (9 .. 11): fused, spilling, in several chunks; test
-      // vectors: one each
+    for (int variant = 0; variant < (i < randoms ? 18 : 6); ++variant) {
+      // r39 (variants 0 .. 2), r40 (3 .. 5), r41 (6 .. 8), r42 (9 .. 11), r43 (12 .. 14), r44 (15 .. 17): fused,
+      // spilling, in several chunks; test vectors: one each
       const int which = i < randoms ? variant / 3 : variant;
-      const char* rung = which == 0 ? "p39" : which == 1 ? "p40" : which == 2 ? "p41" : "p42";
+      const char* rung = which == 0   ? "p39"
+                         : which == 1 ? "p40"
+                         : which == 2 ? "p41"
+                         : which == 3 ? "p42"
+                         : which == 4 ? "p43"
+                                      : "p44";
       gp::PairsConfig c = gp::find_rung(rung).config();
       c.progress = false;
       if (i < randoms && variant % 3 == 1) c.bucket_cap = 8;      // spills into the table
       if (i < randoms && variant % 3 == 2) c.chunk_pairs = 1'000;  // several chunks
-      if (i < randoms && (variant == 6 || variant == 9)) c.pairs_per_thread = 52;  // two full tiles a thread (max case)
+      if (i < randoms && (variant == 6 || variant == 9 || variant == 12 || variant == 15))
+        c.pairs_per_thread = 52;  // two full tiles a thread (max case)
       gp::PairsDevice dev(problems[i], c, 0);
       EXPECT_EQ(dev.combine_kind(), which == 0 ? "wgmma" : "wgmma_skew");
       expect_three_solves(dev, wants[i],
@@ -669,11 +691,14 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
     for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10), sparse}) {
       const std::uint32_t kp = gp::padded_k(p.k);
       const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}) {
+      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}) {
         // r34: blocks of 128 rows; 4 .. 6: r37 (the partition counts at rotated cells) fused, spilling, in chunks;
         // 7, 8: r38 (the combine as the histograms' programmatic dependent) fused, spilling; 9: r39 (the plain
-        // combine as their dependent); 10, 11: r40, r41 (r38 in tiles of 24, of 26); 12: r42 (given tiles, full path)
-        gp::PairsConfig c = gp::find_rung(variant == 12  ? "p42"
+        // combine as their dependent); 10, 11: r40, r41 (r38 in tiles of 24, of 26); 12: r42 (given tiles, full path);
+        // 13, 14: r43 (padded windows), r44 (early copies: the sparse V's blocks run several segments)
+        gp::PairsConfig c = gp::find_rung(variant == 14  ? "p44"
+                                          : variant == 13 ? "p43"
+                                          : variant == 12 ? "p42"
                                           : variant == 11 ? "p41"
                                           : variant == 10 ? "p40"
                                           : variant == 9 ? "p39"
@@ -691,7 +716,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
         dev.poison(s);
         for (int rep = 0; rep < 2; ++rep) {
           dev.enqueue_solve(s);
-          EXPECT_EQ(dev.download(s), want) << "r33/r37..r42, variant " << variant << ", solve " << rep << ", K = " << p.k;
+          EXPECT_EQ(dev.download(s), want) << "r33/r37..r44, variant " << variant << ", solve " << rep << ", K = " << p.k;
         }
       }
     }

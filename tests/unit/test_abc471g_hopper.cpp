@@ -380,9 +380,11 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
     const gp::WgmmaShape sh = gp::find_rung(id).config().wgmma;
     gp::set_wgmma_shape(a, sh);
     EXPECT_NO_THROW(gp::check_wgmma_combine_args(a, sh.op)) << id;
-    if (sh.tma) {  // r38's dependent launch is accepted on every TMA shape
+    if (sh.tma) {  // r38's dependent launch and r44's early copies are accepted on every TMA shape
       a.dependent = 1;
       EXPECT_NO_THROW(gp::check_wgmma_combine_args(a, sh.op)) << id << " launched as a dependent";
+      a.early_copies = 1;
+      EXPECT_NO_THROW(gp::check_wgmma_combine_args(a, sh.op)) << id << " with early copies";
     }
   }
   // The refusal's message names the knob and its bad value.
@@ -417,6 +419,16 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   a.dependent = 2;
   EXPECT_EQ(refused(a, rs, "dependent = 2"), "named");
   a.dependent = 0;
+  a.window_pad = 1;  // r43's padded windows: the skewed product only (good has no d_rows)
+  EXPECT_EQ(refused(a, rs, "window_pad = 1"), "named");
+  a.window_pad = 2;
+  EXPECT_EQ(refused(a, rs, "window_pad = 2"), "named");
+  a.window_pad = 0;
+  a.early_copies = 1;  // r44's early copies: the TMA kernel only (good is tma 0)
+  EXPECT_EQ(refused(a, rs, "early_copies = 1"), "named");
+  a.early_copies = -1;
+  EXPECT_EQ(refused(a, rs, "early_copies = -1"), "named");
+  a.early_copies = 0;
   a.warpgroups = 3;
   EXPECT_EQ(refused(a, rs, "warpgroups = 3"), "named");
   a.warpgroups = 2;
@@ -471,6 +483,11 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   a.d_rows = &row;
   a.rows = 1;
   EXPECT_EQ(refused(a, ss, "no d_rows"), "named") << "r33's rows are not a run";
+  a.window_pad = 1;
+  a.early_copies = 1;
+  EXPECT_EQ(refused(a, rs, ""), "accepted") << "r44: r33's product with padded windows and early copies";
+  a.window_pad = 0;
+  a.early_copies = 0;
   a.d_rows = nullptr;
   a.rows = 0;
   EXPECT_EQ(refused(a, rs, ""), "accepted") << "r15";

@@ -20,6 +20,9 @@
 #include "experiments/abc471g/cost/costs.hpp"
 #include "measure/launcher.hpp"
 #include "experiments/abc471g/gpu_pairs/kinds.hpp"
+#ifdef JOSEKI_HAVE_CUDA
+#include "experiments/abc471g/gpu_pairs/kernels.hpp"  // lean_partition_tile_built, partition_tile_built
+#endif
 #include "experiments/abc471g/gpu_pairs/ladder.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
@@ -552,7 +555,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 43u);  // r00..r42 (r05..r42: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 45u);  // r00..r44 (r05..r44: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -710,6 +713,45 @@ TEST(Abc471gPairsLadder, ATestOnlyKindRungIsListedAfterItsPredecessor) {
   EXPECT_TRUE(skipped_row);
 }
 
+// A partition tile with no kernel instantiated for the knobs is refused by PairsDevice (it used to run as tiles of
+// 16, unannounced): the test asks the mapping the launcher uses (host code; no GPU needed).
+#ifdef JOSEKI_HAVE_CUDA
+TEST(Abc471gPairsLadder, PartitionTilesWithoutAKernelAreNotBuilt) {
+  // every rung's own tile is built for its knobs (blocks of 512 unless 256 or 128; 256 slices at most there)
+  for (const gp::PairsRung& r : gp::pairs_ladder()) {
+    const gp::PairsConfig c = r.config();
+    const int t = c.partition_threads == 256 || c.partition_threads == 128 ? c.partition_threads : 512;
+    if (c.partition_lean > 0) {
+      EXPECT_TRUE(gp::lean_partition_tile_built(t, c.partition_lean, c.partition_tile, 132)) << r.slug;
+    } else {
+      EXPECT_TRUE(gp::partition_tile_built(t, c.partition_tile)) << r.slug;
+    }
+  }
+  EXPECT_TRUE(gp::lean_partition_tile_built(256, 13, 26, 132));   // r41
+  EXPECT_TRUE(gp::lean_partition_tile_built(256, 14, 26, 132));   // r42
+  EXPECT_FALSE(gp::lean_partition_tile_built(256, 12, 26, 132));  // tiles of 26: the rotated variants only
+  EXPECT_FALSE(gp::lean_partition_tile_built(256, 13, 30, 132));
+  EXPECT_FALSE(gp::lean_partition_tile_built(256, 13, 32, 132));  // 32: variant 4 in blocks of 256, variant 1 in 512
+  EXPECT_TRUE(gp::lean_partition_tile_built(256, 4, 32, 132));
+  EXPECT_TRUE(gp::lean_partition_tile_built(512, 1, 32, 132));
+  EXPECT_FALSE(gp::lean_partition_tile_built(512, 4, 28, 132));
+  EXPECT_FALSE(gp::lean_partition_tile_built(128, 4, 28, 132));
+  EXPECT_TRUE(gp::lean_partition_tile_built(128, 4, 24, 132));
+  for (const int lean : {1, 4, 9, 13})
+    for (const int t : {512, 256, 128}) {
+      EXPECT_TRUE(gp::lean_partition_tile_built(t, lean, 0, 132)) << "0: the kernel's choice";
+      EXPECT_TRUE(gp::lean_partition_tile_built(t, lean, 16, 132)) << "16: every kernel";
+      EXPECT_FALSE(gp::lean_partition_tile_built(t, lean, -1, 132));
+      EXPECT_FALSE(gp::lean_partition_tile_built(t, lean, 1000, 132));
+    }
+  EXPECT_TRUE(gp::partition_tile_built(512, 20));
+  EXPECT_TRUE(gp::partition_tile_built(512, 24));
+  EXPECT_FALSE(gp::partition_tile_built(512, 28));
+  EXPECT_FALSE(gp::partition_tile_built(256, 24));  // r03's kernel in blocks of 256: tiles of 16 only
+  EXPECT_TRUE(gp::partition_tile_built(256, 0));
+}
+#endif
+
 // The built-in ladder's kinds are registered where their code is built (a CUDA build), by their rung
 // files (r08_dsmem_count.cu, r09_wgmma_combine.cpp); a CPU-only build has none.
 TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
@@ -734,7 +776,7 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   for (const gp::PairsRung& r : gp::pairs_ladder()) {
     if (!r.count_kind.empty()) { EXPECT_EQ(r.counter, gp::Counter::Kind) << r.slug; }
     if (r.slug != "r08_dsmem_count") { EXPECT_TRUE(r.count_kind.empty()) << r.slug; }
-    if (r.position < 9) {  // r09 .. r32, r35, r36, r39 combine on r09's wgmma kind, r33, r34, r37, r38, r40 .. r42 on its skewed kind; before
+    if (r.position < 9) {  // r09 .. r32, r35, r36, r39 combine on r09's wgmma kind, r33, r34, r37, r38, r40 .. r44 on its skewed kind; before
                            // r09 built-in combiners
       EXPECT_TRUE(r.combine_kind.empty()) << r.slug;
     } else {
@@ -854,6 +896,34 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(c42.combine_kind, c41b.combine_kind);
   EXPECT_EQ(c42.chunk_pairs, c41b.chunk_pairs);
   EXPECT_EQ(c42.partition_threads, c41b.partition_threads);
+  EXPECT_EQ(c41b.wgmma.window_pad, 0);
+  EXPECT_EQ(c41b.wgmma.early_copies, 0);
+  // r43: r41 with the window copies padded apart, nothing else changed; r44: r43 with the early copies
+  const gp::PairsRung& r43 = gp::find_rung("p43");
+  gp::PairsConfig c43 = r43.config();
+  EXPECT_EQ(r43.predecessor, "r41_rotated_tiles_26");
+  EXPECT_EQ(c43.wgmma.window_pad, 1);
+  EXPECT_EQ(c43.wgmma.early_copies, 0);
+  c43.wgmma.window_pad = 0;
+  EXPECT_EQ(c43.partition_tile, c41b.partition_tile);
+  EXPECT_EQ(c43.partition_lean, c41b.partition_lean);
+  EXPECT_EQ(c43.combine_dependent, c41b.combine_dependent);
+  EXPECT_EQ(c43.combine_kind, c41b.combine_kind);
+  EXPECT_EQ(c43.chunk_pairs, c41b.chunk_pairs);
+  EXPECT_EQ(c43.wgmma.stages, c41b.wgmma.stages);
+  EXPECT_EQ(c43.wgmma.warpgroups, c41b.wgmma.warpgroups);
+  const gp::PairsRung& r44 = gp::find_rung("p44");
+  gp::PairsConfig c44 = r44.config();
+  EXPECT_EQ(r44.predecessor, "r43_padded_windows");
+  EXPECT_EQ(c44.wgmma.window_pad, 1);
+  EXPECT_EQ(c44.wgmma.early_copies, 1);
+  c44.wgmma.early_copies = 0;
+  const gp::PairsConfig c43b = r43.config();
+  EXPECT_EQ(c44.partition_tile, c43b.partition_tile);
+  EXPECT_EQ(c44.partition_lean, c43b.partition_lean);
+  EXPECT_EQ(c44.combine_dependent, c43b.combine_dependent);
+  EXPECT_EQ(c44.combine_kind, c43b.combine_kind);
+  EXPECT_EQ(c44.wgmma.window_pad, c43b.wgmma.window_pad);
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

@@ -28,6 +28,9 @@ struct BenchOptions {
   measure::StoppingRule rule;
   int device = 0;
   std::string self_exe;  // this joseki binary (EXTERNAL children)
+  // `scale hopper --rungs`: only these rungs (ids, slugs or variant names) and their count / combine splits, no
+  // sweeps; empty: every rung and sweep. A name that is no rung is an InputError before anything runs.
+  std::vector<std::string> rungs;
   std::function<void(const std::string&)> note;
   void say(const std::string& s) const {
     if (note) note(s);

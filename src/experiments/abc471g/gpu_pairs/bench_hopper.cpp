@@ -2,6 +2,7 @@
 #include "experiments/abc471g/gpu_pairs/bench_hopper.hpp"
 
 #include <algorithm>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
@@ -119,6 +120,16 @@ Record bench_generation_floor(const Problem& p, const BenchOptions& o, bool lean
 
 std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name, const BenchOptions& o) {
   std::vector<Record> out;
+  // --rungs: only these rungs (and their splits), no sweeps; every name checked before anything runs.
+  [[maybe_unused]] const bool only = !o.rungs.empty();
+  std::set<int> picked;
+  for (const std::string& name : o.rungs) try {
+      picked.insert(find_rung(name).position);
+    } catch (const InputError& e) {  // find_rung's message names the rungs; say which option asked
+      const std::string why = e.what(), head = "--rung " + name + ": ";
+      throw InputError("--rungs " + name + ": " + (why.rfind(head, 0) == 0 ? why.substr(head.size()) : why));
+    }
+  [[maybe_unused]] const auto chosen = [&](const PairsRung& r) { return !only || picked.count(r.position) > 0; };
   const std::string set_id = "pairs-hopper " + case_name + " " + bench::now_id();
   auto stamp = [&](Record& r) {
     bench::set_problem_axes(r, p);
@@ -146,7 +157,7 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
   const cudaStream_t s = timer.stream();
   const int r04_position = find_rung("r04_partition_gemm").position;
   for (const PairsRung& rung : pairs_ladder()) {
-    if (!rung.combiner || rung.position < r04_position) continue;
+    if (!rung.combiner || rung.position < r04_position || !chosen(rung)) continue;
     Record r = base_record(rung.variant(), rung.technique, "cuda", Scope::GpuCompute, "cold");
     r.rung = rung.position;
     stamp(r);
@@ -184,7 +195,7 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
     out.push_back(r);
   }
   // Sweep: panels of the GEMM combine (r06's knob, with r05's graph); tie rule: within 2 %, fewer panels.
-  if (find_rung("r04_partition_gemm").precondition(p).empty() &&
+  if (!only && find_rung("r04_partition_gemm").precondition(p).empty() &&
       !measure::unmet(combiner_needs(Combiner::Gemm, p.k), gpu::needs_facts(o.device))) {
     std::vector<Record> pts;
     for (const int panels : {1, 2, 3, 4, 6}) {
@@ -206,7 +217,7 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
     out.insert(out.end(), pts.begin(), pts.end());
   }
   // Sweep: pairs per partition tile (r07's knob, with r05's graph); tie rule: within 2 %, r03's tiles.
-  if (find_rung("r04_partition_gemm").precondition(p).empty() &&
+  if (!only && find_rung("r04_partition_gemm").precondition(p).empty() &&
       !measure::unmet(combiner_needs(Combiner::Gemm, p.k), gpu::needs_facts(o.device))) {
     std::vector<Record> pts;
     for (const int tile : {0, 20, 24}) {
@@ -230,7 +241,7 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
   // write-out) in r03's tiles and in r07's tiles of 24 (and r16's kernel in tiles of 32), each with r15's
   // combine and graph; tie rule: within 2 %, the lower variant. Each point is the whole solve, validated.
   if (const PairsRung& r15 = find_rung("r15_tma_eight_slots");
-      r15.precondition(p).empty() && !measure::unmet(r15.needs, gpu::needs_facts(o.device))) {
+      !only && r15.precondition(p).empty() && !measure::unmet(r15.needs, gpu::needs_facts(o.device))) {
     for (const int tile : {0, 24, 32}) {
       std::vector<Record> pts;
       for (const int lean : {0, 1, 2, 3, 4}) {
@@ -361,7 +372,7 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
   // r29's knob (PairsConfig::hist_loads): 16-byte loads a histogram thread has in flight, on r27's solve (one chunk
   // up to 2^30 pairs, one slice a SM, histogram blocks of 1024). Tie rule: within 2 %, fewer loads.
   if (const PairsRung& r27 = find_rung("r27_one_chunk_no_tile_end_barrier");
-      r27.precondition(p).empty() && !measure::unmet(r27.needs, gpu::needs_facts(o.device))) {
+      !only && r27.precondition(p).empty() && !measure::unmet(r27.needs, gpu::needs_facts(o.device))) {
     std::vector<Record> pts;
     for (const int loads : {1, 2, 4}) {
       Record r = base_record("pairs.sweep.hist_loads",
@@ -414,7 +425,7 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
       out.back().validation = out[out.size() - 2].validation = "failed after the timed runs: " + again;
   };
   // r04 split.
-  if (find_rung("r04_partition_gemm").precondition(p).empty() &&
+  if (!only && find_rung("r04_partition_gemm").precondition(p).empty() &&
       !measure::unmet(combiner_needs(Combiner::Gemm, p.k), gpu::needs_facts(o.device))) {
     PairsConfig gc;
     gc.progress = false;
@@ -426,7 +437,7 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
   // view) split, kernel by kernel, so that the count and the combine can be timed apart: a new rung is measured here
   // without a line of its own.
   for (const PairsRung& rung : pairs_ladder()) {
-    if (rung.position < 16 || (rung.combine_kind != "wgmma" && rung.combine_kind != "wgmma_skew")) continue;
+    if (rung.position < 16 || (rung.combine_kind != "wgmma" && rung.combine_kind != "wgmma_skew") || !chosen(rung)) continue;
     const char* slug = rung.slug.c_str();
     if (!rung.precondition(p).empty() || measure::unmet(rung.needs, gpu::needs_facts(o.device))) continue;
     PairsConfig gc = rung.config();
@@ -442,7 +453,7 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
   // r08 split, clusters of 8 and 16: the DSMEM count alone (route + tables, zeroing included), and for
   // one chunk its route kernel alone and its table kernel alone (remote shared-memory adds per second:
   // the figure r08's prediction turns on). Validated through the whole solve before and after.
-  if (find_rung("r08_dsmem_count").precondition(p).empty() &&
+  if (!only && find_rung("r08_dsmem_count").precondition(p).empty() &&
       !measure::unmet(combiner_needs(Combiner::Gemm, p.k), gpu::needs_facts(o.device)) &&
       !measure::unmet(dsmem_needs(), gpu::needs_facts(o.device))) {
     for (const std::uint32_t cluster : {8u, 16u}) try {

@@ -96,6 +96,12 @@ void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s, int
 // occupancy API, asked about the same instantiation): the pipeline sizes a chunk's runs so that one wave of
 // them fills the GPU.
 int lean_partition_blocks_per_sm(int threads, int tile_pairs, int lean, std::uint32_t buckets);
+// Whether the lean kernel is instantiated in tiles of `tile_pairs` for these knobs (0: the kernel's own choice,
+// always): the answer of the same mapping launch_lean_partition uses, so that PairsDevice refuses a tile that would
+// otherwise run as tiles of 16.
+bool lean_partition_tile_built(int threads, int lean, int tile_pairs, std::uint32_t buckets);
+// The same for r03's kernel (partition_lean = 0): tiles of 20 or 24 in blocks of 512, 16 (or 0) in either.
+bool partition_tile_built(int threads, int tile_pairs);
 // One chunk: partition (generate, rank by slice, write 16-bit offsets into the buckets; a full
 // bucket spills into the table with RED.ADD), then one histogram block per slice adds its
 // bucket into the table and empties the bucket.

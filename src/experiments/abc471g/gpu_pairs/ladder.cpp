@@ -102,6 +102,17 @@ std::function<void(PairsConfig&)> with_dependent_combine(std::function<void(Pair
   };
 }
 
+// r43, r44: a rung's knobs with the skewed combine's window copies padded apart (WgmmaShape::window_pad) and the next
+// segment's copies issued before the epilogue (WgmmaShape::early_copies).
+std::function<void(PairsConfig&)> with_combine_epilogue(int window_pad, int early_copies,
+                                                        std::function<void(PairsConfig&)> knobs) {
+  return [=, knobs = std::move(knobs)](PairsConfig& c) {
+    knobs(c);
+    c.wgmma.window_pad = window_pad;
+    c.wgmma.early_copies = early_copies;
+  };
+}
+
 // r29: a rung's knobs with `loads` 16-byte loads in flight a histogram thread (PairsConfig::hist_loads).
 std::function<void(PairsConfig&)> with_hist_loads(int loads, std::function<void(PairsConfig&)> knobs) {
   return [loads, knobs = std::move(knobs)](PairsConfig& c) {
@@ -406,6 +417,20 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r41_rotated_tiles_26", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 14, 1, 1024, 256)))),
+        gpu_rung("p43", 43, "r43_padded_windows", "r41 + the epilogue's window copies padded apart",
+                 "r41 with the skewed combine's four window copies (one a quad lane) 10 entries further apart "
+                 "(WgmmaCombineArgs::window_pad): a warp's shared atomics in the epilogue meet the banks of x_g + 8 q "
+                 "instead of x_g - 2 q, ~2.1 wavefronts an atomic instead of ~3.25",
+                 "r41_rotated_tiles_26", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256))))),
+        gpu_rung("p44", 44, "r44_early_copies", "r43 + the next segment's copies before the epilogue",
+                 "r43 with the first stages of a combine block's next segment copied before the epilogue of the "
+                 "segment it ends (WgmmaCombineArgs::early_copies), so that the copies' latency hides behind the "
+                 "epilogue instead of following it",
+                 "r43_padded_windows", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_combine_epilogue(1, 1, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256))))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -183,6 +183,20 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
                        "(blocks of 256), with <= 256 slices (slices_per_sm; r03's kernel: blocks of 256 or 512; "
                        "variants 11 .. 14: slices of < 65536 cells); here partition_lean = " + std::to_string(lean) + ", " +
                        std::to_string(m_plan.slices) + " slices of " + std::to_string(m_plan.size) + " cells");
+    // A tile with no kernel instantiated for these knobs is refused (it used to run as tiles of 16, unannounced).
+    const int lt = small_blocks ? pt : 512;
+    const auto tile_built = [&](int tile) {
+      return lean > 0 ? lean_partition_tile_built(lt, lean, tile, m_plan.slices) : partition_tile_built(lt, tile);
+    };
+    if (!tile_built(c.partition_tile)) {
+      std::string built;
+      for (const int tile : {16, 18, 20, 24, 26, 28, 32})
+        if (tile_built(tile)) built += (built.empty() ? "" : ", ") + std::to_string(tile);
+      throw InputError("gpu-pairs: PairsConfig::partition_tile = " + std::to_string(c.partition_tile) +
+                       " has no kernel for partition_lean = " + std::to_string(lean) + " in blocks of " +
+                       std::to_string(lt) + " with " + std::to_string(m_plan.slices) + " slices (tiles built there: 0 = " +
+                       "the kernel's choice, " + built + ")");
+    }
     const PartitionLaunch pl = prepare_partition(device, c.partition_threads, m_plan.size);
     const std::uint64_t round = std::min(m_cfg.round_pairs, std::max<std::uint64_t>(m_end - m_begin, 1));
     m_chunk = std::clamp<std::uint64_t>(c.chunk_pairs, 1, std::min<std::uint64_t>(round, 1ULL << 31));
@@ -205,10 +219,7 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     if (c.partition_lean >= 11 && c.partition_lean <= 14) {
       const std::uint64_t run = std::max<std::uint64_t>(m_ppt, 1), group = c.partition_lean >= 12 ? 4 : 2;
       const std::uint64_t blocks = ((m_chunk + run - 1) / run + 255) / 256;  // blocks of 256
-      const std::uint64_t tile =
-          c.partition_tile == 24 || c.partition_tile == 28 || (c.partition_tile == 26 && rotated_variant(c.partition_lean))
-              ? c.partition_tile
-              : 16;
+      const std::uint64_t tile = c.partition_tile > 0 ? c.partition_tile : 16;  // a tile with no kernel was refused above
       holes = (group - 1) * blocks * ((run + tile - 1) / tile);
     }
     const std::uint64_t share = m_chunk / buckets + m_chunk / buckets / 16 + 1024 + holes;

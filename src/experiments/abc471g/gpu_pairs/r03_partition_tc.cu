@@ -311,6 +311,12 @@ void launch_partition_only(const PartitionArgs& a, int threads, cudaStream_t s) 
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 
+bool partition_tile_built(int threads, int tile_pairs) {
+  // launch_partition_only's switch: blocks of 256 take tiles of 16 only; blocks of 512 also 20 and 24.
+  if (tile_pairs == 0 || tile_pairs == 16) return true;
+  return threads != 256 && (tile_pairs == 20 || tile_pairs == 24);
+}
+
 void launch_partition(const PartitionArgs& a, int threads, cudaStream_t s) {
   if (a.c.end <= a.c.begin) return;
   launch_partition_only(a, threads, s);

@@ -35,6 +35,8 @@ struct WgmmaShape {
   int pad_copies = 0;    // WgmmaCombineArgs::pad_copies (r11: 1; rs only)
   int stages = 4;        // WgmmaCombineArgs::stages (r12: 6; rs with inflight 1 only)
   int tma = 0;           // WgmmaCombineArgs::tma (r13: 1)
+  int window_pad = 0;    // WgmmaCombineArgs::window_pad (r43: 1; the skewed combine only)
+  int early_copies = 0;  // WgmmaCombineArgs::early_copies (r44: 1; tma 1 only)
 };
 inline constexpr WgmmaShape WGMMA_SHAPES[] = {
     {WgmmaOperand::Rs, 2, 64, 0, 0},  {WgmmaOperand::Rs, 4, 64, 0, 0},  {WgmmaOperand::Ss, 2, 64, 0, 0},
@@ -102,6 +104,15 @@ struct WgmmaCombineArgs {
   // r33's windows) runs first, then griddepcontrol.wait, and only then does it read d_max, the planes and the answers.
   // tma 1 only. 0: a plain launch (the prologue after d_max is read, as r13 .. r37).
   int dependent = 0;
+  // r43 (r43_padded_windows.cpp): 1 sets r33's four window copies (one per quad lane q) WINDOW_PAD words further apart
+  // than a window's 512 x warpgroups entries, so that the epilogue's shared atomics of one warp, whose rows' x differ
+  // irregularly and whose lanes q shift the entry by -2 q, spread over the banks (an emulation of the max case's
+  // rows: 3.25 -> 2.08 wavefronts an atomic). d_rows only (the skewed product). 0: copies WIN apart (r33 .. r42).
+  int window_pad = 0;
+  // r44 (r44_early_copies.cpp): 1 issues the first stages' copies of a block's next segment before the epilogue of the
+  // one it ends, so that the copies' latency hides behind the epilogue instead of following it. tma 1 only. 0: each
+  // segment's first copies after the previous segment's epilogue (r13 .. r43).
+  int early_copies = 0;
 };
 
 // Copies a shape's knobs (warpgroups, stage_bytes, inflight, pad_copies, stages, tma) into a; the operand
@@ -113,6 +124,8 @@ inline void set_wgmma_shape(WgmmaCombineArgs& a, const WgmmaShape& shape) {
   a.pad_copies = shape.pad_copies;
   a.stages = shape.stages;
   a.tma = shape.tma;
+  a.window_pad = shape.window_pad;
+  a.early_copies = shape.early_copies;
 }
 
 // What r09 needs of the GPU at this kp: wgmma (cc 9.x, sm_90a code) and its shared memory per block, the

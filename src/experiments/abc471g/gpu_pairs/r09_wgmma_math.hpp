@@ -174,8 +174,15 @@ JOSEKI_HD constexpr std::uint32_t skew_window(std::uint32_t wgs) { return 512 * 
 // Window copies: one per quad lane q (a warp's atomics of one accumulator element then meet only lanes of
 // other rows, never two lanes of one row), or one where four do not fit beside the ring and V's copies.
 JOSEKI_HD constexpr std::uint32_t skew_copies(std::uint32_t kp) { return kp <= 4096 ? 4u : 1u; }
+// r43 (WgmmaCombineArgs::window_pad): the copies WINDOW_PAD entries further apart. Lane (g, q)'s entry is its row's
+// x less 2 q plus a constant, so with copies WIN apart (a multiple of 32 entries) a warp's atomic meets the banks of
+// x_g - 2 q: ~3.25 wavefronts at V's half ones (ncu, session 13: 450 K conflicts for 203 K atomics); 10 entries on
+// a copy make it x_g + 8 q, ~2.08 (an emulation of the max case's rows, session 17).
+inline constexpr std::uint32_t WINDOW_PAD = 10;
+JOSEKI_HD constexpr std::uint32_t skew_copy_stride(std::uint32_t wgs, bool pad) { return skew_window(wgs) + (pad ? WINDOW_PAD : 0u); }
+// Shared memory of the windows (room for the padded stride whichever the launch asks for: 160 bytes).
 JOSEKI_HD constexpr std::size_t skew_window_bytes(std::uint32_t kp, std::uint32_t wgs) {
-  return static_cast<std::size_t>(skew_copies(kp)) * skew_window(wgs) * 4;
+  return static_cast<std::size_t>(skew_copies(kp)) * skew_copy_stride(wgs, true) * 4;
 }
 // The A fragment of rows x_lo and x_hi (no longer x and x + 8): a0 = row x_lo, columns b + 4q ..; a1 = row x_hi;
 // a2, a3 = the same rows, 16 columns on. copy_lo / copy_hi: the copies of V2 for x_lo & 3 and x_hi & 3.

@@ -333,11 +333,12 @@ struct LeanKernel {
   void (*kernel)(PartitionArgs, int) = nullptr;
   int threads = LEAN_THREADS;
   std::size_t smem = 0;  // dynamic shared memory: the sorted tile
+  int tile = 16;         // pairs a thread and tile (PPT)
 };
 
 template <int PPT, int VAR, int T = LEAN_THREADS, int MINB = 1024 / T>
 LeanKernel lean_kernel() {
-  return {lean_partition_kernel<PPT, VAR, T, MINB>, T, lean_sorted_bytes(PPT, T, VAR)};
+  return {lean_partition_kernel<PPT, VAR, T, MINB>, T, lean_sorted_bytes(PPT, T, VAR), PPT};
 }
 
 // Blocks of 512: tiles of 24, of 18 for a short run (r04's rule: one tile less), else of 16; 32 (variant 1: a
@@ -416,6 +417,12 @@ void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s, int
                                             static_cast<std::uint64_t>(k.threads));
   k.kernel<<<blocks, k.threads, k.smem, s>>>(a, bits);
   JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+bool lean_partition_tile_built(int threads, int lean, int tile_pairs, std::uint32_t buckets) {
+  if (tile_pairs == 0) return true;  // the kernel's own choice (16, or 18 on a short run in blocks of 512)
+  // A long run (no tiles of 18): the tile choose_lean maps these knobs to must be the one asked for.
+  return choose_lean(threads, lean, tile_pairs, std::uint64_t{1} << 20, buckets).tile == tile_pairs;
 }
 
 int lean_partition_blocks_per_sm(int threads, int tile_pairs, int lean, std::uint32_t buckets) {

@@ -233,14 +233,14 @@ __device__ __forceinline__ void masked_row_sums(const WgmmaCombineArgs& a, const
 // to the answer with one 64-bit atomic; a tile whose rows span more than the window (V's ones dense there) adds
 // each element to the answer itself. Leaves the windows zero; two block barriers.
 template <u32 THREADS, u32 WIN>
-__device__ __forceinline__ void skew_sums(const WgmmaCombineArgs& a, const u32 (&d)[64], u32* s_win, u32 copies, u32 plane,
-                                          u32 k0, u32 bm, u32 a0, u32 m_lo, u32 x_lo, u32 x_hi, u32 q) {
+__device__ __forceinline__ void skew_sums(const WgmmaCombineArgs& a, const u32 (&d)[64], u32* s_win, u32 copies, u32 stride,
+                                          u32 plane, u32 k0, u32 bm, u32 a0, u32 m_lo, u32 x_lo, u32 x_hi, u32 q) {
   const u32 K = a.k, n = a.rows;
   const u32 base = a.d_rows[k0], last = a.d_rows[min(k0 + bm, n) - 1];  // k0 < n: the tile has a row
   const u32 span = skew_span(base, last);
   const int shift = plane_shift(static_cast<int>(plane), a.low_bits);
   auto* ans = reinterpret_cast<unsigned long long*>(a.d_answer);
-  u32* win = s_win + (copies == 4 ? q * WIN : 0u);
+  u32* win = s_win + (copies == 4 ? q * stride : 0u);  // stride: WIN, or WIN + WINDOW_PAD (r43)
   const bool fits = span <= WIN;  // the same in every thread of the block
   if (fits && a0 + BN <= K) {  // every column of the tile is < K: the entries' slots are this row's slot less a constant
     // Element e's column is a0 + 2q + 8 (e / 4) + (e & 1): its slot is the row's slot of column a0 + 2q less that.
@@ -274,8 +274,8 @@ __device__ __forceinline__ void skew_sums(const WgmmaCombineArgs& a, const u32 (
     for (u32 w = threadIdx.x; w < span; w += THREADS) {
       unsigned long long s = 0;
       for (u32 c = 0; c < copies; ++c) {
-        s += s_win[c * WIN + w];
-        s_win[c * WIN + w] = 0;
+        s += s_win[c * stride + w];
+        s_win[c * stride + w] = 0;
       }
       if (s) atomicAdd(ans + skew_answer(w, base, a0, K), s << shift);
     }
@@ -509,7 +509,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
   const u32 K = a.k, kp = a.kp;
   u32* s_win = reinterpret_cast<u32*>(s_v + 3 * copy_stride(kp, 1) + v_bytes(kp));  // SKEW only
   unsigned char* s_h = s_v + v_bytes(kp);  // HANKEL only: H (16-byte aligned: the ring is 1 KB aligned, v_bytes 256)
-  const u32 win_copies = skew_copies(kp);
+  const u32 win_copies = skew_copies(kp), win_stride = skew_copy_stride(WGS, a.window_pad != 0);
 
   const u32 tid = threadIdx.x, wg = tid >> 7, warp = (tid >> 5) & 3, lane = tid & 31, g = lane >> 2, q = lane & 3;
   // The prologue reads nothing an earlier kernel of the solve writes (V was uploaded with the problem).
@@ -522,7 +522,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
       cuda::fence_barrier_init();
     }
     if constexpr (SKEW)
-      for (u32 i = tid; i < win_copies * skew_window(WGS); i += THREADS) s_win[i] = 0;
+      for (u32 i = tid; i < win_copies * win_stride; i += THREADS) s_win[i] = 0;
     load_v<THREADS, !HANKEL>(a, s_v);  // ends with a block barrier: the mbarriers are initialised (the windows zero) too
     if constexpr (HANKEL) {  // H[p] = V2[p .. p + 15], then made visible to the tensor cores (the async proxy)
       const u32* s_v32 = reinterpret_cast<const u32*>(s_v);
@@ -553,20 +553,23 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
   const bool noloads = HANKEL && a.debug == 2;
   const u32* my_copy = reinterpret_cast<const u32*>(s_v + (g & 3) * copy_stride(kp, a.pad_copies));
 
+  // Stage st of segment sg (running index r) into its slot; thread 0 only.
+  auto copy_segment_stage = [&](const Segment& sg, u32 st, u32 r) {
+    const u32 slot = r % NST;
+    if (r >= NST) cuda::mbar_wait(&empty[slot], (r / NST - 1) & 1);  // the slot's last use released
+    cuda::mbar_expect_tx(&full[slot], TILE);
+    tma_load_3d(ring + slot * TILE, &map, static_cast<int>((sg.s0 + st) * BK), static_cast<int>(sg.a0),
+                static_cast<int>(sg.plane), cuda::smem_addr(&full[slot]));
+  };
+  const bool early = a.early_copies != 0 && !noloads;  // r44
   u32 run = 0;  // stages of this block before the segment (the mbarriers' phases count them)
+  bool primed = false;  // r44: this segment's first stages were copied before the previous segment's epilogue
   for (u64 u = u_begin; u < u_end;) {
     const Segment sg = segment_at(un, u, u_end);
     u += sg.nsteps;
     const u32 plane = sg.plane, s0 = sg.s0, nsteps = sg.nsteps, k0 = sg.k0, a0 = sg.a0;
-    // Stage st of the segment (running index r) into its slot; thread 0 only.
-    auto copy_stage = [&](u32 st, u32 r) {
-      const u32 slot = r % NST;
-      if (r >= NST) cuda::mbar_wait(&empty[slot], (r / NST - 1) & 1);  // the slot's last use released
-      cuda::mbar_expect_tx(&full[slot], TILE);
-      tma_load_3d(ring + slot * TILE, &map, static_cast<int>((s0 + st) * BK), static_cast<int>(a0),
-                  static_cast<int>(plane), cuda::smem_addr(&full[slot]));
-    };
-    if (tid == 0 && !noloads)
+    auto copy_stage = [&](u32 st, u32 r) { copy_segment_stage(sg, st, r); };
+    if (tid == 0 && !noloads && !primed)
       for (u32 st = 0; st < AHEAD && st < nsteps; ++st) copy_stage(st, run + st);
     __syncwarp();
 
@@ -637,8 +640,19 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
       if ((tid & 127) == 0) cuda::mbar_arrive(&empty[(run + nsteps - 1) % NST]);
     }
     run += nsteps;
+    // r44: the next segment's first stages copied now, so that their latency hides behind this epilogue. Their slots
+    // were released by every warpgroup at the end of its loop above (thread 0 waits at `empty` for the others', which
+    // come before the epilogue's first block barrier).
+    primed = false;
+    if (early && u < u_end) {
+      const Segment nx = segment_at(un, u, u_end);
+      if (tid == 0)
+        for (u32 st = 0; st < AHEAD && st < nx.nsteps; ++st) copy_segment_stage(nx, st, run + st);
+      __syncwarp();
+      primed = true;
+    }
     if constexpr (SKEW)
-      skew_sums<THREADS, skew_window(WGS)>(a, d, s_win, win_copies, plane, k0, un.bm, a0, row_lo, x_lo, x_hi, q);
+      skew_sums<THREADS, skew_window(WGS)>(a, d, s_win, win_copies, win_stride, plane, k0, un.bm, a0, row_lo, x_lo, x_hi, q);
     else
       masked_row_sums(a, d, s_v, plane, k0, a0, row_lo, wg, warp, g, q);
   }
