@@ -3,6 +3,7 @@
 # before the epilogue), the partition-tile refusal, and where the skewed combine's time goes. GPU tests (stop if any
 # fails), scale hopper --rungs at the max case three times, ncu of the skewed combine kernel (r41, r43, r44: time,
 # instructions, shared atomics and their wavefronts, tensor pipe), a PC-sampling source page of r41's combine kernel,
+# the mma probe's shape ladder (which of the combine's wgmma choices costs the tensor pipe its rate),
 # memcheck, 10^8 and 10^9 once each, racecheck last (SanitizerShapes: r42, r43, r44 included). Everything under
 # $OUT/work, packed into one tar at the end (the device returns at most eight files).
 set -uo pipefail
@@ -17,6 +18,12 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,te
 timeout 200 "$B/joseki_gpu_tests" --gtest_filter='Abc471gHopperGpu.DependentCombineRungsAreExact:Abc471gHopperGpu.SkewedCombineSolvesAreExact:Abc471gHopperGpu.SanitizerShapes' --gtest_brief=1 > "$W/gpu_tests.log" 2>&1
 rc=$?; tail -3 "$W/gpu_tests.log"; grep -E "Failure|Expected|Which is|variant [0-9]|shape [0-9]" "$W/gpu_tests.log" | head -20
 if [[ $rc != 0 ]]; then echo "GPU tests failed (rc $rc)"; exit 1; fi
+date -u +%H:%M:%S
+# The mma probe's shape ladder (session 17): the probe's wgmma shape changed one choice at a time toward the combine's.
+timeout 90 "$B/joseki_gpu_tests" --gtest_filter='Hopper/HopperProbeRuns.MeasureOnHopperOrSkipWithTheReason/mma' --gtest_brief=1 > "$W/probe_test.log" 2>&1
+echo "probe test rc $?"; tail -2 "$W/probe_test.log"
+timeout 120 "$J" --json "$W/probe_mma.json" probe mma > "$W/probe_mma.log" 2>&1
+echo "probe mma rc $?"; grep -E "wgmma|mma_sync|shape" "$W/probe_mma.log" | head -30
 date -u +%H:%M:%S
 R=p31,p38,p41,p42,p43,p44
 for i in 1 2 3; do

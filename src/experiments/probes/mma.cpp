@@ -135,6 +135,59 @@ std::vector<Record> run_mma(const ProbeOptions& o) {
     return {rate};
   };
 
+  // The shape probe (int8, session 17): the probe's wgmma shape changed one choice at a time toward the combine's loop
+  // (four warpgroups a block sharing B, two wgmmas a commit group, one group in flight, B 64-byte swizzled, A from
+  // registers), four warpgroups a SM in each: which choice costs the tensor pipe its rate. Records only (no verdict).
+  auto run_shapes = [&] {
+    for (const WgmmaShapeProbe& sh : wgmma_shape_probes()) {
+      Record r = make_record("mma", std::string("wgmma_int8_shape.") + sh.name,
+                             fmt::format("wgmma m64n128k32.s8, {} warpgroup(s) a block ({} a SM), B {}, {} wgmma(s) a commit "
+                                         "group, {} group(s) left in flight, B {}, A from {}",
+                                         sh.warpgroups, 4, sh.shared_b ? "shared by the block" : "one a warpgroup",
+                                         sh.per_group, sh.in_flight, sh.sw64 ? "64-byte swizzled" : "without swizzle",
+                                         sh.rs ? "registers" : "shared memory"),
+                             Scope::GpuCompute, "hot");
+      r.axes.set("type", std::string("int8"));
+      r.axes.set("shape", std::string(sh.name));
+      if (no_wgmma) {
+        r.skipped = *no_wgmma;
+        r.validation = "not-applicable";
+        recs.push_back(r);
+        continue;
+      }
+      const int check_iters = 3, threads = 128 * sh.warpgroups, check_blocks = 4 / sh.warpgroups;
+      out.poison(s);
+      launch_wgmma_shape(sh, MMA_CHECK, check_iters, 1, run_seed(), out.data(), s);
+      const auto got = to_host(out, static_cast<std::size_t>(check_blocks) * threads * 64, s);
+      Checker chk("accumulators");
+      for (int b = 0; b < check_blocks; ++b)
+        for (int t = 0; t < threads; ++t)
+          for (int j = 0; j < 64; ++j)
+            chk.expect(static_cast<double>(static_cast<std::int32_t>(got[(static_cast<std::size_t>(b) * threads + t) * 64 + j])),
+                       wgmma_shape_expected(sh, t, j, check_iters), fmt::format("block {} thread {} element {}", b, t, j));
+      if (!chk.stamp(r)) {
+        recs.push_back(r);
+        continue;
+      }
+      const int iters = (o.quick ? 256 : 1024) * WGMMA_PER_ITER / sh.per_group;  // the same wgmmas in every shape
+      const double ops = 2.0 * 64 * WGMMA_N * 32 * static_cast<double>(sms) * 4 * iters * sh.per_group;
+      const auto m = g.timer().measure(
+          [&](cudaStream_t st) { launch_wgmma_shape(sh, MMA_RANDOM, iters, sms, run_seed(), out.data(), st); },
+          measure::Mode::Hot, lr);
+      r.set_measurement(m);
+      const double rate = ops / m.stats.median;
+      const double peak_ds = OPS_PER_CLK_SM_INT8 * 132 * DATASHEET_CLOCK_HZ, peak_clk = OPS_PER_CLK_SM_INT8 * sms * clk;
+      r.extra["ops"] = ops;
+      r.extra["ops_per_s"] = rate;
+      r.extra["pct_of_datasheet_peak"] = 100 * rate / peak_ds;
+      r.extra["pct_of_peak_at_measured_clock"] = 100 * rate / peak_clk;
+      r.extra["measured_clock_hz"] = clk;
+      r.extra["display"] = fmt::format("{:.0f} TOPS ({:.1f} % of the datasheet's {:.0f}; {:.1f} % at {:.0f} MHz)", rate / 1e12,
+                                       100 * rate / peak_ds, peak_ds / 1e12, 100 * rate / peak_clk, clk / 1e6);
+      recs.push_back(r);
+    }
+  };
+
   for (bool int8 : {true, false}) {
     const Result ms = run_one(0, int8);
     const Result wg = run_one(1, int8);
@@ -195,6 +248,7 @@ std::vector<Record> run_mma(const ProbeOptions& o) {
                                     "TOPS (mma.sync ceiling)"));
     }
   }
+  run_shapes();
   return recs;
 }
 #endif

@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <vector>
 
 namespace joseki::probes {
 
@@ -37,5 +38,21 @@ bool wgmma_built();
 void launch_wgmma(bool int8, int mode, int iters, int blocks, std::uint32_t seed, std::uint32_t* d_out, cudaStream_t s);
 // Expected value of accumulator element j of thread `t` (0..127) after the check run.
 double wgmma_expected(bool int8, int t, int j, int iters);
+
+// The shape probe (int8, session 17): which of the combine's choices costs the tensor pipe its rate. Four warpgroups
+// a SM in every shape; each shape's check is exact (structured inputs), its timed runs random.
+struct WgmmaShapeProbe {
+  const char* name;
+  int warpgroups;   // a block (blocks: 4 / warpgroups a SM)
+  int per_group;    // wgmmas a commit group
+  int in_flight;    // groups left in flight by the wait after each commit
+  bool shared_b;    // the block's warpgroups read one B tile
+  bool sw64;        // B written and read with the 64-byte swizzle
+  bool rs;          // A from registers
+};
+const std::vector<WgmmaShapeProbe>& wgmma_shape_probes();
+void launch_wgmma_shape(const WgmmaShapeProbe& sh, int mode, int iters, int sms, std::uint32_t seed, std::uint32_t* d_out,
+                        cudaStream_t s);
+double wgmma_shape_expected(const WgmmaShapeProbe& sh, int t, int j, int iters);
 
 }  // namespace joseki::probes
