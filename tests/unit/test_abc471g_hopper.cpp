@@ -429,6 +429,9 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   a.early_copies = -1;
   EXPECT_EQ(refused(a, rs, "early_copies = -1"), "named");
   a.early_copies = 0;
+  a.early_rows = 1;  // r45's early rows: the skewed product only
+  EXPECT_EQ(refused(a, rs, "early_rows = 1"), "named");
+  a.early_rows = 0;
   a.warpgroups = 3;
   EXPECT_EQ(refused(a, rs, "warpgroups = 3"), "named");
   a.warpgroups = 2;
@@ -485,9 +488,11 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   EXPECT_EQ(refused(a, ss, "no d_rows"), "named") << "r33's rows are not a run";
   a.window_pad = 1;
   a.early_copies = 1;
-  EXPECT_EQ(refused(a, rs, ""), "accepted") << "r44: r33's product with padded windows and early copies";
+  a.early_rows = 1;
+  EXPECT_EQ(refused(a, rs, ""), "accepted") << "r45: r33's product with padded windows, early copies and rows";
   a.window_pad = 0;
   a.early_copies = 0;
+  a.early_rows = 0;
   a.d_rows = nullptr;
   a.rows = 0;
   EXPECT_EQ(refused(a, rs, ""), "accepted") << "r15";

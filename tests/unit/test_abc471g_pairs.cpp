@@ -555,7 +555,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 45u);  // r00..r44 (r05..r44: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 46u);  // r00..r45 (r05..r45: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -776,7 +776,7 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   for (const gp::PairsRung& r : gp::pairs_ladder()) {
     if (!r.count_kind.empty()) { EXPECT_EQ(r.counter, gp::Counter::Kind) << r.slug; }
     if (r.slug != "r08_dsmem_count") { EXPECT_TRUE(r.count_kind.empty()) << r.slug; }
-    if (r.position < 9) {  // r09 .. r32, r35, r36, r39 combine on r09's wgmma kind, r33, r34, r37, r38, r40 .. r44 on its skewed kind; before
+    if (r.position < 9) {  // r09 .. r32, r35, r36, r39 combine on r09's wgmma kind, r33, r34, r37, r38, r40 .. r45 on its skewed kind; before
                            // r09 built-in combiners
       EXPECT_TRUE(r.combine_kind.empty()) << r.slug;
     } else {
@@ -924,6 +924,21 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(c44.combine_dependent, c43b.combine_dependent);
   EXPECT_EQ(c44.combine_kind, c43b.combine_kind);
   EXPECT_EQ(c44.wgmma.window_pad, c43b.wgmma.window_pad);
+  EXPECT_EQ(c43b.wgmma.early_rows, 0);
+  // r45: r44 with the rows loaded early, nothing else changed
+  const gp::PairsRung& r45 = gp::find_rung("p45");
+  gp::PairsConfig c45 = r45.config();
+  EXPECT_EQ(r45.predecessor, "r44_early_copies");
+  EXPECT_EQ(c45.wgmma.early_rows, 1);
+  c45.wgmma.early_rows = 0;
+  const gp::PairsConfig c44b = r44.config();
+  EXPECT_EQ(c44b.wgmma.early_rows, 0);
+  EXPECT_EQ(c45.wgmma.early_copies, c44b.wgmma.early_copies);
+  EXPECT_EQ(c45.wgmma.window_pad, c44b.wgmma.window_pad);
+  EXPECT_EQ(c45.partition_tile, c44b.partition_tile);
+  EXPECT_EQ(c45.partition_lean, c44b.partition_lean);
+  EXPECT_EQ(c45.combine_dependent, c44b.combine_dependent);
+  EXPECT_EQ(c45.combine_kind, c44b.combine_kind);
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

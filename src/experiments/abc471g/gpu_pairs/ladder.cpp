@@ -102,14 +102,16 @@ std::function<void(PairsConfig&)> with_dependent_combine(std::function<void(Pair
   };
 }
 
-// r43, r44: a rung's knobs with the skewed combine's window copies padded apart (WgmmaShape::window_pad) and the next
-// segment's copies issued before the epilogue (WgmmaShape::early_copies).
+// r43 .. r45: a rung's knobs with the skewed combine's window copies padded apart (WgmmaShape::window_pad), the next
+// segment's copies issued before the epilogue (WgmmaShape::early_copies) and a segment's rows loaded early
+// (WgmmaShape::early_rows).
 std::function<void(PairsConfig&)> with_combine_epilogue(int window_pad, int early_copies,
-                                                        std::function<void(PairsConfig&)> knobs) {
+                                                        std::function<void(PairsConfig&)> knobs, int early_rows = 0) {
   return [=, knobs = std::move(knobs)](PairsConfig& c) {
     knobs(c);
     c.wgmma.window_pad = window_pad;
     c.wgmma.early_copies = early_copies;
+    c.wgmma.early_rows = early_rows;
   };
 }
 
@@ -431,6 +433,13 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r43_padded_windows", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_combine_epilogue(1, 1, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256))))),
+        gpu_rung("p45", 45, "r45_early_rows", "r44 + a segment's rows loaded before they are needed",
+                 "r44 with the skewed combine's row indices loaded early (WgmmaCombineArgs::early_rows): the tile's "
+                 "first and last x (the epilogue's window) at the segment's start, and the next segment's rows before "
+                 "the epilogue, so that no global load's latency opens a segment or its epilogue",
+                 "r44_early_copies", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_combine_epilogue(1, 1, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256))), 1)),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

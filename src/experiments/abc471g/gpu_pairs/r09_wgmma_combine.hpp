@@ -37,6 +37,7 @@ struct WgmmaShape {
   int tma = 0;           // WgmmaCombineArgs::tma (r13: 1)
   int window_pad = 0;    // WgmmaCombineArgs::window_pad (r43: 1; the skewed combine only)
   int early_copies = 0;  // WgmmaCombineArgs::early_copies (r44: 1; tma 1 only)
+  int early_rows = 0;    // WgmmaCombineArgs::early_rows (r45: 1; the skewed combine only)
 };
 inline constexpr WgmmaShape WGMMA_SHAPES[] = {
     {WgmmaOperand::Rs, 2, 64, 0, 0},  {WgmmaOperand::Rs, 4, 64, 0, 0},  {WgmmaOperand::Ss, 2, 64, 0, 0},
@@ -113,6 +114,10 @@ struct WgmmaCombineArgs {
   // one it ends, so that the copies' latency hides behind the epilogue instead of following it. tma 1 only. 0: each
   // segment's first copies after the previous segment's epilogue (r13 .. r43).
   int early_copies = 0;
+  // r45 (r45_early_rows.cpp): 1 loads a segment's row indices before they are needed: the tile's first and last x (the
+  // epilogue's window base and span) at the segment's start, so that the loop hides their latency, and the next
+  // segment's rows x_lo, x_hi before this segment's epilogue. d_rows only. 0: each loaded where it is used (r33 .. r44).
+  int early_rows = 0;
 };
 
 // Copies a shape's knobs (warpgroups, stage_bytes, inflight, pad_copies, stages, tma) into a; the operand
@@ -126,6 +131,7 @@ inline void set_wgmma_shape(WgmmaCombineArgs& a, const WgmmaShape& shape) {
   a.tma = shape.tma;
   a.window_pad = shape.window_pad;
   a.early_copies = shape.early_copies;
+  a.early_rows = shape.early_rows;
 }
 
 // What r09 needs of the GPU at this kp: wgmma (cc 9.x, sm_90a code) and its shared memory per block, the

@@ -234,9 +234,11 @@ __device__ __forceinline__ void masked_row_sums(const WgmmaCombineArgs& a, const
 // each element to the answer itself. Leaves the windows zero; two block barriers.
 template <u32 THREADS, u32 WIN>
 __device__ __forceinline__ void skew_sums(const WgmmaCombineArgs& a, const u32 (&d)[64], u32* s_win, u32 copies, u32 stride,
-                                          u32 plane, u32 k0, u32 bm, u32 a0, u32 m_lo, u32 x_lo, u32 x_hi, u32 q) {
+                                          u32 plane, u32 k0, u32 bm, u32 a0, u32 m_lo, u32 x_lo, u32 x_hi, u32 q,
+                                          bool have_span, u32 base_in, u32 last_in) {
   const u32 K = a.k, n = a.rows;
-  const u32 base = a.d_rows[k0], last = a.d_rows[min(k0 + bm, n) - 1];  // k0 < n: the tile has a row
+  // k0 < n: the tile has a row. have_span (r45): the tile's first and last x were loaded at the segment's start.
+  const u32 base = have_span ? base_in : a.d_rows[k0], last = have_span ? last_in : a.d_rows[min(k0 + bm, n) - 1];
   const u32 span = skew_span(base, last);
   const int shift = plane_shift(static_cast<int>(plane), a.low_bits);
   auto* ans = reinterpret_cast<unsigned long long*>(a.d_answer);
@@ -564,6 +566,8 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
   const bool early = a.early_copies != 0 && !noloads;  // r44
   u32 run = 0;  // stages of this block before the segment (the mbarriers' phases count them)
   bool primed = false;  // r44: this segment's first stages were copied before the previous segment's epilogue
+  u32 next_lo = 0, next_hi = 0;  // r45: this segment's rows, loaded before the previous segment's epilogue
+  bool rows_ready = false;
   for (u64 u = u_begin; u < u_end;) {
     const Segment sg = segment_at(un, u, u_end);
     u += sg.nsteps;
@@ -581,9 +585,14 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
     // are dropped), each from the copy of V2 for its own x & 3.
     u32 x_lo = 0, x_hi = 0;
     const u32 *copy_lo = my_copy, *copy_hi = my_copy;
+    [[maybe_unused]] u32 span_base = 0, span_last = 0;  // r45: the tile's first and last x, for the epilogue
     if constexpr (SKEW) {
-      x_lo = row_lo < a.rows ? __ldg(a.d_rows + row_lo) : 0u;
-      x_hi = row_lo + 8 < a.rows ? __ldg(a.d_rows + row_lo + 8) : 0u;
+      x_lo = rows_ready ? next_lo : row_lo < a.rows ? __ldg(a.d_rows + row_lo) : 0u;
+      x_hi = rows_ready ? next_hi : row_lo + 8 < a.rows ? __ldg(a.d_rows + row_lo + 8) : 0u;
+      if (a.early_rows) {
+        span_base = __ldg(a.d_rows + k0);
+        span_last = __ldg(a.d_rows + min(k0 + un.bm, a.rows) - 1);
+      }
       copy_lo = reinterpret_cast<const u32*>(s_v + (x_lo & 3) * copy_stride(kp, a.pad_copies));
       copy_hi = reinterpret_cast<const u32*>(s_v + (x_hi & 3) * copy_stride(kp, a.pad_copies));
     }
@@ -651,8 +660,17 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
       __syncwarp();
       primed = true;
     }
+    rows_ready = false;
     if constexpr (SKEW)
-      skew_sums<THREADS, skew_window(WGS)>(a, d, s_win, win_copies, win_stride, plane, k0, un.bm, a0, row_lo, x_lo, x_hi, q);
+      if (a.early_rows && u < u_end) {  // r45: the next segment's rows now, their latency behind the epilogue
+        const u32 nrow = segment_at(un, u, u_end).k0 + 64 * wg + 16 * warp + g;
+        next_lo = nrow < a.rows ? __ldg(a.d_rows + nrow) : 0u;
+        next_hi = nrow + 8 < a.rows ? __ldg(a.d_rows + nrow + 8) : 0u;
+        rows_ready = true;
+      }
+    if constexpr (SKEW)
+      skew_sums<THREADS, skew_window(WGS)>(a, d, s_win, win_copies, win_stride, plane, k0, un.bm, a0, row_lo, x_lo, x_hi, q,
+                                                a.early_rows != 0, span_base, span_last);
     else
       masked_row_sums(a, d, s_v, plane, k0, a0, row_lo, wg, warp, g, q);
   }
