@@ -14,5 +14,11 @@
 // Prediction (max case): the epilogue's shared atomics ~36 % fewer wavefronts. If the epilogue's ~200 K atomics (1.7
 // segments a block) cost ~3-5 us of the combine's ~24.5 us, that is -1 to -1.5 us on the combine and on the whole max
 // case (~51.5 us against r41's 52.7); nothing at 10^9 (the combine is 1-2 % of it).
-// Measured: (pending: session 17's device call).
+// Measured (H200, results/h200/2026-12-03-session17/call1, code of cb01bad, medians of three processes [min, max]; every
+// answer exact, GPU tests, memcheck and racecheck clean): HELD, at the low end. Max case 52.61 us [52.50, 52.62] against
+// r41's 53.31 [53.22, 53.31] in the same runs (-0.70 us, -1.3 %; r41 read 52.74 the day before: the runs drift ~1 %
+// from day to day, so the same-run difference is the figure); the combine alone 27.46-27.49 against 28.00-28.06 us.
+// ncu of the combine kernel alone: 23.62 against 24.35 us; the shared atomics' wavefronts 468 K against 704 K (-33.5 %,
+// the emulation said -36 %), their bank conflicts 221 K against 452 K; warp instructions unchanged (6.67 M). 10^8
+// 337.47 us (r41 337.73), 10^9 3042.14 us (r41 3046.59): ties, as predicted.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

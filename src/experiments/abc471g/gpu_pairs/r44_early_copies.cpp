@@ -13,5 +13,12 @@
 // block barrier, so no warp waits on it in turn).
 // Prediction (max case): the critical blocks (two segments) lose one copy latency (~1 us from L2, a few hundred ns
 // at least): -0.3 to -1 us on the combine and the whole max case; nothing at 10^8 and 10^9.
-// Measured: (pending: session 17's device call).
+// Measured (H200, results/h200/2026-12-03-session17/call1, code of cb01bad, medians of three processes [min, max]; every
+// answer exact, GPU tests, memcheck and racecheck clean): WRONG, a tie. Max case 52.64 us [52.58, 52.64] against r43's
+// 52.61 [52.50, 52.62] in the same runs; the combine alone 27.58-27.62 against 27.46-27.49 us; ncu of the kernel
+// alone 24.19 us against r43's 23.62 (one launch each), 1.3 % more warp instructions (the next segment found twice).
+// Why, from the same call's PC sampling of r41's kernel: a segment opens with two global loads from the rows list
+// (x_lo, x_hi) before its first fragment, and the epilogue with two more (the tile's first and last x); with the
+// copies issued early the first stage's data waits in shared memory while the warps wait for those loads, so the
+// latency moved and did not go. r45 loads the rows early too. Kept as a negative rung.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

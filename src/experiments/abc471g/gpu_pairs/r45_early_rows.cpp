@@ -11,5 +11,12 @@
 // the main loop) and the next segment's x_lo, x_hi before the epilogue (behind it), together with r44's copies.
 // Prediction (max case): one L2 latency (~0.5-1 us) less at each segment's start and at each epilogue's; the critical
 // blocks run two segments: -0.5 to -1.5 us on the combine and on the whole max case; nothing at 10^8 and 10^9.
-// Measured: (pending: session 17's second device call).
+// Measured (H200, results/h200/2026-12-03-session17/call2, code of 6accd65, medians of three processes [min, max]; every
+// answer exact, GPU tests, memcheck and racecheck clean): WRONG, a loss. The max case 54.82 us [54.78, 54.85] against
+// r44's 54.59 [54.59, 54.62] and r43's 54.08 [53.98, 54.11] in the same runs (this call's runs read ~1.3 us above call
+// 1's for every rung: r41 54.56 against 53.31). ncu of the combine kernel alone: 25.50 against r43's 25.22 us, with
+// 2.5 % more warp instructions (7.15 M against 6.97 M): every thread finds the next segment again (64-bit divisions)
+// to load its rows, and the latency it hides was not on the critical path. Together with r44, the segment's start is
+// not where the combine's time goes; its prologue, its feed waits and its epilogue are (call 1's PC sampling). 10^8
+// 340.18 us, 10^9 3041.98 us (r43 339.42, 3036.29; one run each). Kept as a negative rung.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
