@@ -432,6 +432,9 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   a.early_rows = 1;  // r45's early rows: the skewed product only
   EXPECT_EQ(refused(a, rs, "early_rows = 1"), "named");
   a.early_rows = 0;
+  a.segment_weight = 8;  // r46's weighted split: the TMA kernel only (good is tma 0)
+  EXPECT_EQ(refused(a, rs, "segment_weight = 8"), "named");
+  a.segment_weight = 0;
   a.warpgroups = 3;
   EXPECT_EQ(refused(a, rs, "warpgroups = 3"), "named");
   a.warpgroups = 2;
@@ -490,6 +493,13 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   a.early_copies = 1;
   a.early_rows = 1;
   EXPECT_EQ(refused(a, rs, ""), "accepted") << "r45: r33's product with padded windows, early copies and rows";
+  a.segment_weight = 64;
+  EXPECT_EQ(refused(a, rs, ""), "accepted") << "r46's split on r33's product, the heaviest weight";
+  a.segment_weight = 65;
+  EXPECT_EQ(refused(a, rs, "segment_weight = 65"), "named");
+  a.segment_weight = -1;
+  EXPECT_EQ(refused(a, rs, "segment_weight = -1"), "named");
+  a.segment_weight = 0;
   a.window_pad = 0;
   a.early_copies = 0;
   a.early_rows = 0;

@@ -555,7 +555,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 46u);  // r00..r45 (r05..r45: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 48u);  // r00..r47 (r05..r47: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -939,6 +939,33 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(c45.partition_lean, c44b.partition_lean);
   EXPECT_EQ(c45.combine_dependent, c44b.combine_dependent);
   EXPECT_EQ(c45.combine_kind, c44b.combine_kind);
+  // r46: r43 with the units split by a segment's weight of 8, nothing else changed; r47: r46 with 12
+  const gp::PairsRung& r46 = gp::find_rung("p46");
+  gp::PairsConfig c46 = r46.config();
+  EXPECT_EQ(r46.predecessor, "r43_padded_windows");
+  EXPECT_EQ(c43b.wgmma.segment_weight, 0);
+  EXPECT_EQ(c46.wgmma.segment_weight, 8);
+  c46.wgmma.segment_weight = 0;
+  EXPECT_EQ(c46.wgmma.window_pad, c43b.wgmma.window_pad);
+  EXPECT_EQ(c46.wgmma.early_copies, c43b.wgmma.early_copies);
+  EXPECT_EQ(c46.wgmma.early_rows, c43b.wgmma.early_rows);
+  EXPECT_EQ(c46.wgmma.stages, c43b.wgmma.stages);
+  EXPECT_EQ(c46.wgmma.warpgroups, c43b.wgmma.warpgroups);
+  EXPECT_EQ(c46.partition_tile, c43b.partition_tile);
+  EXPECT_EQ(c46.partition_lean, c43b.partition_lean);
+  EXPECT_EQ(c46.combine_dependent, c43b.combine_dependent);
+  EXPECT_EQ(c46.combine_kind, c43b.combine_kind);
+  EXPECT_EQ(c46.chunk_pairs, c43b.chunk_pairs);
+  const gp::PairsRung& r47 = gp::find_rung("p47");
+  gp::PairsConfig c47 = r47.config();
+  EXPECT_EQ(r47.predecessor, "r46_weighted_split");
+  EXPECT_EQ(c47.wgmma.segment_weight, 12);
+  c47.wgmma.segment_weight = 8;
+  const gp::PairsConfig c46b = r46.config();
+  EXPECT_EQ(c47.wgmma.window_pad, c46b.wgmma.window_pad);
+  EXPECT_EQ(c47.partition_tile, c46b.partition_tile);
+  EXPECT_EQ(c47.combine_dependent, c46b.combine_dependent);
+  EXPECT_EQ(c47.combine_kind, c46b.combine_kind);
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

@@ -166,12 +166,16 @@ ab::Answer emulate(const std::vector<u64>& table, u32 kp, const ab::Problem& p, 
 TEST(Abc471gWgmmaEmu, SegmentsCoverEveryUnitOnce) {
   for (const u32 k : {1u, 64u, 65u, 300u, 2300u})
     for (const int planes : {1, 3})
-      for (const u32 grid : {1u, 7u, 264u, 100000u}) {
-        for (const u32 wgs : {2u, 4u}) {
+      for (const u32 grid : {1u, 7u, 264u, 100000u})
+        for (const u32 wgs : {2u, 4u})
+          for (const u32 w : {0u, 1u, 8u, 64u}) {  // r46: the split weighs each segment as w stages
         const r9::Units un = r9::units(k, planes, wgs, wgs == 2 ? 64 : 128);
         u64 covered = 0;
+        EXPECT_EQ(r9::block_begin_weighted(un, 0, grid, w), 0u);
+        EXPECT_EQ(r9::block_begin_weighted(un, grid, grid, w), un.total);
         for (u32 b = 0; b < grid; ++b) {
-          const u64 ub = r9::block_begin(un, b, grid), ue = r9::block_begin(un, b + 1, grid);
+          const u64 ub = r9::block_begin_weighted(un, b, grid, w), ue = r9::block_begin_weighted(un, b + 1, grid, w);
+          ASSERT_LE(ub, ue) << "block " << b << ", weight " << w;
           for (u64 u = ub; u < ue;) {
             const r9::Segment s = r9::segment_at(un, u, ue);
             ASSERT_GT(s.nsteps, 0u);
@@ -183,9 +187,37 @@ TEST(Abc471gWgmmaEmu, SegmentsCoverEveryUnitOnce) {
             u += s.nsteps;
           }
         }
-        EXPECT_EQ(covered, un.total) << "K = " << k << ", planes " << planes << ", grid " << grid;
-        }
+        EXPECT_EQ(covered, un.total) << "K = " << k << ", planes " << planes << ", grid " << grid << ", weight " << w;
+          }
+}
+
+// r46's model: a block costs its stages plus w for each segment it runs. At the max case's shape (1150 rows x with
+// V[x] = 0, K = 2300, one plane, 132 blocks) the weighted split evens that cost out: its costliest block is within w + 1
+// of its cheapest, where the even split's blocks that cross a tile boundary cost w more than the rest.
+TEST(Abc471gWgmmaEmu, WeightedSplitEvensTheSegmentsOut) {
+  const r9::Units un = r9::units_rows(1150, 2300, 1, 4, 64);
+  const u32 grid = 132;
+  const auto costs = [&](u32 split_w, u32 true_w) {
+    u64 lo = ~u64{0}, hi = 0;
+    for (u32 b = 0; b < grid; ++b) {
+      const u64 ub = r9::block_begin_weighted(un, b, grid, split_w), ue = r9::block_begin_weighted(un, b + 1, grid, split_w);
+      u64 c = ue - ub;
+      for (u64 u = ub; u < ue;) {
+        const r9::Segment s = r9::segment_at(un, u, ue);
+        u += s.nsteps;
+        c += true_w;
       }
+      if (ue > ub) lo = std::min(lo, c), hi = std::max(hi, c);
+    }
+    return std::pair{lo, hi};
+  };
+  for (const u32 w : {4u, 8u, 12u}) {
+    const auto [lo0, hi0] = costs(0, w);
+    const auto [lo, hi] = costs(w, w);
+    EXPECT_LE(hi - lo, w + 1) << "weight " << w;
+    EXPECT_LT(hi, hi0) << "weight " << w << ": the costliest block is cheaper than the even split's";
+    EXPECT_GE(hi0 - lo0, w) << "weight " << w << ": the even split leaves the boundary blocks w behind";
+  }
 }
 
 TEST(Abc471gWgmmaEmu, EmulatedKernelMatchesTheDirectCombine) {
@@ -276,7 +308,8 @@ namespace {
 // copy a quad lane, kept across a block's segments and left zero; the fallback of a tile wider than the window).
 // The planes are skewed as the histograms write them (skew_col); rows >= K hold garbage (the kernel reads them and
 // drops their sums), columns >= K read as zeros (the TMA map's bounds).
-ab::Answer emulate_skew(const std::vector<u64>& table, u32 kp, const ab::Problem& p, u32 grid, bool* fell_back, u32 wgs = 4) {
+ab::Answer emulate_skew(const std::vector<u64>& table, u32 kp, const ab::Problem& p, u32 grid, bool* fell_back, u32 wgs = 4,
+                        u32 weight = 0) {
   const u32 K = p.k, bk = 64, WIN = r9::skew_window(wgs);
   int np = 0;
   const std::vector<std::uint8_t> flat = gp::gemm_planes(table, kp, &np);
@@ -308,7 +341,7 @@ ab::Answer emulate_skew(const std::vector<u64>& table, u32 kp, const ab::Problem
   const u32 nc = r9::skew_copies(kp);
   for (u32 blk = 0; blk < grid; ++blk) {
     std::vector<u32> win(nc * WIN, 0);  // the block's windows (zeroed at its start)
-    const u64 ub = r9::block_begin(un, blk, grid), ue = r9::block_begin(un, blk + 1, grid);
+    const u64 ub = r9::block_begin_weighted(un, blk, grid, weight), ue = r9::block_begin_weighted(un, blk + 1, grid, weight);
     for (u64 u = ub; u < ue;) {
       const r9::Segment sg = r9::segment_at(un, u, ue);
       EXPECT_GT(sg.nsteps, 0u);
@@ -389,8 +422,10 @@ TEST(Abc471gWgmmaEmu, SkewedProductMatchesTheDirectCombine) {
         for (const u32 wgs : {2u, 4u})
           for (const u32 grid : {1u, 7u, 132u}) {
             bool fell = false;
-            EXPECT_EQ(emulate_skew(t, kp, p, grid, &fell, wgs), want)
-                << "K = " << k << ", vowel ratio " << ratio << ", counts < " << limit << ", grid " << grid << ", " << wgs << " warpgroups";
+            const u32 weight = grid == 7 ? 8 : 0;  // r46's weighted split
+            EXPECT_EQ(emulate_skew(t, kp, p, grid, &fell, wgs, weight), want)
+                << "K = " << k << ", vowel ratio " << ratio << ", counts < " << limit << ", grid " << grid << ", " << wgs
+                << " warpgroups, weight " << weight;
             EXPECT_FALSE(fell) << "K = " << k << ": a tile wider than the window";
           }
       }

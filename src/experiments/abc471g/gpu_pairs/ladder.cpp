@@ -115,6 +115,14 @@ std::function<void(PairsConfig&)> with_combine_epilogue(int window_pad, int earl
   };
 }
 
+// r46, r47: a rung's knobs with the combine's units split among its blocks by a segment's weight (WgmmaShape::segment_weight).
+std::function<void(PairsConfig&)> with_segment_weight(int weight, std::function<void(PairsConfig&)> knobs) {
+  return [weight, knobs = std::move(knobs)](PairsConfig& c) {
+    knobs(c);
+    c.wgmma.segment_weight = weight;
+  };
+}
+
 // r29: a rung's knobs with `loads` 16-byte loads in flight a histogram thread (PairsConfig::hist_loads).
 std::function<void(PairsConfig&)> with_hist_loads(int loads, std::function<void(PairsConfig&)> knobs) {
   return [loads, knobs = std::move(knobs)](PairsConfig& c) {
@@ -440,6 +448,19 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r44_early_copies", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_combine_epilogue(1, 1, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256))), 1)),
+        gpu_rung("p46", 46, "r46_weighted_split", "r43 + the combine's units split by a segment's weight",
+                 "r43 with the skewed combine's stages split among its blocks so that each segment a block runs (an "
+                 "epilogue, a set-up, a pipeline fill) counts as 8 stages (WgmmaCombineArgs::segment_weight): the "
+                 "blocks that cross a tile's boundary take fewer stages than those that do not",
+                 "r43_padded_windows", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256)))))),
+        gpu_rung("p47", 47, "r47_heavier_segments", "r46 with a segment weighed as 12 stages",
+                 "r46 with each segment a combine block runs counted as 12 stages instead of 8 "
+                 "(WgmmaCombineArgs::segment_weight): the other side of the bracket around the segment's measured cost",
+                 "r46_weighted_split", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_segment_weight(12, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256)))))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -79,7 +79,8 @@ void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
         ", inflight = " + std::to_string(a.inflight) + ", pad_copies = " + std::to_string(a.pad_copies) +
         ", stages = " + std::to_string(a.stages) + ", tma = " + std::to_string(a.tma) + ", debug = " +
         std::to_string(a.debug) + ", window_pad = " + std::to_string(a.window_pad) + ", early_copies = " +
-        std::to_string(a.early_copies) + ", early_rows = " + std::to_string(a.early_rows) + ")");
+        std::to_string(a.early_copies) + ", early_rows = " + std::to_string(a.early_rows) +
+        ", segment_weight = " + std::to_string(a.segment_weight) + ")");
   };
   const auto is = [](int v, int x, int y) { return v == x || v == y; };
   if (a.k < 1) refuse("k = " + std::to_string(a.k) + " (must be >= 1)");
@@ -101,6 +102,8 @@ void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
     refuse("early_copies = " + std::to_string(a.early_copies) + " (must be 0, or 1 with tma 1: r44's copies)");
   if (!is(a.early_rows, 0, 1) || (a.early_rows && !a.d_rows))
     refuse("early_rows = " + std::to_string(a.early_rows) + " (must be 0, or 1 with d_rows: r45's skewed product)");
+  if (a.segment_weight < 0 || a.segment_weight > 64 || (a.segment_weight && a.tma != 1))
+    refuse("segment_weight = " + std::to_string(a.segment_weight) + " (must be 0, or 1 .. 64 with tma 1: r46's split)");
   const int st = a.stages;
   const bool hankel_slots = st == 10 || st == 14;  // the bench and r36: the Hankel kernel with 3 or 7 groups in flight
   if (!(st == static_cast<int>(r09::STAGES) || (st == static_cast<int>(r09::DEEP_STAGES) && rs && a.inflight == 1) ||

@@ -38,6 +38,7 @@ struct WgmmaShape {
   int window_pad = 0;    // WgmmaCombineArgs::window_pad (r43: 1; the skewed combine only)
   int early_copies = 0;  // WgmmaCombineArgs::early_copies (r44: 1; tma 1 only)
   int early_rows = 0;    // WgmmaCombineArgs::early_rows (r45: 1; the skewed combine only)
+  int segment_weight = 0;  // WgmmaCombineArgs::segment_weight (r46, r47: 8, 14; tma 1 only)
 };
 inline constexpr WgmmaShape WGMMA_SHAPES[] = {
     {WgmmaOperand::Rs, 2, 64, 0, 0},  {WgmmaOperand::Rs, 4, 64, 0, 0},  {WgmmaOperand::Ss, 2, 64, 0, 0},
@@ -118,6 +119,11 @@ struct WgmmaCombineArgs {
   // epilogue's window base and span) at the segment's start, so that the loop hides their latency, and the next
   // segment's rows x_lo, x_hi before this segment's epilogue. d_rows only. 0: each loaded where it is used (r33 .. r44).
   int early_rows = 0;
+  // r46, r47 (r46_weighted_split.cpp): the units split among the blocks with each segment a block runs counted as
+  // segment_weight stages more (r09_wgmma_math.hpp block_begin_weighted), so that the blocks that cross a tile's
+  // boundary (two epilogues, two pipeline fills) take fewer stages than those that do not. 0 .. 64, tma 1 only.
+  // 0: an even split of the units (r13 .. r45).
+  int segment_weight = 0;
 };
 
 // Copies a shape's knobs (warpgroups, stage_bytes, inflight, pad_copies, stages, tma) into a; the operand
@@ -132,6 +138,7 @@ inline void set_wgmma_shape(WgmmaCombineArgs& a, const WgmmaShape& shape) {
   a.window_pad = shape.window_pad;
   a.early_copies = shape.early_copies;
   a.early_rows = shape.early_rows;
+  a.segment_weight = shape.segment_weight;
 }
 
 // What r09 needs of the GPU at this kp: wgmma (cc 9.x, sm_90a code) and its shared memory per block, the

@@ -140,6 +140,19 @@ JOSEKI_HD Units units(std::uint32_t k, int planes, std::uint32_t wgs, std::uint3
 JOSEKI_HD std::uint64_t block_begin(const Units& u, std::uint32_t block, std::uint32_t grid) {
   return u.total * block / grid;
 }
+// r46 (WgmmaCombineArgs::segment_weight): the same split when every segment a block runs costs w stages more than its
+// stages (its epilogue, its set-up, the pipeline's refill). Tiles (u.steps units each; a plane holds whole tiles) are
+// laid on a cost line, each as w, then its u.steps stages; block i takes the cost range [C i / grid, C (i+1) / grid),
+// C = tiles (steps + w), and a boundary inside a tile's w snaps to the tile's start. A block that starts inside a tile
+// pays one segment its range does not hold, as (nearly) every block does; a block that holds a tile's start pays the
+// new segment inside its range: so every block's stages + w x segments comes out within w + 1 of each other's, where
+// the even split (w = 0) gives the blocks that cross a tile boundary w more than the others. w = 0: block_begin.
+JOSEKI_HD std::uint64_t block_begin_weighted(const Units& u, std::uint32_t block, std::uint32_t grid, std::uint32_t w) {
+  if (w == 0) return block_begin(u, block, grid);
+  const std::uint64_t span = u.steps + w, tiles = u.total / u.steps;
+  const std::uint64_t at = tiles * span * block / grid, t = at / span, r = at - t * span;
+  return t * u.steps + (r > w ? r - w : 0);
+}
 
 // One segment: stages s0 .. s0 + nsteps - 1 of one tile of one plane (ends at the tile's end or the block's).
 struct Segment {

@@ -545,7 +545,9 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
   }
   const int planes = planes_to_run(a.planes, a.d_max != nullptr, a.d_max ? *a.d_max : 0, a.low_bits);
   const Units un = units_rows(SKEW ? a.rows : K, K, planes, WGS, BK);
-  const u64 u_begin = block_begin(un, blockIdx.x, gridDim.x), u_end = block_begin(un, blockIdx.x + 1, gridDim.x);
+  const u32 sw = static_cast<u32>(a.segment_weight);  // r46: the split weighs each segment
+  const u64 u_begin = block_begin_weighted(un, blockIdx.x, gridDim.x, sw),
+            u_end = block_begin_weighted(un, blockIdx.x + 1, gridDim.x, sw);
   if (u_begin >= u_end) return;  // the whole block
   if (!a.dependent) prologue();
   const u32 h_base = cuda::smem_addr(s_h), h_step = BK % K;  // HANKEL only
