@@ -277,9 +277,11 @@ void add_scale(CLI::App* parent, Context& ctx) {
                               "counted), r04 split into count and combine, r04 and the Hopper rungs after it; every "
                               "figure validated, then shown as a multiple of the floor";
     auto rungs = std::make_shared<std::vector<std::string>>();
-    auto* hopper = add_one_problem(scale, "hopper", about, *rule, [&ctx, rule, rungs](const g::Problem& p, const std::string& name) {
+    auto trace_csv = std::make_shared<std::string>();
+    auto* hopper = add_one_problem(scale, "hopper", about, *rule, [&ctx, rule, rungs, trace_csv](const g::Problem& p, const std::string& name) {
       gp::BenchOptions bo = bench_options(ctx, *rule);
       bo.rungs = *rungs;
+      bo.trace_csv = *trace_csv;
       auto recs = gp::bench_hopper(p, name, bo);
       measure::Table t({"variant", "GPU_COMPUTE median", "x floor", "validation", "notes"});
       for (const measure::Record& r : recs) {
@@ -303,6 +305,10 @@ void add_scale(CLI::App* parent, Context& ctx) {
                        "only these rungs (ids p41, slugs r41_rotated_tiles_26; comma-separated) and their count / "
                        "combine splits, no sweeps (default: every rung and sweep)")
         ->delimiter(',');
+    hopper->add_option("--trace-csv", *trace_csv,
+                       "after each rung on joseki's wgmma combine is timed, one more solve with the combine kernel's "
+                       "trace: a summary under the rung (block starts, releases and ends, a stage's and an epilogue's "
+                       "time) and each block's row in this CSV file");
   }
   {  // wgmma (issue 19, r09): the wgmma combine alone, beside "r04's combine alone" of `scale hopper`
     auto spec = std::make_shared<g::InstanceSpec>();

@@ -286,6 +286,14 @@ def scale_hopper_rungs_names_an_unknown_rung(s):
 
 
 @suite.test
+def scale_hopper_trace_csv_that_cannot_be_written_is_bad_input(s):
+    # opened before anything is timed (no GPU needed): the option and the path
+    bad = os.path.join(s.tmp, "no_such_dir", "trace.csv")
+    p = s.run("abc471g", "scale", "hopper", "--n", "1000", "--k", "5", "--m", "1", "--trace-csv", bad)
+    expect_exit(p, 2, "--trace-csv", bad)
+
+
+@suite.test
 def json_into_a_folder_is_refused_and_leaves_nothing(s):
     d = os.path.join(s.tmp, "json_dir")
     os.makedirs(d, exist_ok=True)

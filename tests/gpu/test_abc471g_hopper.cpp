@@ -12,6 +12,7 @@
 
 #include "backend/gpu.hpp"
 #include "experiments/abc471g/gpu_pairs/bench_hopper.hpp"
+#include "experiments/abc471g/gpu_pairs/combine_trace.hpp"
 #include "experiments/abc471g/gpu_pairs/dsmem_plan.hpp"
 #include "experiments/abc471g/gpu_pairs/ladder.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
@@ -613,6 +614,49 @@ TEST(Abc471gHopperGpu, HankelCombineSolvesAreExact) {
 
 // A short run for compute-sanitizer (memcheck, racecheck): r05, r06 with r07's tiles and r17's lean kernel,
 // and r16's lean kernel in r03's tiles, on two shapes, replays after a poison.
+// The combine's trace (PairsConfig::trace_combine, a diagnostic of `scale hopper --trace-csv`): on r46's solve at
+// K = 2300 the answer stays exact, every block that ran wrote ordered clocks, at least one segment and its stages, the
+// stages add up to the same total in two solves, and the parse and summary agree with the blocks.
+TEST(Abc471gHopperGpu, CombineTraceIsConsistent) {
+  JOSEKI_REQUIRE_GPU();
+#ifdef JOSEKI_HAVE_CUDA
+  const gp::PairsRung& r46 = gp::find_rung("p46");
+  if (auto why = joseki::measure::unmet(r46.needs, joseki::gpu::needs_facts(0))) GTEST_SKIP() << "r46 " << *why;
+  const ab::Problem p = random_problem(300'007, 2300, 100'000, 9, 10);
+  const std::uint32_t kp = gp::padded_k(p.k);
+  const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
+  gp::PairsConfig c = r46.config();
+  c.progress = false;
+  c.trace_combine = true;
+  gp::PairsDevice dev(p, c, 0);
+  joseki::cuda::Stream s;
+  std::uint64_t totals[2] = {0, 0};
+  for (int rep = 0; rep < 2; ++rep) {
+    dev.poison(s);
+    dev.enqueue_solve(s);
+    EXPECT_EQ(dev.download(s), want) << "solve " << rep << " with the trace";
+    const std::vector<gp::TraceBlock> blocks = gp::parse_combine_trace(dev.combine_trace(s));
+    ASSERT_FALSE(blocks.empty());
+    for (const gp::TraceBlock& b : blocks) {
+      totals[rep] += b.stages;
+      if (b.stages == 0) continue;
+      EXPECT_GE(b.segments, 1u) << "block " << b.block;
+      EXPECT_LE(b.segments, b.stages) << "block " << b.block;
+      EXPECT_GT(b.loops, 0.0) << "block " << b.block;
+      EXPECT_GT(b.epilogues, 0.0) << "block " << b.block;
+      EXPECT_LE(b.loops + b.epilogues, b.end - b.go + 1e-3) << "block " << b.block;
+    }
+    const gp::TraceSummary t = gp::summarize_trace(blocks);
+    EXPECT_EQ(t.blocks, blocks.size());
+    EXPECT_LE(t.end_min, t.end_median);
+    EXPECT_LE(t.end_median, t.end_max);
+    EXPECT_GT(t.stage, 0.0);
+  }
+  EXPECT_GT(totals[0], 0u);
+  EXPECT_EQ(totals[0], totals[1]) << "the blocks' stages add up to the same units in both solves";
+#endif
+}
+
 TEST(Abc471gHopperGpu, SanitizerShapes) {
   JOSEKI_REQUIRE_GPU();
 #ifdef JOSEKI_HAVE_CUDA

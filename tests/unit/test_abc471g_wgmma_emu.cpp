@@ -16,10 +16,12 @@
 #include <vector>
 
 #include "experiments/abc471g/gpu_pairs/bench_wgmma.hpp"
+#include "experiments/abc471g/gpu_pairs/combine_trace.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/r09_wgmma_math.hpp"
 #include "experiments/abc471g/gpu_pairs/reference.hpp"
 #include "experiments/abc471g/gpu_pairs/test_support.hpp"
+#include "measure/errors.hpp"
 
 namespace {
 
@@ -540,4 +542,57 @@ TEST(Abc471gWgmmaEmu, HankelViewIsTheCirculant) {
   EXPECT_EQ(r9::hankel_in_flight(8), 1u);
   EXPECT_EQ(r9::hankel_in_flight(10), 3u);
   EXPECT_EQ(r9::hankel_in_flight(14), 7u);
+}
+
+// The combine's trace as the host reads it (combine_trace.cpp): two blocks written as the kernel writes them, one block
+// that did not run (zeros), and a block whose clocks run backwards (refused).
+TEST(Abc471gCombineTrace, ParsesAndSummarisesTheBlocksWords) {
+  namespace gp2 = joseki::abc471g::pairs;
+  using r9::COMBINE_TRACE_SLOTS;
+  std::vector<u64> w(3 * COMBINE_TRACE_SLOTS, 0);
+  const auto put = [&](u32 b, u64 gt0, u64 gt1, u64 c0, u64 ready, u64 go, u64 c1, u64 loops, u64 epis, u64 sm, u64 segs,
+                       u64 stages) {
+    u64* t = w.data() + b * COMBINE_TRACE_SLOTS;
+    t[r9::TRACE_GT_ENTRY] = gt0;
+    t[r9::TRACE_GT_END] = gt1;
+    t[r9::TRACE_CLK_ENTRY] = c0;
+    t[r9::TRACE_CLK_READY] = ready;
+    t[r9::TRACE_CLK_GO] = go;
+    t[r9::TRACE_CLK_END] = c1;
+    t[r9::TRACE_CLK_LOOPS] = loops;
+    t[r9::TRACE_CLK_EPILOGUES] = epis;
+    t[r9::TRACE_WHERE] = sm | segs << 16 | stages << 32;
+  };
+  // 2 GHz: 20 us = 40,000 cycles
+  put(0, 1'000'000, 1'020'000, 500, 2'500, 10'500, 40'500, 30'000, 8'000, 7, 2, 24);
+  put(2, 1'004'000, 1'020'000, 9'000, 11'000, 11'000, 41'000, 24'000, 4'000, 9, 1, 25);  // block 1 did not run
+  const std::vector<gp2::TraceBlock> b = gp2::parse_combine_trace(w);
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_EQ(b[0].block, 0u);
+  EXPECT_EQ(b[1].block, 2u);
+  EXPECT_EQ(b[0].sm, 7u);
+  EXPECT_EQ(b[0].segments, 2u);
+  EXPECT_EQ(b[0].stages, 24u);
+  EXPECT_NEAR(b[0].entry, 0.0, 1e-9);
+  EXPECT_NEAR(b[1].entry, 4.0, 1e-9);
+  EXPECT_NEAR(b[0].ready, 1.0, 1e-9);  // 2,000 cycles at 2 GHz
+  EXPECT_NEAR(b[0].go, 5.0, 1e-9);
+  EXPECT_NEAR(b[0].end, 20.0, 1e-9);
+  EXPECT_NEAR(b[1].go, 5.0, 1e-9);
+  EXPECT_NEAR(b[0].loops, 15.0, 1e-9);
+  EXPECT_NEAR(b[0].epilogues, 4.0, 1e-9);
+  const gp2::TraceSummary s = gp2::summarize_trace(b);
+  EXPECT_EQ(s.blocks, 2u);
+  EXPECT_NEAR(s.entry_spread, 4.0, 1e-9);
+  EXPECT_NEAR(s.last_go, 5.0, 1e-9);
+  EXPECT_NEAR(s.end_max, 20.0, 1e-9);
+  EXPECT_NEAR(s.end_one_segment, 20.0, 1e-9);
+  EXPECT_NEAR(s.end_two_segments, 20.0, 1e-9);
+  EXPECT_NEAR(s.stage, (15.0 / 24 + 12.0 / 25) / 2, 1e-9);
+  EXPECT_NEAR(s.epilogue, (2.0 + 2.0) / 2, 1e-9);
+  EXPECT_NE(gp2::describe_trace(s).find("2 blocks"), std::string::npos);
+  EXPECT_EQ(gp2::trace_csv_rows("r46", b).substr(0, 9), "r46,0,7,2");
+  w[2 * COMBINE_TRACE_SLOTS + r9::TRACE_CLK_GO] = 1;  // before its entry: backwards
+  EXPECT_THROW(gp2::parse_combine_trace(w), joseki::RunError);
+  EXPECT_TRUE(gp2::parse_combine_trace(std::vector<u64>(COMBINE_TRACE_SLOTS, 0)).empty());
 }

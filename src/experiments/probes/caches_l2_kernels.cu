@@ -1,6 +1,7 @@
 // The caches_l2 probe's kernels: per-line L2 hit latency from every SM (near vs far L2 side), the
 // per-SM read of one side's lines, and the TLB sweep's page ring.
 #include "backend/cuda/check.hpp"
+#include "backend/cuda/clocks.cuh"
 #include "experiments/probes/caches_l2_kernels.hpp"
 #include "experiments/probes/caches_l2_layout.hpp"
 #include "experiments/probes/probe_device.cuh"
@@ -9,11 +10,7 @@ namespace joseki::probes {
 
 namespace {
 
-__device__ __forceinline__ int sm_id() {
-  unsigned v;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(v));
-  return static_cast<int>(v);
-}
+using cuda::sm_id;
 
 __global__ void self_loops_kernel(unsigned long long* buf, const std::uint64_t* __restrict__ line_slots, int lines) {
   const unsigned long long base = __cvta_generic_to_global(buf);

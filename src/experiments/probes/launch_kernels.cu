@@ -2,6 +2,7 @@
 // sm_90: the PDL kernel's calls are compiled in sm_90+ passes only (in older passes it is a plain
 // kernel, and the host never launches the PDL chain there: measure::Needs).
 #include "backend/cuda/check.hpp"
+#include "backend/cuda/clocks.cuh"
 #include "experiments/probes/hopper_device.cuh"
 #include "experiments/probes/launch_kernels.hpp"
 
@@ -9,16 +10,12 @@ namespace joseki::probes {
 
 namespace {
 
-__device__ __forceinline__ unsigned long long globaltimer() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
+using cuda::global_timer;
 
 template <bool PDL>
 __global__ void chain_kernel(std::uint32_t* state, unsigned long long* t_entry, unsigned long long* t_ready,
                              std::uint32_t i) {
-  const unsigned long long t0 = globaltimer();
+  const unsigned long long t0 = global_timer();
 #if JOSEKI_SM90_CODE
   if constexpr (PDL) {
     // Let the next kernel of the stream start its prologue now, then wait until this kernel's
@@ -27,7 +24,7 @@ __global__ void chain_kernel(std::uint32_t* state, unsigned long long* t_entry, 
     asm volatile("griddepcontrol.wait;" ::: "memory");
   }
 #endif
-  const unsigned long long t1 = globaltimer();
+  const unsigned long long t1 = global_timer();
   if (threadIdx.x == 0) {
     t_entry[i] = t0;
     t_ready[i] = t1;

@@ -31,6 +31,10 @@ struct BenchOptions {
   // `scale hopper --rungs`: only these rungs (ids, slugs or variant names) and their count / combine splits, no
   // sweeps; empty: every rung and sweep. A name that is no rung is an InputError before anything runs.
   std::vector<std::string> rungs;
+  // `scale hopper --trace-csv`: after each rung on a wgmma combine kind is timed, one more solve with the combine's
+  // trace (PairsConfig::trace_combine): its summary in the record (extra.combine_trace) and on the notes, each block's
+  // row in this CSV file (written anew). Empty: no trace.
+  std::string trace_csv;
   std::function<void(const std::string&)> note;
   void say(const std::string& s) const {
     if (note) note(s);

@@ -2,6 +2,7 @@
 #include "experiments/abc471g/gpu_pairs/bench_hopper.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <set>
 #include <thread>
 
@@ -9,6 +10,7 @@
 
 #include "backend/gpu.hpp"
 #include "experiments/abc471g/gpu_pairs/bench_util.hpp"
+#include "experiments/abc471g/gpu_pairs/combine_trace.hpp"
 #include "experiments/abc471g/gpu_pairs/dsmem_plan.hpp"
 #include "experiments/abc471g/gpu_pairs/ladder.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
@@ -130,6 +132,12 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
       throw InputError("--rungs " + name + ": " + (why.rfind(head, 0) == 0 ? why.substr(head.size()) : why));
     }
   [[maybe_unused]] const auto chosen = [&](const PairsRung& r) { return !only || picked.count(r.position) > 0; };
+  std::ofstream trace_out;
+  if (!o.trace_csv.empty()) {  // opened before anything runs: a path that cannot be written is the user's error
+    trace_out.open(o.trace_csv, std::ios::trunc);
+    if (!trace_out) throw InputError("--trace-csv " + o.trace_csv + ": cannot be written");
+    trace_out << TRACE_CSV_HEADER << std::flush;
+  }
   const std::string set_id = "pairs-hopper " + case_name + " " + bench::now_id();
   auto stamp = [&](Record& r) {
     bench::set_problem_axes(r, p);
@@ -192,6 +200,26 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
     }
     r.extra["gemm_panels"] = cfg.gemm_panels;
     o.say(fmt::format("  {:<20} {}", rung.slug, r.summary ? fmt::format("{:.2f} us", r.summary->median * 1e6) : r.validation));
+    if (trace_out.is_open() && cfg.combine_kind == "wgmma_skew" && cfg.wgmma.tma == 1 &&
+        cfg.wgmma.warpgroups == 4) {
+      PairsConfig tc = cfg;
+      tc.trace_combine = true;
+      PairsDevice d(p, tc, o.device);
+      for (int i = 0; i < 3; ++i) d.enqueue_solve(s);  // the third solve's trace (the graph, if any, replayed)
+      if (const std::string diff = compare_answers(d.download(s), ref.answer); !diff.empty())
+        r.validation = "failed with the trace: " + diff;
+      const std::vector<TraceBlock> blocks = parse_combine_trace(d.combine_trace(s));
+      const TraceSummary ts = summarize_trace(blocks);
+      o.say("    trace: " + describe_trace(ts));
+      r.extra["combine_trace"] = {{"blocks", ts.blocks},
+                                  {"entry_spread_us", ts.entry_spread}, {"prologue_us", ts.prologue},
+                                  {"last_go_us", ts.last_go},      {"end_min_us", ts.end_min},
+                                  {"end_median_us", ts.end_median}, {"end_max_us", ts.end_max},
+                                  {"stage_us", ts.stage},          {"epilogue_us", ts.epilogue},
+                                  {"end_one_segment_us", ts.end_one_segment},
+                                  {"end_two_segments_us", ts.end_two_segments}};
+      trace_out << trace_csv_rows(rung.slug, blocks) << std::flush;
+    }
     out.push_back(r);
   }
   // Sweep: panels of the GEMM combine (r06's knob, with r05's graph); tie rule: within 2 %, fewer panels.

@@ -91,6 +91,9 @@ struct CombinePlanes {
   // r38: launch as a programmatic dependent of the previous kernel in the stream (the fused histograms, which wrote
   // the first terms and let it launch as they started); a kind whose kernel cannot wait for it refuses it.
   bool dependent = false;
+  // The combine kernel's trace (a diagnostic; WgmmaCombineArgs::d_trace): a kind that has none leaves it untouched.
+  std::uint64_t* d_trace = nullptr;
+  std::uint32_t trace_blocks = 0;
 };
 
 // A combine kind's per-device part: it takes the planes in place of the built-in products (mma.sync,

@@ -10,6 +10,7 @@
 #include "experiments/abc471g/gpu_pairs/kinds.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 #include "experiments/abc471g/gpu_pairs/progress.hpp"
+#include "experiments/abc471g/gpu_pairs/r09_wgmma_math.hpp"
 #include "experiments/abc471g/gpu_pairs/reference.hpp"
 #include "experiments/abc471g/gpu_pairs/startup.hpp"
 #include "measure/errors.hpp"
@@ -146,6 +147,10 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
   m_t32 = cuda::DeviceBuffer<std::uint32_t>(cells + 2);
   if (m_wide) m_t64 = cuda::DeviceBuffer<std::uint64_t>(cells);
   m_answer = cuda::DeviceBuffer<std::uint64_t>(p.k);
+  if (m_cfg.trace_combine) {  // the combine's trace: zeros until a block writes its words
+    m_trace = cuda::DeviceBuffer<std::uint64_t>(static_cast<std::size_t>(COMBINE_TRACE_BLOCKS) * r09::COMBINE_TRACE_SLOTS);
+    m_trace.poison(nullptr, 0);
+  }
   m_counter = effective_counter(p, c);
   m_ctx.p = &m_p;
   m_ctx.cfg = &m_cfg;
@@ -583,6 +588,10 @@ void PairsDevice::enqueue_combine(cudaStream_t s) {
       cp.kp = m_kp;
       cp.d_answer = m_answer.data();
       cp.dependent = dependent;
+      if (m_cfg.trace_combine) {
+        cp.d_trace = m_trace.data();
+        cp.trace_blocks = static_cast<std::uint32_t>(m_trace.size() / r09::COMBINE_TRACE_SLOTS);
+      }
       m_combine_stage->enqueue(cp, s);
     } else {
       launch_tc_combine(ta, static_cast<TcTile>(m_cfg.tile), s);
@@ -642,6 +651,14 @@ Answer PairsDevice::download(cudaStream_t s) const {
   m_answer.copy_to_host(a.data(), a.size(), s);
   JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
   return a;
+}
+
+std::vector<std::uint64_t> PairsDevice::combine_trace(cudaStream_t s) const {
+  std::vector<std::uint64_t> t(m_trace.size());
+  if (t.empty()) return t;
+  m_trace.copy_to_host(t.data(), t.size(), s);
+  JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
+  return t;
 }
 
 std::vector<std::uint64_t> PairsDevice::download_table(cudaStream_t s) const {

@@ -68,6 +68,9 @@ struct PairsConfig {
   // before it reads the planes. Without a fused count (several chunks or rounds) the combine launches as before.
   // Refused (InputError) without a combine kind or with wgmma.tma = 0.
   bool combine_dependent = false;
+  // A diagnostic (`scale hopper --trace-csv`): the skewed combine's TMA kernel (4 warpgroups) records each
+  // block's clocks (WgmmaCombineArgs::d_trace); PairsDevice::combine_trace reads the last solve's.
+  bool trace_combine = false;
   // Combiner::Gemm: false runs plane 0 on joseki's mma.sync kernel as well (what happens when
   // cuBLASLt cannot be loaded; tests use it to reach that path).
   bool use_cublaslt = true;

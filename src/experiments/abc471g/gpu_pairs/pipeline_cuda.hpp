@@ -86,6 +86,10 @@ class PairsDevice {
   void poison(cudaStream_t s);
   // The answers (synchronous copy on s).
   Answer download(cudaStream_t s) const;
+  // PairsConfig::trace_combine: the last solve's combine trace, r09::COMBINE_TRACE_SLOTS words a block (blocks of a
+  // wave, at most COMBINE_TRACE_BLOCKS; a block that did not run reads all zeros). Empty without the knob.
+  std::vector<std::uint64_t> combine_trace(cudaStream_t s) const;
+  static constexpr std::uint32_t COMBINE_TRACE_BLOCKS = 1024;
   // The counts (for tests), widened to 64 bits, row stride kp.
   std::vector<std::uint64_t> download_table(cudaStream_t s) const;
 
@@ -109,6 +113,7 @@ class PairsDevice {
   cuda::DeviceBuffer<std::uint32_t> m_t32;  // kp*kp counters + 2 words: the table maximum (u64)
   cuda::DeviceBuffer<std::uint64_t> m_t64;
   cuda::DeviceBuffer<std::uint64_t> m_answer;
+  cuda::DeviceBuffer<std::uint64_t> m_trace;  // PairsConfig::trace_combine only
   // partition count
   Counter m_counter = Counter::Atomic;
   std::uint64_t m_chunk = 1;

@@ -102,6 +102,9 @@ void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
     refuse("early_copies = " + std::to_string(a.early_copies) + " (must be 0, or 1 with tma 1: r44's copies)");
   if (!is(a.early_rows, 0, 1) || (a.early_rows && !a.d_rows))
     refuse("early_rows = " + std::to_string(a.early_rows) + " (must be 0, or 1 with d_rows: r45's skewed product)");
+  if (a.d_trace && (a.tma != 1 || !a.d_rows || a.warpgroups != 4))
+    refuse("d_trace set with tma = " + std::to_string(a.tma) + ", warpgroups = " + std::to_string(a.warpgroups) +
+           (a.d_rows ? "" : ", no d_rows") + " (the trace is the skewed TMA kernel's, 4 warpgroups)");
   if (a.segment_weight < 0 || a.segment_weight > 64 || (a.segment_weight && a.tma != 1))
     refuse("segment_weight = " + std::to_string(a.segment_weight) + " (must be 0, or 1 .. 64 with tma 1: r46's split)");
   const int st = a.stages;

@@ -124,6 +124,12 @@ struct WgmmaCombineArgs {
   // boundary (two epilogues, two pipeline fills) take fewer stages than those that do not. 0 .. 64, tma 1 only.
   // 0: an even split of the units (r13 .. r45).
   int segment_weight = 0;
+  // Diagnostic (`scale hopper --trace-csv`; the skewed TMA kernel with 4 warpgroups only): when non-null, thread 0 of each block b <
+  // trace_blocks writes COMBINE_TRACE_SLOTS words at d_trace + b * COMBINE_TRACE_SLOTS (r09_wgmma_math.hpp
+  // CombineTrace: the block's entry and end on the global timer, its SM clocks at the prologue's end, after the wait
+  // for the previous kernel, summed over its segments' main loops and epilogues, its SM, segments and stages).
+  std::uint64_t* d_trace = nullptr;
+  std::uint32_t trace_blocks = 0;
 };
 
 // Copies a shape's knobs (warpgroups, stage_bytes, inflight, pad_copies, stages, tma) into a; the operand

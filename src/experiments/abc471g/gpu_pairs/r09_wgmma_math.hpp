@@ -154,6 +154,23 @@ JOSEKI_HD std::uint64_t block_begin_weighted(const Units& u, std::uint32_t block
   return t * u.steps + (r > w ? r - w : 0);
 }
 
+// The combine kernel's trace of one block (WgmmaCombineArgs::d_trace), word by word: the global timer (ns) at the
+// block's entry and end; the SM's clock at entry, at the prologue's end, after the wait for the previous kernel (= the
+// prologue's end when the launch is not dependent), at the end; the clocks summed over its segments' main loops and
+// over their epilogues; its SM | segments << 16 | stages << 32.
+enum CombineTrace : std::uint32_t {
+  TRACE_GT_ENTRY = 0,
+  TRACE_GT_END,
+  TRACE_CLK_ENTRY,
+  TRACE_CLK_READY,
+  TRACE_CLK_GO,
+  TRACE_CLK_END,
+  TRACE_CLK_LOOPS,
+  TRACE_CLK_EPILOGUES,
+  TRACE_WHERE,
+  COMBINE_TRACE_SLOTS
+};
+
 // One segment: stages s0 .. s0 + nsteps - 1 of one tile of one plane (ends at the tile's end or the block's).
 struct Segment {
   std::uint32_t plane = 0, k0 = 0, a0 = 0, s0 = 0, nsteps = 0;

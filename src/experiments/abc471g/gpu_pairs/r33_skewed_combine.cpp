@@ -82,6 +82,8 @@ class SkewedCombineStage final : public CombineStage {
     wa.kp = cp.kp;
     wa.d_answer = cp.d_answer;
     wa.dependent = cp.dependent ? 1 : 0;
+    wa.d_trace = cp.d_trace;
+    wa.trace_blocks = cp.trace_blocks;
     wa.d_rows = m_rows.data();
     wa.rows = m_count;
     set_wgmma_shape(wa, m_shape);

@@ -73,6 +73,7 @@
 #include <string>
 
 #include "backend/cuda/check.hpp"
+#include "backend/cuda/clocks.cuh"
 #include "backend/cuda/launch.cuh"
 #include "backend/cuda/mbarrier.cuh"
 #include "backend/cuda/tensor_map.hpp"
@@ -88,6 +89,8 @@ namespace {
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
+using cuda::global_timer;  // the trace (WgmmaCombineArgs::d_trace)
+using cuda::sm_id;
 using namespace r09;  // BN, STAGES, block shapes, tile layout, fragments, segments (r09_wgmma_math.hpp)
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -493,7 +496,9 @@ __device__ __forceinline__ u64 desc_sw64(u32 saddr) {
 // HANKEL (r35, operand ss): wgmma's A operand is read by the tensor cores from H, circ(V) as a Hankel view
 // (r09_wgmma_math.hpp "r35"), written once per block after V2 (no shifted copies): the main loop has no fragment
 // loads, only a descriptor per k32 step.
-template <u32 WGS, u32 BK, u32 NST, bool SKEW = false, bool HANKEL = false>
+// TRACE: the block's clocks into a.d_trace (a diagnostic; its own instantiation, so that the kernels the rungs time
+// keep their registers: the trace's live clocks made the traced kernel spill).
+template <u32 WGS, u32 BK, u32 NST, bool SKEW = false, bool HANKEL = false, bool TRACE = false>
 __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
     wgmma_combine_tma_kernel(const __grid_constant__ CUtensorMap map, WgmmaCombineArgs a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -537,19 +542,43 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
       __syncthreads();
     }
   };
+  // The trace (TRACE, a diagnostic): thread 0 writes its block's words as it goes (its own words only: plain stores
+  // and read-modify-writes), so that no clock stays live in a register across the main loop.
+  const bool tracing = TRACE && tid == 0 && blockIdx.x < a.trace_blocks;
+  const auto tr = [&](u32 slot) -> u64& { return a.d_trace[static_cast<u64>(blockIdx.x) * COMBINE_TRACE_SLOTS + slot]; };
+  if (tracing) {
+    tr(TRACE_GT_ENTRY) = global_timer();
+    tr(TRACE_CLK_ENTRY) = clock64();
+    tr(TRACE_CLK_LOOPS) = tr(TRACE_CLK_EPILOGUES) = tr(TRACE_WHERE) = 0;
+  }
   // r38 (a.dependent): launched as a programmatic dependent of the histograms, the prologue runs while they finish;
   // then wait for their end (and their writes) before d_max, the planes and the answers are read.
   if (a.dependent) {
     prologue();
+    if (tracing) tr(TRACE_CLK_READY) = clock64();
     asm volatile("griddepcontrol.wait;" ::: "memory");
+    if (tracing) tr(TRACE_CLK_GO) = clock64();
   }
   const int planes = planes_to_run(a.planes, a.d_max != nullptr, a.d_max ? *a.d_max : 0, a.low_bits);
   const Units un = units_rows(SKEW ? a.rows : K, K, planes, WGS, BK);
   const u32 sw = static_cast<u32>(a.segment_weight);  // r46: the split weighs each segment
   const u64 u_begin = block_begin_weighted(un, blockIdx.x, gridDim.x, sw),
             u_end = block_begin_weighted(un, blockIdx.x + 1, gridDim.x, sw);
-  if (u_begin >= u_end) return;  // the whole block
-  if (!a.dependent) prologue();
+  const auto trace_end = [&] {
+    if (!tracing) return;
+    tr(TRACE_CLK_END) = clock64();
+    tr(TRACE_GT_END) = global_timer();
+    tr(TRACE_WHERE) += static_cast<u64>(sm_id()) | (u_end - u_begin) << 32;
+  };
+  if (u_begin >= u_end) {  // the whole block
+    if (tracing && !a.dependent) tr(TRACE_CLK_READY) = tr(TRACE_CLK_GO) = clock64();
+    trace_end();
+    return;
+  }
+  if (!a.dependent) {
+    prologue();
+    if (tracing) tr(TRACE_CLK_READY) = tr(TRACE_CLK_GO) = clock64();
+  }
   const u32 h_base = cuda::smem_addr(s_h), h_step = BK % K;  // HANKEL only
   const bool h_swap = a.desc_swap != 0;
   // HANKEL with debug 2 (the bench's diagnostic only: answers wrong by design): no copies and no waits for them
@@ -573,6 +602,10 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
   for (u64 u = u_begin; u < u_end;) {
     const Segment sg = segment_at(un, u, u_end);
     u += sg.nsteps;
+    if (tracing) {
+      tr(TRACE_CLK_LOOPS) -= clock64();  // + the loop's end below
+      tr(TRACE_WHERE) += 1u << 16;       // a segment
+    }
     const u32 plane = sg.plane, s0 = sg.s0, nsteps = sg.nsteps, k0 = sg.k0, a0 = sg.a0;
     auto copy_stage = [&](u32 st, u32 r) { copy_segment_stage(sg, st, r); };
     if (tid == 0 && !noloads && !primed)
@@ -670,12 +703,19 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
         next_hi = nrow + 8 < a.rows ? __ldg(a.d_rows + nrow + 8) : 0u;
         rows_ready = true;
       }
+    if (tracing) {
+      const u64 now = clock64();
+      tr(TRACE_CLK_LOOPS) += now;
+      tr(TRACE_CLK_EPILOGUES) -= now;  // + the epilogue's end below
+    }
     if constexpr (SKEW)
       skew_sums<THREADS, skew_window(WGS)>(a, d, s_win, win_copies, win_stride, plane, k0, un.bm, a0, row_lo, x_lo, x_hi, q,
                                                 a.early_rows != 0, span_base, span_last);
     else
       masked_row_sums(a, d, s_v, plane, k0, a0, row_lo, wg, warp, g, q);
+    if (tracing) tr(TRACE_CLK_EPILOGUES) += clock64();
   }
+  trace_end();
 #elif defined(__CUDA_ARCH__)
   (void)map;
   (void)a;
@@ -716,9 +756,9 @@ std::size_t tma_kernel_smem(u32 kp, u32 nst, u32 wgs) {
   return tma_smem_bytes(kp, nst, 64) + (SKEW ? skew_window_bytes(kp, wgs) : 0);
 }
 
-template <u32 WGS, u32 NST, bool SKEW = false, bool HANKEL = false>
+template <u32 WGS, u32 NST, bool SKEW = false, bool HANKEL = false, bool TRACE = false>
 void set_tma_smem_limit(u32 kp) {
-  constexpr auto kernel = wgmma_combine_tma_kernel<WGS, 64, NST, SKEW, HANKEL>;
+  constexpr auto kernel = wgmma_combine_tma_kernel<WGS, 64, NST, SKEW, HANKEL, TRACE>;
   const std::size_t smem = tma_kernel_smem<SKEW, HANKEL>(kp, NST, WGS);
   JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   (void)wave_blocks<kernel>(block_threads(WGS), smem, kp);
@@ -743,25 +783,29 @@ CUtensorMap planes_map(const WgmmaCombineArgs& a) {
   return map;
 }
 
-template <u32 WGS, u32 NST, bool SKEW = false, bool HANKEL = false>
+template <u32 WGS, u32 NST, bool SKEW = false, bool HANKEL = false, bool TRACE = false>
 void launch_tma_nst(const WgmmaCombineArgs& a, cudaStream_t s) {
   const u64 total = units_rows(SKEW ? a.rows : a.k, a.k, a.planes, WGS, 64).total;
   if (total == 0) return;  // r33 with no row (V all ones): nothing to add
   const CUtensorMap map = planes_map(a);
-  constexpr auto kernel = wgmma_combine_tma_kernel<WGS, 64, NST, SKEW, HANKEL>;
+  constexpr auto kernel = wgmma_combine_tma_kernel<WGS, 64, NST, SKEW, HANKEL, TRACE>;
   const std::size_t smem = tma_kernel_smem<SKEW, HANKEL>(a.kp, NST, WGS);
   const u32 wave = wave_blocks<kernel>(block_threads(WGS), smem, a.kp);
   const u32 blocks = static_cast<u32>(total < wave ? total : wave);
   if (a.dependent) {  // r38: a programmatic dependent of the previous kernel (the kernel waits for it: griddepcontrol)
     cuda::launch_programmatic(kernel, dim3(blocks), dim3(block_threads(WGS)), smem, s, true, map, a);
   } else {
-    wgmma_combine_tma_kernel<WGS, 64, NST, SKEW, HANKEL><<<blocks, block_threads(WGS), smem, s>>>(map, a);
+    kernel<<<blocks, block_threads(WGS), smem, s>>>(map, a);
     JOSEKI_CUDA_CHECK_LAUNCH();
   }
 }
 template <u32 WGS>
 void launch_tma(const WgmmaCombineArgs& a, bool ss, cudaStream_t s) {
-  if (a.d_rows) return launch_tma_nst<WGS, TMA_DEEPER_STAGES, true>(a, s);  // r33 (check_wgmma_combine_args: 8 stages)
+  if (a.d_rows) {  // r33 (check_wgmma_combine_args: 8 stages; the trace: 4 warpgroups only)
+    if constexpr (WGS == 4)
+      if (a.d_trace) return launch_tma_nst<WGS, TMA_DEEPER_STAGES, true, false, true>(a, s);
+    return launch_tma_nst<WGS, TMA_DEEPER_STAGES, true>(a, s);
+  }
   if (ss) {  // r35 (8 slots), r36 (14: groups of 4 stages), the bench's 10 (groups of 2); checked: kp in reach
     if (a.stages == 14) return launch_tma_nst<WGS, 14, false, true>(a, s);
     if (a.stages == 10) return launch_tma_nst<WGS, 10, false, true>(a, s);
@@ -830,6 +874,7 @@ void prepare_wgmma_combine(std::uint32_t kp) {
   set_tma_smem_limit<2, TMA_DEEPER_STAGES>(kp);
   set_tma_smem_limit<4, TMA_DEEPER_STAGES>(kp);
   set_tma_smem_limit<4, TMA_DEEPER_STAGES, true>(kp);
+  set_tma_smem_limit<4, TMA_DEEPER_STAGES, true, false, true>(kp);  // the traced r33 kernel
   set_tma_smem_limit<2, TMA_DEEPER_STAGES, true>(kp);
   // r35's H grows with kp: beyond each kernel's reach the launcher refuses the shape (a clear error)
   if (kp <= hankel_max_kp(TMA_DEEPER_STAGES)) {

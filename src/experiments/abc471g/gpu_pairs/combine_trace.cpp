@@ -1,0 +1,118 @@
+#include "experiments/abc471g/gpu_pairs/combine_trace.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "experiments/abc471g/gpu_pairs/r09_wgmma_math.hpp"
+#include "measure/errors.hpp"
+
+namespace joseki::abc471g::pairs {
+
+namespace {
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+}  // namespace
+
+std::vector<TraceBlock> parse_combine_trace(const std::vector<std::uint64_t>& words) {
+  using namespace r09;
+  const std::size_t n = words.size() / COMBINE_TRACE_SLOTS;
+  struct Raw {
+    std::uint32_t block;
+    const std::uint64_t* w;
+  };
+  std::vector<Raw> raw;
+  for (std::size_t b = 0; b < n; ++b) {
+    const std::uint64_t* w = words.data() + b * COMBINE_TRACE_SLOTS;
+    if (std::all_of(w, w + COMBINE_TRACE_SLOTS, [](std::uint64_t x) { return x == 0; })) continue;
+    const bool ordered = w[TRACE_GT_END] >= w[TRACE_GT_ENTRY] && w[TRACE_CLK_READY] >= w[TRACE_CLK_ENTRY] &&
+                         w[TRACE_CLK_GO] >= w[TRACE_CLK_READY] && w[TRACE_CLK_END] >= w[TRACE_CLK_GO];
+    if (!ordered) throw RunError(fmt::format("combine trace: block {}'s clocks run backwards", b));
+    raw.push_back({static_cast<std::uint32_t>(b), w});
+  }
+  if (raw.empty()) return {};
+  // One clock rate for every SM: the median over the blocks long enough for the global timer's resolution.
+  std::vector<double> rates;
+  for (const Raw& r : raw) {
+    const double ns = static_cast<double>(r.w[TRACE_GT_END] - r.w[TRACE_GT_ENTRY]);
+    if (ns >= 2000) rates.push_back(static_cast<double>(r.w[TRACE_CLK_END] - r.w[TRACE_CLK_ENTRY]) / ns);
+  }
+  const double ghz = rates.empty() ? 1.98 : median_of(rates);  // the H200's boost clock when every block is short
+  std::uint64_t t0 = raw.front().w[TRACE_GT_ENTRY];
+  for (const Raw& r : raw) t0 = std::min(t0, r.w[TRACE_GT_ENTRY]);
+  std::vector<TraceBlock> out;
+  for (const Raw& r : raw) {
+    const std::uint64_t* w = r.w;
+    TraceBlock b;
+    b.block = r.block;
+    b.sm = static_cast<std::uint32_t>(w[TRACE_WHERE] & 0xFFFF);
+    b.segments = static_cast<std::uint32_t>((w[TRACE_WHERE] >> 16) & 0xFFFF);
+    b.stages = w[TRACE_WHERE] >> 32;
+    const auto us = [&](std::uint64_t cycles) { return static_cast<double>(cycles) / ghz / 1000.0; };
+    b.entry = static_cast<double>(w[TRACE_GT_ENTRY] - t0) / 1000.0;
+    b.ready = b.entry + us(w[TRACE_CLK_READY] - w[TRACE_CLK_ENTRY]);
+    b.go = b.entry + us(w[TRACE_CLK_GO] - w[TRACE_CLK_ENTRY]);
+    b.end = b.entry + us(w[TRACE_CLK_END] - w[TRACE_CLK_ENTRY]);
+    b.loops = us(w[TRACE_CLK_LOOPS]);
+    b.epilogues = us(w[TRACE_CLK_EPILOGUES]);
+    out.push_back(b);
+  }
+  return out;
+}
+
+TraceSummary summarize_trace(const std::vector<TraceBlock>& blocks) {
+  TraceSummary s;
+  s.blocks = blocks.size();
+  if (blocks.empty()) return s;
+  std::vector<double> prologues, ends, stages, epilogues;
+  double first_entry = blocks.front().entry, last_entry = first_entry;
+  const TraceBlock* last = &blocks.front();
+  for (const TraceBlock& b : blocks) {
+    first_entry = std::min(first_entry, b.entry);
+    last_entry = std::max(last_entry, b.entry);
+    prologues.push_back(b.ready - b.entry);
+    ends.push_back(b.end);
+    s.last_go = std::max(s.last_go, b.go);
+    if (b.stages) stages.push_back(b.loops / static_cast<double>(b.stages));
+    if (b.segments) epilogues.push_back(b.epilogues / b.segments);
+    (b.segments >= 2 ? s.end_two_segments : s.end_one_segment) =
+        std::max(b.segments >= 2 ? s.end_two_segments : s.end_one_segment, b.end);
+    if (b.end > last->end) last = &b;
+  }
+  s.entry_spread = last_entry - first_entry;
+  s.prologue = median_of(prologues);
+  s.end_min = *std::min_element(ends.begin(), ends.end());
+  s.end_max = *std::max_element(ends.begin(), ends.end());
+  s.end_median = median_of(ends);
+  s.stage = median_of(stages);
+  s.epilogue = median_of(epilogues);
+  s.last_entry = last->entry;
+  s.last_segments = last->segments;
+  return s;
+}
+
+std::string describe_trace(const TraceSummary& s) {
+  if (s.blocks == 0) return "no block traced";
+  return fmt::format(
+      "{} blocks; entries over {:.2f} us, prologue {:.2f} us (median), last release at {:.2f} us; ends {:.2f} / {:.2f} / "
+      "{:.2f} us (min / median / max); a stage {:.3f} us, an epilogue {:.2f} us (medians); latest end with one segment "
+      "{:.2f} us, with two or more {:.2f} us; the last block entered at {:.2f} us with {} segment(s)",
+      s.blocks, s.entry_spread, s.prologue, s.last_go, s.end_min, s.end_median, s.end_max, s.stage, s.epilogue,
+      s.end_one_segment, s.end_two_segments, s.last_entry, s.last_segments);
+}
+
+std::string trace_csv_rows(const std::string& rung, const std::vector<TraceBlock>& blocks) {
+  std::string out;
+  for (const TraceBlock& b : blocks)
+    out += fmt::format("{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f}\n", rung, b.block, b.sm, b.segments,
+                       b.stages, b.entry, b.ready, b.go, b.end, b.loops, b.epilogues);
+  return out;
+}
+
+}  // namespace joseki::abc471g::pairs

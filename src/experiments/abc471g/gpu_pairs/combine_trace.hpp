@@ -1,0 +1,46 @@
+// The combine kernel's trace, read on the host (a diagnostic: `joseki abc471g scale hopper --trace-csv FILE`): each
+// block's entry, the end of its prologue, its release by the previous kernel (r38's griddepcontrol.wait) and its end on
+// one time line, with what its main loops and epilogues took, its SM, segments and stages
+// (WgmmaCombineArgs::d_trace, r09_wgmma_math.hpp CombineTrace). It answers where the combine's part of a solve goes:
+// how late the blocks start (the histograms' last blocks hold their SMs), what a stage and an epilogue cost, and which
+// blocks end last.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace joseki::abc471g::pairs {
+
+struct TraceBlock {
+  std::uint32_t block = 0, sm = 0, segments = 0;
+  std::uint64_t stages = 0;
+  // us from the earliest entry of any block (the global timer), the SM clock's parts converted at the trace's rate
+  double entry = 0, ready = 0, go = 0, end = 0;
+  double loops = 0, epilogues = 0;  // us summed over the block's segments
+};
+
+struct TraceSummary {
+  std::size_t blocks = 0;
+  double entry_spread = 0;             // us between the first and the last block's entry
+  double prologue = 0;                 // median us from entry to the prologue's end
+  double last_go = 0;                  // us: the last block's release
+  double end_min = 0, end_median = 0, end_max = 0;  // us, block ends from the earliest entry
+  double stage = 0, epilogue = 0;      // median us a stage (main loops / stages), an epilogue (epilogues / segments)
+  double end_one_segment = 0, end_two_segments = 0;  // latest end of the blocks with one segment, with two or more
+  double last_entry = 0;               // when the block that ends last entered
+  std::uint32_t last_segments = 0;     // and its segments
+};
+
+// words: COMBINE_TRACE_SLOTS a block, as PairsDevice::combine_trace returns them; blocks that wrote nothing (all
+// zeros) are left out. Throws RunError when a block's words contradict each other (its clocks running backwards).
+std::vector<TraceBlock> parse_combine_trace(const std::vector<std::uint64_t>& words);
+TraceSummary summarize_trace(const std::vector<TraceBlock>& blocks);
+std::string describe_trace(const TraceSummary& s);
+// CSV rows (no header) of one rung's blocks: rung,block,sm,segments,stages,entry_us,ready_us,go_us,end_us,loops_us,
+// epilogues_us.
+std::string trace_csv_rows(const std::string& rung, const std::vector<TraceBlock>& blocks);
+inline constexpr const char* TRACE_CSV_HEADER =
+    "rung,block,sm,segments,stages,entry_us,ready_us,go_us,end_us,loops_us,epilogues_us\n";
+
+}  // namespace joseki::abc471g::pairs
