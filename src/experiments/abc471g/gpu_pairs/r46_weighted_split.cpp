@@ -16,5 +16,13 @@
 // if the blocks' ends decide the kernel's. Blocks start at different times in the solve (the histograms' last blocks),
 // so: -0.5 to -1.3 us on the max case (~51.5 us against r43's 52.6); nothing at 10^8 and 10^9 (the combine is a few % of
 // them).
-// Measured: not yet (the first device call of session 18 measures it).
+// Measured (H200, results/h200/2026-12-03-session18/call1, code of ab2b511, medians of three processes [min, max]; every
+// answer exact, GPU tests, memcheck and racecheck clean): HALF. The max case 53.70 us [53.70, 53.89] against r43's 54.11
+// [54.05, 54.14] and r41's 54.56 in the same runs: -0.41 us, just under the predicted -0.5 to -1.3 (this call's runs
+// read ~1.4 us above session 17's first call for r41 and r43). The combine alone gained more: 27.71 [27.68, 27.84]
+// against r43's 29.25 [29.18, 29.44] us; ncu of its kernel alone 24.22 against 25.15 us, the busiest SM's active
+// cycles 41.3 K against 43.2 K (-4.4 %; the model said -7 %), warp instructions unchanged (6.99 M). In the solve the
+// blocks start when the histograms' blocks leave their SMs, so an even end in the kernel alone is not an even end
+// there (call 2's trace measures the starts). 10^8 340.08 us (r43 340.61), 10^9 3047.26 us (r43 3036.35, +0.4 %; one
+// run each): ties.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
