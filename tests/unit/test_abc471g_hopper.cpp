@@ -435,6 +435,9 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   a.segment_weight = 8;  // r46's weighted split: the TMA kernel only (good is tma 0)
   EXPECT_EQ(refused(a, rs, "segment_weight = 8"), "named");
   a.segment_weight = 0;
+  a.lean_prologue = 1;  // r48's prologue: the TMA kernel only (good is tma 0)
+  EXPECT_EQ(refused(a, rs, "lean_prologue = 1"), "named");
+  a.lean_prologue = 0;
   std::uint64_t trace[joseki::abc471g::pairs::r09::COMBINE_TRACE_SLOTS] = {};
   a.d_trace = trace;  // the combine's trace: the skewed TMA kernel with 4 warpgroups only (good is tma 0)
   EXPECT_EQ(refused(a, rs, "d_trace set with tma = 0"), "named");

@@ -555,7 +555,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 48u);  // r00..r47 (r05..r47: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 49u);  // r00..r48 (r05..r48: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -966,6 +966,21 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(c47.partition_tile, c46b.partition_tile);
   EXPECT_EQ(c47.combine_dependent, c46b.combine_dependent);
   EXPECT_EQ(c47.combine_kind, c46b.combine_kind);
+  // r48: r46 with the lean prologue, nothing else changed
+  const gp::PairsRung& r48 = gp::find_rung("p48");
+  gp::PairsConfig c48 = r48.config();
+  EXPECT_EQ(r48.predecessor, "r46_weighted_split");
+  EXPECT_EQ(c46b.wgmma.lean_prologue, 0);
+  EXPECT_EQ(c48.wgmma.lean_prologue, 1);
+  c48.wgmma.lean_prologue = 0;
+  EXPECT_EQ(c48.wgmma.segment_weight, c46b.wgmma.segment_weight);
+  EXPECT_EQ(c48.wgmma.window_pad, c46b.wgmma.window_pad);
+  EXPECT_EQ(c48.wgmma.early_copies, c46b.wgmma.early_copies);
+  EXPECT_EQ(c48.wgmma.stages, c46b.wgmma.stages);
+  EXPECT_EQ(c48.partition_tile, c46b.partition_tile);
+  EXPECT_EQ(c48.partition_lean, c46b.partition_lean);
+  EXPECT_EQ(c48.combine_dependent, c46b.combine_dependent);
+  EXPECT_EQ(c48.combine_kind, c46b.combine_kind);
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

@@ -123,6 +123,14 @@ std::function<void(PairsConfig&)> with_segment_weight(int weight, std::function<
   };
 }
 
+// r48: a rung's knobs with the combine's lean prologue (WgmmaShape::lean_prologue).
+std::function<void(PairsConfig&)> with_lean_prologue(std::function<void(PairsConfig&)> knobs) {
+  return [knobs = std::move(knobs)](PairsConfig& c) {
+    knobs(c);
+    c.wgmma.lean_prologue = 1;
+  };
+}
+
 // r29: a rung's knobs with `loads` 16-byte loads in flight a histogram thread (PairsConfig::hist_loads).
 std::function<void(PairsConfig&)> with_hist_loads(int loads, std::function<void(PairsConfig&)> knobs) {
   return [loads, knobs = std::move(knobs)](PairsConfig& c) {
@@ -461,6 +469,13 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r46_weighted_split", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_segment_weight(12, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256)))))),
+        gpu_rung("p48", 48, "r48_lean_prologue", "r46 + the combine's prologue in one pass less",
+                 "r46 with the skewed combine's four copies of V written in one pass from V's bytes "
+                 "(WgmmaCombineArgs::lean_prologue): one block barrier less, no V2 pass, no modulo below 2 K, in the "
+                 "prologue that the dependent launch leaves on the critical path of nearly every block",
+                 "r46_weighted_split", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_lean_prologue(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256))))))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

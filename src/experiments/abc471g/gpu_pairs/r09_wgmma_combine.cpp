@@ -80,7 +80,8 @@ void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
         ", stages = " + std::to_string(a.stages) + ", tma = " + std::to_string(a.tma) + ", debug = " +
         std::to_string(a.debug) + ", window_pad = " + std::to_string(a.window_pad) + ", early_copies = " +
         std::to_string(a.early_copies) + ", early_rows = " + std::to_string(a.early_rows) +
-        ", segment_weight = " + std::to_string(a.segment_weight) + ")");
+        ", segment_weight = " + std::to_string(a.segment_weight) + ", lean_prologue = " + std::to_string(a.lean_prologue) +
+        ")");
   };
   const auto is = [](int v, int x, int y) { return v == x || v == y; };
   if (a.k < 1) refuse("k = " + std::to_string(a.k) + " (must be >= 1)");
@@ -105,6 +106,8 @@ void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
   if (a.d_trace && (a.tma != 1 || !a.d_rows || a.warpgroups != 4))
     refuse("d_trace set with tma = " + std::to_string(a.tma) + ", warpgroups = " + std::to_string(a.warpgroups) +
            (a.d_rows ? "" : ", no d_rows") + " (the trace is the skewed TMA kernel's, 4 warpgroups)");
+  if (!is(a.lean_prologue, 0, 1) || (a.lean_prologue && (a.tma != 1 || !rs)))
+    refuse("lean_prologue = " + std::to_string(a.lean_prologue) + " (must be 0, or 1 with tma 1 and operand rs: r48's prologue)");
   if (a.segment_weight < 0 || a.segment_weight > 64 || (a.segment_weight && a.tma != 1))
     refuse("segment_weight = " + std::to_string(a.segment_weight) + " (must be 0, or 1 .. 64 with tma 1: r46's split)");
   const int st = a.stages;

@@ -38,7 +38,8 @@ struct WgmmaShape {
   int window_pad = 0;    // WgmmaCombineArgs::window_pad (r43: 1; the skewed combine only)
   int early_copies = 0;  // WgmmaCombineArgs::early_copies (r44: 1; tma 1 only)
   int early_rows = 0;    // WgmmaCombineArgs::early_rows (r45: 1; the skewed combine only)
-  int segment_weight = 0;  // WgmmaCombineArgs::segment_weight (r46, r47: 8, 14; tma 1 only)
+  int segment_weight = 0;  // WgmmaCombineArgs::segment_weight (r46, r47: 8, 12; tma 1 only)
+  int lean_prologue = 0;   // WgmmaCombineArgs::lean_prologue (r48: 1; tma 1, operand rs only)
 };
 inline constexpr WgmmaShape WGMMA_SHAPES[] = {
     {WgmmaOperand::Rs, 2, 64, 0, 0},  {WgmmaOperand::Rs, 4, 64, 0, 0},  {WgmmaOperand::Ss, 2, 64, 0, 0},
@@ -124,6 +125,11 @@ struct WgmmaCombineArgs {
   // boundary (two epilogues, two pipeline fills) take fewer stages than those that do not. 0 .. 64, tma 1 only.
   // 0: an even split of the units (r13 .. r45).
   int segment_weight = 0;
+  // r48 (r48_lean_prologue.cpp): 1 writes V's four copies in shared memory in one pass from V's bytes (load_v_lean:
+  // one block barrier less, no V2 pass, no `%` below 2 K) where the prologue wrote V2 byte by byte and then the shifted
+  // copies from it (load_v). Session 18's trace put the prologue at ~2.1 us, on the critical path of nearly every block
+  // of the dependent combine. tma 1 and operand rs only. 0: load_v (r13 .. r47).
+  int lean_prologue = 0;
   // Diagnostic (`scale hopper --trace-csv`; the skewed TMA kernel with 4 warpgroups only): when non-null, thread 0 of each block b <
   // trace_blocks writes COMBINE_TRACE_SLOTS words at d_trace + b * COMBINE_TRACE_SLOTS (r09_wgmma_math.hpp
   // CombineTrace: the block's entry and end on the global timer, its SM clocks at the prologue's end, after the wait
@@ -145,6 +151,7 @@ inline void set_wgmma_shape(WgmmaCombineArgs& a, const WgmmaShape& shape) {
   a.early_copies = shape.early_copies;
   a.early_rows = shape.early_rows;
   a.segment_weight = shape.segment_weight;
+  a.lean_prologue = shape.lean_prologue;
 }
 
 // What r09 needs of the GPU at this kp: wgmma (cc 9.x, sm_90a code) and its shared memory per block, the

@@ -185,6 +185,50 @@ __device__ __forceinline__ void load_v(const WgmmaCombineArgs& a, unsigned char*
   }
 }
 
+// r48 (WgmmaCombineArgs::lean_prologue): load_v with COPIES in one pass less. V's bytes as load_v loads them, one
+// barrier, then every word of the four copies straight from V at positions mod K (no V2 pass and no barrier between
+// it and the shifted copies, no `%` for a position below 2 K). The words of copy 0 that hold bytes below K are V
+// itself and are not written again (other threads read them); of its word that straddles K only the bytes >= K are.
+// Ends with a block barrier.
+template <u32 THREADS>
+__device__ __forceinline__ void load_v_lean(const WgmmaCombineArgs& a, unsigned char* s_v) {
+  const u32 K = a.k, kp = a.kp;
+  for (u32 base = 0; base < K; base += 8 * THREADS) {
+    unsigned char x[8];
+#pragma unroll
+    for (u32 e = 0; e < 8; ++e) {
+      const u32 i = base + e * THREADS + threadIdx.x;
+      x[e] = i < K ? __ldg(a.d_v + i) : 0;
+    }
+#pragma unroll
+    for (u32 e = 0; e < 8; ++e) {
+      const u32 i = base + e * THREADS + threadIdx.x;
+      if (i < K) s_v[i] = x[e];
+    }
+  }
+  __syncthreads();
+  const u32 vw = v_bytes(kp) / 4, stride = copy_stride(kp, a.pad_copies), k_words = K / 4;
+  const auto mod_k = [K](u32 o) { return o < K ? o : o < 2 * K ? o - K : o % K; };
+  for (u32 idx = threadIdx.x; idx < 4 * vw; idx += THREADS) {
+    const u32 c = idx / vw, j = idx - c * vw;
+    if (c == 0 && j < k_words) continue;  // V's own bytes
+    if (c > 0 && j + 1 == vw) continue;   // as load_v: the last word of a shifted copy is never read
+    const u32 o = 4 * j + c;
+    u32 p = mod_k(o), w = 0;
+#pragma unroll
+    for (u32 t = 0; t < 4; ++t) {
+      w |= static_cast<u32>(s_v[p]) << (8 * t);
+      p = p + 1 == K ? 0u : p + 1;
+    }
+    if (c == 0 && 4 * j < K) {  // the word that straddles K: only its bytes from K on
+      for (u32 t = K - 4 * j; t < 4; ++t) s_v[4 * j + t] = static_cast<unsigned char>(w >> (8 * t));
+    } else {
+      *reinterpret_cast<u32*>(s_v + c * stride + 4 * j) = w;
+    }
+  }
+  __syncthreads();
+}
+
 // rs: a stage's A fragments (HALVES k32 steps, from the copy of V2 for this thread's rows) and its wgmmas
 // into d; desc_of(h) is the B operand's descriptor for k32 step h. The caller commits the group.
 // frag(h, fr[h]) assembles the fragment of k32 step h (r33: a_fragment_skew's rows).
@@ -530,7 +574,10 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
     }
     if constexpr (SKEW)
       for (u32 i = tid; i < win_copies * win_stride; i += THREADS) s_win[i] = 0;
-    load_v<THREADS, !HANKEL>(a, s_v);  // ends with a block barrier: the mbarriers are initialised (the windows zero) too
+    if (!HANKEL && a.lean_prologue)  // r48; both end with a block barrier: the mbarriers are initialised (the windows
+      load_v_lean<THREADS>(a, s_v);  // zero) too
+    else
+      load_v<THREADS, !HANKEL>(a, s_v);
     if constexpr (HANKEL) {  // H[p] = V2[p .. p + 15], then made visible to the tensor cores (the async proxy)
       const u32* s_v32 = reinterpret_cast<const u32*>(s_v);
       for (u32 p = tid; p < hankel_rows(kp); p += THREADS) {
