@@ -16,5 +16,13 @@
 // kernel's start.
 // Prediction (max case): the prologue ~2.1 -> ~1.5 us in the trace, the max case -0.3 to -0.7 us against r46 in the same
 // runs; nothing at 10^8 and 10^9.
-// Measured: not yet.
+// Measured (H200, results/h200/2026-12-03-session18/call3, code of 997f5f4, medians of three processes [min, max]; every
+// answer exact, GPU tests, memcheck and racecheck clean): WRONG, a loss. The max case 55.17 us [55.17, 55.39] against
+// r46's 54.08 [53.89, 54.14] in the same runs; the trace puts the prologue at 3.55 us (median of the blocks; 3.44 ..
+// 3.66) against r46's 2.06 (2.01 .. 2.18), and the last release at 6.8-7.6 us against 5.5-5.6. The pass it saved was
+// cheap; what it added was not: each word now takes a 32-bit division (its copy and word from the flat index), a
+// position mod K and four dependent byte loads, ~60 instructions against window4's two word loads and a funnel shift,
+// and 16 warps issue them on one SM. So the prologue is bound by its instructions (and V's load), not by its barriers:
+// a faster one needs fewer instructions a byte than load_v, not fewer passes. 10^8 342.18 us (r46 340.58), 10^9
+// 3036.19 us (r46 3035.14; one run each). Kept as a negative rung.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
