@@ -435,6 +435,10 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   a.segment_weight = 8;  // r46's weighted split: the TMA kernel only (good is tma 0)
   EXPECT_EQ(refused(a, rs, "segment_weight = 8"), "named");
   a.segment_weight = 0;
+  const std::uint8_t image[16] = {};
+  a.d_vimage = image;  // r49's image of V's copies: the TMA kernel only (good is tma 0)
+  EXPECT_EQ(refused(a, rs, "d_vimage set with tma = 0"), "named");
+  a.d_vimage = nullptr;
   a.lean_prologue = 1;  // r48's prologue: the TMA kernel only (good is tma 0)
   EXPECT_EQ(refused(a, rs, "lean_prologue = 1"), "named");
   a.lean_prologue = 0;

@@ -555,7 +555,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 49u);  // r00..r48 (r05..r48: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 50u);  // r00..r49 (r05..r49: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -981,6 +981,20 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(c48.partition_lean, c46b.partition_lean);
   EXPECT_EQ(c48.combine_dependent, c46b.combine_dependent);
   EXPECT_EQ(c48.combine_kind, c46b.combine_kind);
+  // r49: r46 with V's copies made on the host, nothing else changed
+  const gp::PairsRung& r49 = gp::find_rung("p49");
+  gp::PairsConfig c49 = r49.config();
+  EXPECT_EQ(r49.predecessor, "r46_weighted_split");
+  EXPECT_EQ(c46b.wgmma.v_image, 0);
+  EXPECT_EQ(c49.wgmma.v_image, 1);
+  EXPECT_EQ(c49.wgmma.lean_prologue, 0);
+  EXPECT_EQ(c49.wgmma.segment_weight, c46b.wgmma.segment_weight);
+  EXPECT_EQ(c49.wgmma.window_pad, c46b.wgmma.window_pad);
+  EXPECT_EQ(c49.wgmma.stages, c46b.wgmma.stages);
+  EXPECT_EQ(c49.partition_tile, c46b.partition_tile);
+  EXPECT_EQ(c49.partition_lean, c46b.partition_lean);
+  EXPECT_EQ(c49.combine_dependent, c46b.combine_dependent);
+  EXPECT_EQ(c49.combine_kind, c46b.combine_kind);
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

@@ -596,3 +596,29 @@ TEST(Abc471gCombineTrace, ParsesAndSummarisesTheBlocksWords) {
   EXPECT_THROW(gp2::parse_combine_trace(w), joseki::RunError);
   EXPECT_TRUE(gp2::parse_combine_trace(std::vector<u64>(COMBINE_TRACE_SLOTS, 0)).empty());
 }
+
+// r49: the host's image of V's four copies is, byte for byte, what load_v builds in shared memory (the emulation's
+// copies: V2 = V twice over, then V2 shifted by 1, 2, 3 bytes, copy_stride(kp, 1) apart), at K off and on the tiles.
+TEST(Abc471gWgmmaEmu, VCopiesImageIsWhatThePrologueBuilds) {
+  std::mt19937_64 g(3);
+  for (const u32 k : {1u, 3u, 37u, 128u, 130u, 1000u, 2300u}) {
+    const u32 kp = gp::padded_k(k);
+    std::vector<std::uint8_t> v(k);
+    for (auto& x : v) x = static_cast<std::uint8_t>(g() & 1);
+    const std::vector<std::uint8_t> img = gp::v_copies_image(v, kp);
+    const u32 vb = r9::v_bytes(kp), stride = r9::copy_stride(kp, 1);
+    ASSERT_EQ(img.size(), 3u * stride + vb);
+    ASSERT_EQ(img.size() % 16, 0u) << "copied in 16-byte loads";
+    std::vector<u32> v32(vb / 4, 0);
+    for (u32 i = 0; i < vb; ++i) v32[i / 4] |= static_cast<u32>(v[i % k]) << (8 * (i % 4));
+    for (u32 c = 0; c < 4; ++c)
+      for (u32 j = 0; j + 1 < vb / 4; ++j) {  // load_v's words (the last word of a shifted copy is never read)
+        const u32 want = r9::window4(v32.data(), 4 * j + c);
+        u32 got = 0;
+        for (u32 t = 0; t < 4; ++t) got |= static_cast<u32>(img[c * stride + 4 * j + t]) << (8 * t);
+        ASSERT_EQ(got, want) << "K = " << k << ", copy " << c << ", word " << j;
+      }
+  }
+  EXPECT_THROW(gp::v_copies_image({}, 128), std::invalid_argument);
+  EXPECT_THROW(gp::v_copies_image(std::vector<std::uint8_t>(200, 1), 128), std::invalid_argument);
+}

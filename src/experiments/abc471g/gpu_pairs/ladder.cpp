@@ -131,6 +131,14 @@ std::function<void(PairsConfig&)> with_lean_prologue(std::function<void(PairsCon
   };
 }
 
+// r49: a rung's knobs with V's copies made on the host (WgmmaShape::v_image).
+std::function<void(PairsConfig&)> with_v_image(std::function<void(PairsConfig&)> knobs) {
+  return [knobs = std::move(knobs)](PairsConfig& c) {
+    knobs(c);
+    c.wgmma.v_image = 1;
+  };
+}
+
 // r29: a rung's knobs with `loads` 16-byte loads in flight a histogram thread (PairsConfig::hist_loads).
 std::function<void(PairsConfig&)> with_hist_loads(int loads, std::function<void(PairsConfig&)> knobs) {
   return [loads, knobs = std::move(knobs)](PairsConfig& c) {
@@ -476,6 +484,13 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r46_weighted_split", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_lean_prologue(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256))))))),
+        gpu_rung("p49", 49, "r49_v_image", "r46 + V's copies made on the host, copied in by the prologue",
+                 "r46 with V's four copies made once on the host in the layout of the combine's shared memory "
+                 "(v_copies_image, uploaded with the device) and copied in by the prologue in 16-byte loads "
+                 "(WgmmaCombineArgs::d_vimage) instead of built there from V's bytes",
+                 "r46_weighted_split", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_v_image(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256))))))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -69,6 +69,18 @@ measure::Needs wgmma_combine_needs(std::uint32_t kp) {
   return measure::Needs{0, {measure::Feature::Wgmma}, static_cast<std::int64_t>(wgmma_combine_max_smem_bytes(kp))};
 }
 
+std::vector<std::uint8_t> v_copies_image(const std::vector<std::uint8_t>& v, std::uint32_t kp) {
+  const std::uint32_t k = static_cast<std::uint32_t>(v.size());
+  if (k == 0 || kp < k || kp % 128 != 0)
+    throw std::invalid_argument("v_copies_image: K = " + std::to_string(k) + ", kp = " + std::to_string(kp) +
+                                " (kp must be a multiple of 128 >= K >= 1)");
+  const std::uint32_t vb = r09::v_bytes(kp), stride = r09::copy_stride(kp, 1);
+  std::vector<std::uint8_t> out(3 * static_cast<std::size_t>(stride) + vb, 0);
+  for (std::uint32_t c = 0; c < 4; ++c)
+    for (std::uint32_t i = 0; i < vb; ++i) out[static_cast<std::size_t>(c) * stride + i] = v[(i + c) % k];
+  return out;
+}
+
 void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
   const bool rs = op == WgmmaOperand::Rs;
   const auto refuse = [&](const std::string& what) {
@@ -106,6 +118,9 @@ void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
   if (a.d_trace && (a.tma != 1 || !a.d_rows || a.warpgroups != 4))
     refuse("d_trace set with tma = " + std::to_string(a.tma) + ", warpgroups = " + std::to_string(a.warpgroups) +
            (a.d_rows ? "" : ", no d_rows") + " (the trace is the skewed TMA kernel's, 4 warpgroups)");
+  if (a.d_vimage && (a.tma != 1 || !rs || a.pad_copies != 1))
+    refuse("d_vimage set with tma = " + std::to_string(a.tma) + ", pad_copies = " + std::to_string(a.pad_copies) +
+           (rs ? "" : ", operand ss") + " (r49's image: tma 1, operand rs, pad_copies 1)");
   if (!is(a.lean_prologue, 0, 1) || (a.lean_prologue && (a.tma != 1 || !rs)))
     refuse("lean_prologue = " + std::to_string(a.lean_prologue) + " (must be 0, or 1 with tma 1 and operand rs: r48's prologue)");
   if (a.segment_weight < 0 || a.segment_weight > 64 || (a.segment_weight && a.tma != 1))

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "measure/needs.hpp"
 
@@ -40,6 +41,7 @@ struct WgmmaShape {
   int early_rows = 0;    // WgmmaCombineArgs::early_rows (r45: 1; the skewed combine only)
   int segment_weight = 0;  // WgmmaCombineArgs::segment_weight (r46, r47: 8, 12; tma 1 only)
   int lean_prologue = 0;   // WgmmaCombineArgs::lean_prologue (r48: 1; tma 1, operand rs only)
+  int v_image = 0;         // WgmmaCombineArgs::d_vimage from the combine kind (r49: 1; the skewed combine only)
 };
 inline constexpr WgmmaShape WGMMA_SHAPES[] = {
     {WgmmaOperand::Rs, 2, 64, 0, 0},  {WgmmaOperand::Rs, 4, 64, 0, 0},  {WgmmaOperand::Ss, 2, 64, 0, 0},
@@ -130,6 +132,11 @@ struct WgmmaCombineArgs {
   // copies from it (load_v). Session 18's trace put the prologue at ~2.1 us, on the critical path of nearly every block
   // of the dependent combine. tma 1 and operand rs only. 0: load_v (r13 .. r47).
   int lean_prologue = 0;
+  // r49 (r49_v_image.cpp): V's four copies exactly as the prologue lays them out in shared memory (v_copies_image:
+  // 3 copy_stride(kp, 1) + v_bytes(kp) bytes), made on the host from the problem's V when the device is made, so that
+  // the prologue copies them in 16-byte loads instead of building them (load_v). tma 1, operand rs and pad_copies 1
+  // only. nullptr: the prologue builds them (r13 .. r48).
+  const std::uint8_t* d_vimage = nullptr;
   // Diagnostic (`scale hopper --trace-csv`; the skewed TMA kernel with 4 warpgroups only): when non-null, thread 0 of each block b <
   // trace_blocks writes COMBINE_TRACE_SLOTS words at d_trace + b * COMBINE_TRACE_SLOTS (r09_wgmma_math.hpp
   // CombineTrace: the block's entry and end on the global timer, its SM clocks at the prologue's end, after the wait
@@ -137,6 +144,11 @@ struct WgmmaCombineArgs {
   std::uint64_t* d_trace = nullptr;
   std::uint32_t trace_blocks = 0;
 };
+
+// r49: V's four copies (V2 = V twice over, then V2 shifted by 1, 2, 3 bytes, copy_stride(kp, 1) bytes apart) as the
+// TMA kernel's prologue lays them out in shared memory: byte i of copy c is V[(i + c) mod K] (the bytes between the
+// copies zero). v holds V's K bytes (0 or 1); kp a multiple of 128 >= K.
+std::vector<std::uint8_t> v_copies_image(const std::vector<std::uint8_t>& v, std::uint32_t kp);
 
 // Copies a shape's knobs (warpgroups, stage_bytes, inflight, pad_copies, stages, tma) into a; the operand
 // (shape.op) is launch_wgmma_combine's own argument. The one place the shape meets the arguments.

@@ -68,6 +68,11 @@ class SkewedCombineStage final : public CombineStage {
     m_count = static_cast<std::uint32_t>(rows.size());
     m_rows = cuda::DeviceBuffer<std::uint32_t>(rows.empty() ? 1 : rows.size());
     if (!rows.empty()) m_rows.copy_from_host(rows.data(), rows.size());  // on the legacy stream: the device syncs it
+    if (m_shape.v_image) {  // r49: V's copies as the prologue lays them out, made once with the device
+      const std::vector<std::uint8_t> image = v_copies_image(ctx.p->v, ctx.kp);
+      m_vimage = cuda::DeviceBuffer<std::uint8_t>(image.size());
+      m_vimage.copy_from_host(image.data(), image.size());
+    }
     prepare_wgmma_combine(ctx.kp);
   }
   void enqueue(const CombinePlanes& cp, CUstream_st* s) override {
@@ -86,6 +91,7 @@ class SkewedCombineStage final : public CombineStage {
     wa.trace_blocks = cp.trace_blocks;
     wa.d_rows = m_rows.data();
     wa.rows = m_count;
+    if (m_shape.v_image) wa.d_vimage = m_vimage.data();
     set_wgmma_shape(wa, m_shape);
     launch_wgmma_combine(wa, m_shape.op, s);
   }
@@ -97,6 +103,7 @@ class SkewedCombineStage final : public CombineStage {
  private:
   WgmmaShape m_shape;
   cuda::DeviceBuffer<std::uint32_t> m_rows;
+  cuda::DeviceBuffer<std::uint8_t> m_vimage;  // r49 (WgmmaShape::v_image) only
   std::uint32_t m_count = 0;
 };
 

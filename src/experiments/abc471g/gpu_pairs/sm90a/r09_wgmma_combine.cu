@@ -229,6 +229,29 @@ __device__ __forceinline__ void load_v_lean(const WgmmaCombineArgs& a, unsigned 
   __syncthreads();
 }
 
+// r49 (WgmmaCombineArgs::d_vimage): V's four copies copied as they lie in shared memory (v_copies_image, made on the
+// host), 16 bytes a load, up to four loads in flight a thread. Ends with a block barrier.
+template <u32 THREADS>
+__device__ __forceinline__ void load_v_image(const WgmmaCombineArgs& a, unsigned char* s_v) {
+  const u32 n = (3 * copy_stride(a.kp, 1) + v_bytes(a.kp)) / 16;  // v_bytes: a multiple of 256; the pads 32 bytes
+  const uint4* src = reinterpret_cast<const uint4*>(a.d_vimage);
+  uint4* dst = reinterpret_cast<uint4*>(s_v);  // s_v is 1 KB aligned (after the ring's slots)
+  for (u32 base = 0; base < n; base += 4 * THREADS) {
+    uint4 x[4];
+#pragma unroll
+    for (u32 e = 0; e < 4; ++e) {
+      const u32 i = base + e * THREADS + threadIdx.x;
+      if (i < n) x[e] = __ldg(src + i);
+    }
+#pragma unroll
+    for (u32 e = 0; e < 4; ++e) {
+      const u32 i = base + e * THREADS + threadIdx.x;
+      if (i < n) dst[i] = x[e];
+    }
+  }
+  __syncthreads();
+}
+
 // rs: a stage's A fragments (HALVES k32 steps, from the copy of V2 for this thread's rows) and its wgmmas
 // into d; desc_of(h) is the B operand's descriptor for k32 step h. The caller commits the group.
 // frag(h, fr[h]) assembles the fragment of k32 step h (r33: a_fragment_skew's rows).
@@ -574,8 +597,11 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
     }
     if constexpr (SKEW)
       for (u32 i = tid; i < win_copies * win_stride; i += THREADS) s_win[i] = 0;
-    if (!HANKEL && a.lean_prologue)  // r48; both end with a block barrier: the mbarriers are initialised (the windows
-      load_v_lean<THREADS>(a, s_v);  // zero) too
+    // Each ends with a block barrier: the mbarriers are initialised (the windows zero) too.
+    if (!HANKEL && a.d_vimage)  // r49
+      load_v_image<THREADS>(a, s_v);
+    else if (!HANKEL && a.lean_prologue)  // r48
+      load_v_lean<THREADS>(a, s_v);
     else
       load_v<THREADS, !HANKEL>(a, s_v);
     if constexpr (HANKEL) {  // H[p] = V2[p .. p + 15], then made visible to the tensor cores (the async proxy)
