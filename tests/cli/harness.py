@@ -28,10 +28,19 @@ class Suite:
         self.tests.append(fn)
         return fn
 
-    def run(self, *args, stdin=None, timeout=600, env=None):
+    def env(self, extra=None):
+        """The environment every child gets. Hermetic: the cost file auto weighs and `joseki device`
+        writes lives in this suite's temp folder, never the user's ~/.cache (a test that wants one
+        passes JOSEKI_COSTS in extra)."""
         e = dict(os.environ)
-        if env:
-            e.update(env)
+        e.pop("JOSEKI_COSTS", None)
+        e["XDG_CACHE_HOME"] = os.path.join(self.tmp, "cache")
+        if extra:
+            e.update(extra)
+        return e
+
+    def run(self, *args, stdin=None, timeout=600, env=None):
+        e = self.env(env)
         p = subprocess.run([self.exe, *args], input=stdin, capture_output=True, text=True, timeout=timeout, env=e,
                            cwd=ROOT)
         return p

@@ -268,7 +268,8 @@ def auto_reads_ahead_at_the_current_offset_and_bad_files_still_exit_2(s):
         f.write("not a header\n" + body)  # auto must not see this line: the child's stdin starts after it
     with open(padded) as f:
         f.seek(len("not a header\n"))
-        p = subprocess.run([s.exe, "abc471g", "solve", "--explain"], stdin=f, capture_output=True, text=True, timeout=60)
+        p = subprocess.run([s.exe, "abc471g", "solve", "--explain"], stdin=f, capture_output=True, text=True, timeout=60,
+                           env=s.env())
     expect_exit(p, 0)
     expect(p.stdout == want.stdout, "auto read the input from the wrong offset")
     expect("N = 777, K = 33" in p.stderr and "decided from the input's header" in p.stderr, p.stderr)

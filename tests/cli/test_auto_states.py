@@ -72,14 +72,14 @@ def a_small_cpu_sweep_interleaves_and_records(s):
     with open(empty, "w") as f:
         json.dump({"schema": "joseki.records/1", "records": []}, f)
     p = subprocess.run([sys.executable, SCRIPT, "--joseki", s.exe, "--facts", empty, "--out", os.path.join(s.tmp, "x.json")],
-                       capture_output=True, text=True, timeout=60)
+                       capture_output=True, text=True, timeout=60, env=s.env())
     expect(p.returncode == 2 and "error" in p.stderr, f"facts without records: exit 2, got {p.returncode}: {p.stderr}")
     out = os.path.join(s.tmp, "auto_states.json")
     # The same number of rounds in every bucket (pilot under 20 ms, under 100 ms, above): how long a pilot
     # takes depends on the machine (under qemu-user at 2*10^4 it can pass 100 ms), the count asserted must not.
     p = subprocess.run([sys.executable, SCRIPT, "--joseki", s.exe, "--facts", facts, "--out", out, "--states", "idle",
                         "--ns", "1e3,2e4", "--solvers", "cpu-direct,editorial", "--runs-tiny", "4", "--runs-short", "4", "--runs-long", "4"],
-                       capture_output=True, text=True, timeout=600)
+                       capture_output=True, text=True, timeout=600, env=s.env())
     expect(p.returncode in (0, 1), f"exit {p.returncode}: {p.stderr}")
     expect("| idle | 1e+03 |" in p.stdout and "idle: auto's EXTERNAL within 10 %" in p.stdout, p.stdout + p.stderr)
     expect("fast half: auto's share / best's" in p.stdout, "the fast/slow half table: " + p.stdout)

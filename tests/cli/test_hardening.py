@@ -248,7 +248,8 @@ def output_to_a_full_device_is_a_failure(s):
         return
     for args in (["table", BASE], ["compare", BASE, BASE]):
         with open("/dev/full", "w") as full:
-            p = subprocess.run([s.exe, *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=120, cwd=ROOT)
+            p = subprocess.run([s.exe, *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=120, cwd=ROOT,
+                               env=s.env())
         expect(p.returncode == 1, f"{args}: exit {p.returncode}: {p.stderr}")
         expect("standard output" in p.stderr, p.stderr)
 

@@ -21,7 +21,8 @@ def threads_that_cannot_start_are_an_error_not_a_hang(s):
     text = "200000000 2 1 1\n0\n1 0\n"
     try:
         p = subprocess.run([s.exe, "abc471g", "solve", "--solver", "cpu-direct", "--threads", "4096"], input=text,
-                           capture_output=True, text=True, timeout=120, cwd=ROOT, preexec_fn=_limit_address_space)
+                           capture_output=True, text=True, timeout=120, cwd=ROOT, preexec_fn=_limit_address_space,
+                           env=s.env())
     except subprocess.TimeoutExpired:
         raise AssertionError("joseki hung when its threads could not be created")
     if p.returncode == 0:  # the threads did start (a machine with a larger default): the answer must be there
@@ -43,7 +44,7 @@ def joseki_threads_out_of_range_is_bad_input(s):
         try:
             p = subprocess.run([s.exe, "abc471g", "solve", "--solver", "cpu-direct"], input="5 3 0 1\n0\n1 0 0\n",
                                capture_output=True, text=True, timeout=60, cwd=ROOT, preexec_fn=_limit_address_space,
-                               env=dict(os.environ, JOSEKI_THREADS=v))
+                               env=s.env({"JOSEKI_THREADS": v}))
         except subprocess.TimeoutExpired:
             raise AssertionError(f"JOSEKI_THREADS={v}: hung")
         expect_exit(p, 2, "JOSEKI_THREADS=" + v)
@@ -107,14 +108,15 @@ def endless_input_is_bad_input_in_bounded_memory(s):
         if src == "zero":
             feed = open("/dev/zero", "rb")
             args = [s.exe, "abc471g", "solve", "--solver", "cpu-direct"]
-            p = subprocess.run(args, stdin=feed, capture_output=True, text=True, timeout=60, cwd=ROOT, preexec_fn=limit)
+            p = subprocess.run(args, stdin=feed, capture_output=True, text=True, timeout=60, cwd=ROOT, preexec_fn=limit,
+                               env=s.env())
             feed.close()
             expect(p.returncode == 2, f"/dev/zero: exit {p.returncode}: {p.stderr}")
             expect("N = '" in p.stderr, p.stderr)
         else:
             yes = subprocess.Popen(["sh", "-c", "printf '5 3 0 1\\n0\\n1 0 0\\n'; yes 0"], stdout=subprocess.PIPE)
             p = subprocess.run([s.exe, "abc471g", "solve"], stdin=yes.stdout, capture_output=True, text=True,
-                               timeout=60, cwd=ROOT, preexec_fn=limit)
+                               timeout=60, cwd=ROOT, preexec_fn=limit, env=s.env())
             yes.kill()
             yes.wait()
             expect(p.returncode == 2, f"yes 0: exit {p.returncode}: {p.stderr}")
