@@ -571,6 +571,15 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   atomic.counter = gp::Counter::Atomic;
   EXPECT_EQ(gp::effective_counter(random_problem(10, 100, 1, 1, 1), atomic), gp::Counter::Atomic);
   EXPECT_THROW(gp::find_rung("r99"), joseki::InputError);
+  // The message names the option that asked (scale hopper's --rungs), the name and the slugs.
+  try {
+    gp::find_rung("r99", "--rungs");
+    ADD_FAILURE() << "r99 found";
+  } catch (const joseki::InputError& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(m.rfind("--rungs r99: unknown rung (rungs: r00_cpu_pairs, ", 0), 0u) << m;
+    EXPECT_NE(m.find("r49_v_image"), std::string::npos) << m;
+  }
 }
 
 TEST(Abc471gPairsLadder, OneListWithIdsOfItsOwnAndDeclaredPredecessors) {

@@ -125,12 +125,7 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
   // --rungs: only these rungs (and their splits), no sweeps; every name checked before anything runs.
   [[maybe_unused]] const bool only = !o.rungs.empty();
   std::set<int> picked;
-  for (const std::string& name : o.rungs) try {
-      picked.insert(find_rung(name).position);
-    } catch (const InputError& e) {  // find_rung's message names the rungs; say which option asked
-      const std::string why = e.what(), head = "--rung " + name + ": ";
-      throw InputError("--rungs " + name + ": " + (why.rfind(head, 0) == 0 ? why.substr(head.size()) : why));
-    }
+  for (const std::string& name : o.rungs) picked.insert(find_rung(name, "--rungs").position);
   [[maybe_unused]] const auto chosen = [&](const PairsRung& r) { return !only || picked.count(r.position) > 0; };
   std::ofstream trace_out;
   if (!o.trace_csv.empty()) {  // opened before anything runs: a path that cannot be written is the user's error

@@ -511,13 +511,13 @@ PairsConfig PairsRung::config() const {
   return c;
 }
 
-const PairsRung& find_rung(const std::string& name) {
+const PairsRung& find_rung(const std::string& name, const std::string& option) {
   std::string names;
   for (const PairsRung& r : pairs_ladder()) {
     if (r.slug == name || r.id == name || r.variant() == name) return r;
     names += (names.empty() ? "" : ", ") + r.slug;
   }
-  throw InputError("--rung " + name + ": unknown rung (rungs: " + names + ")");
+  throw InputError(option + " " + name + ": unknown rung (rungs: " + names + ")");
 }
 
 namespace {

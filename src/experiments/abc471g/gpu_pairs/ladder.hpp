@@ -84,7 +84,7 @@ std::unique_ptr<measure::Runner> make_cpu_runner(const Problem& p, const Answer&
 // flushed), checked again after the timed runs. nullptr in a CPU-only build.
 std::unique_ptr<measure::Runner> make_gpu_runner(const Problem& p, const Answer& want, int device);
 // By slug ("r03_partition_tc"), id ("p03") or variant ("pairs.r03_partition_tc"); throws InputError
-// listing the slugs.
-const PairsRung& find_rung(const std::string& name);
+// "OPTION NAME: unknown rung (rungs: ...)" listing the slugs, OPTION the option that named it.
+const PairsRung& find_rung(const std::string& name, const std::string& option = "--rung");
 
 }  // namespace joseki::abc471g::pairs

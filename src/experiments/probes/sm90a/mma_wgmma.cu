@@ -22,6 +22,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "backend/cuda/check.hpp"
@@ -255,36 +256,53 @@ double wgmma_expected(bool int8, int t, int j, int iters) {
   return static_cast<double>(iters) * WGMMA_PER_ITER * k * mma_ga(g) * mma_fb(col);
 }
 
-const std::vector<WgmmaShapeProbe>& wgmma_shape_probes() {
-  static const std::vector<WgmmaShapeProbe> v = {
-      {"wg1.per8.wait0", 1, 8, 0, false, false, false},        // the probe's own shape (wgmma_int8)
-      {"wg4.shared.per8.wait0", 4, 8, 0, true, false, false},  // four warpgroups a block, one B tile
-      {"wg4.shared.per2.wait0", 4, 2, 0, true, false, false},  // the combine's group of two wgmmas a stage
-      {"wg4.shared.per2.wait1", 4, 2, 1, true, false, false},  // ... one group left in flight (r10 .. r44)
-      {"wg4.shared.per2.wait1.sw64", 4, 2, 1, true, true, false},  // ... B 64-byte swizzled (the TMA stage)
-      {"wg4.shared.per2.wait1.sw64.rs", 4, 2, 1, true, true, true},  // ... A from registers: the skewed combine's loop
-      {"wg1.per2.wait1.sw64.rs", 1, 2, 1, false, true, true},  // the same rhythm, one warpgroup a block
+namespace {
+
+// One list of the shapes: each entry's fields are its kernel's template arguments, so the table the probe walks and
+// the launch it makes cannot drift apart.
+struct ShapeEntry {
+  WgmmaShapeProbe probe;
+  void (*launch)(int mode, int iters, int blocks, std::uint32_t seed, std::uint32_t* d_out, cudaStream_t s);
+};
+template <int W, int P, int T, bool SH, bool SW, bool R>
+ShapeEntry shape(const char* name) {
+  return {{name, W, P, T, SH, SW, R}, [](int mode, int iters, int blocks, std::uint32_t seed, std::uint32_t* d_out,
+                                         cudaStream_t s) {
+            wgmma_shape_kernel<W, P, T, SH, SW, R><<<blocks, 128 * W, 0, s>>>(mode, iters, seed, d_out);
+          }};
+}
+const std::vector<ShapeEntry>& shape_entries() {
+  static const std::vector<ShapeEntry> v = {
+      shape<1, 8, 0, false, false, false>("wg1.per8.wait0"),        // the probe's own shape (wgmma_int8)
+      shape<4, 8, 0, true, false, false>("wg4.shared.per8.wait0"),  // four warpgroups a block, one B tile
+      shape<4, 2, 0, true, false, false>("wg4.shared.per2.wait0"),  // the combine's group of two wgmmas a stage
+      shape<4, 2, 1, true, false, false>("wg4.shared.per2.wait1"),  // ... one group left in flight (r10 .. r44)
+      shape<4, 2, 1, true, true, false>("wg4.shared.per2.wait1.sw64"),    // ... B 64-byte swizzled (the TMA stage)
+      shape<4, 2, 1, true, true, true>("wg4.shared.per2.wait1.sw64.rs"),  // ... A from registers: the skewed combine
+      shape<1, 2, 1, false, true, true>("wg1.per2.wait1.sw64.rs"),  // the same rhythm, one warpgroup a block
   };
+  return v;
+}
+
+}  // namespace
+
+const std::vector<WgmmaShapeProbe>& wgmma_shape_probes() {
+  static const std::vector<WgmmaShapeProbe> v = [] {
+    std::vector<WgmmaShapeProbe> p;
+    for (const ShapeEntry& e : shape_entries()) p.push_back(e.probe);
+    return p;
+  }();
   return v;
 }
 
 void launch_wgmma_shape(const WgmmaShapeProbe& sh, int mode, int iters, int sms, std::uint32_t seed, std::uint32_t* d_out,
                         cudaStream_t s) {
-  const int blocks = sms * 4 / sh.warpgroups;
-#define JOSEKI_SHAPE(W, P, T, SH, SW, R)                                                                              \
-  if (sh.warpgroups == W && sh.per_group == P && sh.in_flight == T && sh.shared_b == SH && sh.sw64 == SW && sh.rs == R) { \
-    wgmma_shape_kernel<W, P, T, SH, SW, R><<<blocks, 128 * W, 0, s>>>(mode, iters, seed, d_out);                        \
-    JOSEKI_CUDA_CHECK_LAUNCH();                                                                                        \
-    return;                                                                                                            \
-  }
-  JOSEKI_SHAPE(1, 8, 0, false, false, false)
-  JOSEKI_SHAPE(4, 8, 0, true, false, false)
-  JOSEKI_SHAPE(4, 2, 0, true, false, false)
-  JOSEKI_SHAPE(4, 2, 1, true, false, false)
-  JOSEKI_SHAPE(4, 2, 1, true, true, false)
-  JOSEKI_SHAPE(4, 2, 1, true, true, true)
-  JOSEKI_SHAPE(1, 2, 1, false, true, true)
-#undef JOSEKI_SHAPE
+  for (const ShapeEntry& e : shape_entries())
+    if (std::string_view(e.probe.name) == sh.name) {
+      e.launch(mode, iters, sms * 4 / sh.warpgroups, seed, d_out, s);
+      JOSEKI_CUDA_CHECK_LAUNCH();
+      return;
+    }
   throw std::invalid_argument(std::string("mma probe: no wgmma shape kernel for ") + sh.name);
 }
 
