@@ -555,7 +555,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 50u);  // r00..r49 (r05..r49: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 51u);  // r00..r50 (r05..r50: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -1004,6 +1004,20 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(c49.partition_lean, c46b.partition_lean);
   EXPECT_EQ(c49.combine_dependent, c46b.combine_dependent);
   EXPECT_EQ(c49.combine_kind, c46b.combine_kind);
+  // r50: r49 with a segment weighed as 6, nothing else changed
+  const gp::PairsRung& r50 = gp::find_rung("p50");
+  gp::PairsConfig c50 = r50.config();
+  EXPECT_EQ(r50.predecessor, "r49_v_image");
+  EXPECT_EQ(c49.wgmma.segment_weight, 8);
+  EXPECT_EQ(c50.wgmma.segment_weight, 6);
+  EXPECT_EQ(c50.wgmma.v_image, c49.wgmma.v_image);
+  EXPECT_EQ(c50.wgmma.lean_prologue, c49.wgmma.lean_prologue);
+  EXPECT_EQ(c50.wgmma.window_pad, c49.wgmma.window_pad);
+  EXPECT_EQ(c50.wgmma.stages, c49.wgmma.stages);
+  EXPECT_EQ(c50.partition_tile, c49.partition_tile);
+  EXPECT_EQ(c50.partition_lean, c49.partition_lean);
+  EXPECT_EQ(c50.combine_dependent, c49.combine_dependent);
+  EXPECT_EQ(c50.combine_kind, c49.combine_kind);
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

@@ -213,7 +213,7 @@ TEST(Abc471gWgmmaEmu, WeightedSplitEvensTheSegmentsOut) {
     }
     return std::pair{lo, hi};
   };
-  for (const u32 w : {4u, 8u, 12u}) {
+  for (const u32 w : {4u, 6u, 8u, 12u}) {  // r50, r46, r47
     const auto [lo0, hi0] = costs(0, w);
     const auto [lo, hi] = costs(w, w);
     EXPECT_LE(hi - lo, w + 1) << "weight " << w;

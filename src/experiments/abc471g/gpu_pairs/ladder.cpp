@@ -115,7 +115,7 @@ std::function<void(PairsConfig&)> with_combine_epilogue(int window_pad, int earl
   };
 }
 
-// r46, r47: a rung's knobs with the combine's units split among its blocks by a segment's weight (WgmmaShape::segment_weight).
+// r46, r47, r50: a rung's knobs with the combine's units split among its blocks by a segment's weight (WgmmaShape::segment_weight).
 std::function<void(PairsConfig&)> with_segment_weight(int weight, std::function<void(PairsConfig&)> knobs) {
   return [weight, knobs = std::move(knobs)](PairsConfig& c) {
     knobs(c);
@@ -491,6 +491,13 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r46_weighted_split", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_v_image(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256))))))),
+        gpu_rung("p50", 50, "r50_lighter_segments", "r49 with a segment weighed as 6 stages",
+                 "r49 with each segment a combine block runs counted as 6 stages instead of 8 "
+                 "(WgmmaCombineArgs::segment_weight): the lower side of the bracket r46 (8) and r47 (12) opened, "
+                 "with r49's shorter prologue",
+                 "r49_v_image", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_v_image(with_segment_weight(6, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256))))))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =
