@@ -9,5 +9,11 @@
 // a stage), which fits a segment of ~6-7 stages better than 8; session 18's trace timed an epilogue at ~1.5 us
 // (~3 stages) plus the segment's set-up (the first copies' latency, the rows, the accumulators' zeroing).
 // Prediction (max case): -0 to -0.5 us against r49 in the same runs (one stage or none); nothing at 10^8 and 10^9.
-// Measured: see the ladder row in docs/ABC471G_SCALE.md (filled in when measured).
+// Measured (H200, results/h200/2026-12-04-session19/call1, code of 7fbe02d, medians of five processes [min, max]; every
+// answer exact, GPU tests and memcheck clean): WRONG, a tie on the losing side. The max case 52.96 us [52.90, 53.09]
+// against r49's 52.90 [52.80, 52.99] in the same runs (+0.06 us); the combine alone 27.74 against 26.56 us. The trace
+// says why: with weight 6 the blocks that run two segments end 0.5-0.9 us after those that run one (latest ends 22.66-
+// 23.23 against 21.92-22.60 us), while with weight 8 both kinds end together (within 0.3 us). A segment costs about 8
+// stages of the split; r46 (8) sits between r50 (6) and r47 (12), the bracket is closed. 10^8 340.13 us, 10^9
+// 3041.41 us (one run each): ties with r49. Kept as a negative rung.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
