@@ -329,12 +329,12 @@ TEST(Abc471gPairsMath, PlanesRecomposeCounts) {
       for (int j = 0; j < planes + 2; ++j) {
         const std::uint64_t mask = j == 0 ? (1ULL << low) - 1 : 255;
         const std::uint64_t digit = (c >> gp::plane_shift(j, low)) & mask;
-        if (j >= planes) EXPECT_EQ(digit, 0u) << "plane " << j << " of " << c;
+        if (j >= planes) { EXPECT_EQ(digit, 0u) << "plane " << j << " of " << c; }
         back += digit << gp::plane_shift(j, low);
       }
       EXPECT_EQ(back, c) << "low " << low;
-      if (c) EXPECT_GT(c >> gp::plane_shift(planes - 1, low), 0u) << "the top plane is needed, low " << low;
-      if (low == 8) EXPECT_EQ(planes, gp::slices_for(c));
+      if (c) { EXPECT_GT(c >> gp::plane_shift(planes - 1, low), 0u) << "the top plane is needed, low " << low; }
+      if (low == 8) { EXPECT_EQ(planes, gp::slices_for(c)); }
     }
   EXPECT_EQ(gp::planes_for(127, 7), 1);
   EXPECT_EQ(gp::planes_for(128, 7), 2);
@@ -589,7 +589,7 @@ TEST(Abc471gPairsLadder, OneListWithIdsOfItsOwnAndDeclaredPredecessors) {
     EXPECT_TRUE(ids.insert(r.id).second) << r.id;
     EXPECT_EQ(&gp::find_rung(r.id), &r);
     EXPECT_EQ(&gp::find_rung(r.variant()), &r);
-    if (!r.predecessor.empty()) EXPECT_LT(gp::find_rung(r.predecessor).position, r.position) << r.slug;
+    if (!r.predecessor.empty()) { EXPECT_LT(gp::find_rung(r.predecessor).position, r.position) << r.slug; }
   }
   EXPECT_EQ(gp::find_rung("p04").variant(), "pairs.r04_partition_gemm") << "records keep their variants";
 }

@@ -10,7 +10,7 @@
 // (~3 stages) plus the segment's set-up (the first copies' latency, the rows, the accumulators' zeroing).
 // Prediction (max case): -0 to -0.5 us against r49 in the same runs (one stage or none); nothing at 10^8 and 10^9.
 // Measured (H200, results/h200/2026-12-04-session19/call1, code of 7fbe02d, medians of five processes [min, max]; every
-// answer exact, GPU tests and memcheck clean): WRONG, a tie on the losing side. The max case 52.96 us [52.90, 53.09]
+// answer exact, GPU tests, memcheck and racecheck (call2) clean): WRONG, a tie on the losing side. The max case 52.96 us [52.90, 53.09]
 // against r49's 52.90 [52.80, 52.99] in the same runs (+0.06 us); the combine alone 27.74 against 26.56 us. The trace
 // says why: with weight 6 the blocks that run two segments end 0.5-0.9 us after those that run one (latest ends 22.66-
 // 23.23 against 21.92-22.60 us), while with weight 8 both kinds end together (within 0.3 us). A segment costs about 8
