@@ -210,6 +210,31 @@ def cost_file(s, name, fixed_idle_s, fixed_held_s, cpu_c0_s):
     return path
 
 
+# Session 19: calibrate says how loaded the machine was (other processes' share of its CPUs) and keeps it in the file;
+# --explain names a loaded calibration beside every calibrated figure. (Calibrate is quick here: no GPU in CI; where
+# one is, the GPU part runs too.)
+@suite.test
+def calibrate_says_how_busy_the_machine_was(s):
+    if s.gpu():
+        raise Skip("a GPU is present: calibrate would measure its fixed costs (minutes); covered without one")
+    out = os.path.join(s.tmp, "cal.json")
+    p = s.run("abc471g", "calibrate", "--quick", "--solvers", "cpu-direct", "--out", out, timeout=300)
+    expect_exit(p, 0, "Other processes used")
+    with open(out) as f:
+        doc = json.load(f)
+    share = doc["machine"]["others_cpu_share"]
+    expect(0.0 <= share <= 1.0 and doc["machine"]["cpus"] >= 1, f"machine: {doc['machine']}")
+    expect(("run it again on an idle machine" in p.stdout) == (share > 0.25), p.stdout)
+    doc["machine"]["others_cpu_share"] = 0.6
+    with open(out, "w") as f:
+        json.dump(doc, f)
+    path = os.path.join(s.tmp, "busy.in")
+    expect_exit(s.run("abc471g", "gen", "--n", "3000", "--k", "40", "--m", "30", "-o", path), 0)
+    p = s.run("abc471g", "solve", "--explain", path, env={"JOSEKI_COSTS": out})
+    expect_exit(p, 0)
+    expect("other processes used 60 % of the" in p.stderr, f"--explain names the loaded calibration: {p.stderr}")
+
+
 # Issue 17: auto decides from the header of a regular file (beside the parse, so that a chosen GPU
 # solver's warm start overlaps it) and after the parse of a pipe; where the best CPU estimate is below
 # the GPU's smallest fixed cost it asks nothing of the GPU and --explain says why.

@@ -411,6 +411,24 @@ TEST(Abc471gPairsCosts, FileRoundTripAndErrors) {
   EXPECT_DOUBLE_EQ(back->gpu_fixed_held_s, 0.181);
   EXPECT_TRUE(back->idle_measured && back->held_measured);
   EXPECT_DOUBLE_EQ(back->solvers.at("cpu-direct").c_n, m.solvers.at("cpu-direct").c_n);
+  EXPECT_DOUBLE_EQ(back->others_cpu_share, -1) << "unknown stays unknown";
+  EXPECT_TRUE(back->busy_text().empty());
+  // How loaded the machine was during the fits: kept in the file, and named where it passes 25 %.
+  m.others_cpu_share = 0.48;
+  m.cpus = 2;
+  ab::save_costs(m, path);
+  const auto busy = ab::load_costs(path);
+  ASSERT_TRUE(busy.has_value());
+  EXPECT_DOUBLE_EQ(busy->others_cpu_share, 0.48);
+  EXPECT_EQ(busy->cpus, 2);
+  EXPECT_NE(busy->busy_text().find("other processes used 48 % of the 2 CPUs"), std::string::npos) << busy->busy_text();
+  m.others_cpu_share = 0.1;
+  EXPECT_TRUE(m.busy_text().empty()) << m.busy_text();
+  {  // a file written before the field existed loads with the share unknown
+    nlohmann::json old = ab::to_json(m);
+    old.erase("machine");
+    EXPECT_DOUBLE_EQ(ab::costs_from_json(old).others_cpu_share, -1);
+  }
   EXPECT_FALSE(ab::load_costs(dir + "/absent.json").has_value());
   nlohmann::json j = ab::to_json(m);
   j["gpu"].erase("module_load_s");

@@ -21,6 +21,7 @@
 #include "experiments/abc471g/inputs.hpp"
 #include "experiments/abc471g/problem.hpp"
 #include "measure/errors.hpp"
+#include "measure/host_load.hpp"
 #include "measure/spawn.hpp"
 #include "measure/stats.hpp"
 
@@ -58,6 +59,12 @@ std::string CostModel::fixed_costs_text() const {
                      one(gpu_fixed_held_s, held_measured), module_load_s * 1e3);
 }
 
+std::string CostModel::busy_text() const {
+  if (others_cpu_share <= BUSY_WARN) return "";
+  return fmt::format("other processes used {:.0f} % of the {} CPUs while it was calibrated: its CPU figures may be slow",
+                     100 * others_cpu_share, cpus);
+}
+
 nlohmann::json to_json(const CostModel& m, bool with_points) {
   nlohmann::json s = nlohmann::json::object();
   for (const auto& [name, f] : m.solvers) {
@@ -77,6 +84,7 @@ nlohmann::json to_json(const CostModel& m, bool with_points) {
             {"held_measured", m.held_measured},
             {"idle_note", m.idle_note},
             {"module_load_s", m.module_load_s}}},
+          {"machine", {{"others_cpu_share", m.others_cpu_share}, {"cpus", m.cpus}}},
           {"solvers", s}};
 }
 
@@ -111,6 +119,10 @@ CostModel costs_from_json(const nlohmann::json& j) {
     }
     if (m.gpu_fixed_idle_s < 0 || m.gpu_fixed_held_s < 0) throw InputError("cost file: negative GPU fixed cost");
     m.module_load_s = need(g, "module_load_s", "gpu.").get<double>();
+    if (j.contains("machine")) {  // optional: files written before session 19 lack it
+      m.others_cpu_share = j.at("machine").value("others_cpu_share", -1.0);
+      m.cpus = j.at("machine").value("cpus", 0);
+    }
     for (const auto& [name, f] : need(j, "solvers", "").items()) {
       SolverFit s;
       const std::string w = "solvers." + name + ".";
@@ -265,7 +277,8 @@ std::optional<std::pair<double, std::string>> calibrated_estimate(const std::str
   const double t = it->second.seconds(n, k) + (gpu ? m.gpu_fixed_s(state) : 0.0);
   std::string f = it->second.formula();
   if (gpu) f = fmt::format("GPU fixed ({}) {:.1f} ms + {}", to_string(state), m.gpu_fixed_s(state) * 1e3, f);
-  return std::make_pair(t, f + "  [calibrated " + m.created + "]");
+  const std::string busy = m.busy_text();
+  return std::make_pair(t, f + "  [calibrated " + m.created + (busy.empty() ? "" : "; " + busy) + "]");
 }
 
 namespace {
@@ -342,6 +355,7 @@ CostModel calibrate(const CalibrateOptions& o, std::vector<measure::Record>* rec
   m.host = measure::query_host().hostname;
   m.device = o.device;
   const int runs = o.quick ? 2 : 5;
+  const measure::HostCpuSample busy_from = measure::sample_host_cpu();
   std::vector<double> module_load;
   // Idle first: nothing in this process has touched CUDA yet (gpu_presence_reason does not), so the
   // children find the GPU idle unless another process holds a context, which NVML reports per spawn.
@@ -459,6 +473,13 @@ CostModel calibrate(const CalibrateOptions& o, std::vector<measure::Record>* rec
       r.extra["formula"] = f.formula();
       records->push_back(r);
     }
+  }
+  // How loaded the machine was: other processes' CPU time over the whole calibration (the fits and the children).
+  if (const auto share = measure::others_cpu_share(busy_from, measure::sample_host_cpu())) {
+    m.others_cpu_share = *share;
+    m.cpus = busy_from.cpus;
+    if (const std::string busy = m.busy_text(); !busy.empty())
+      note("calibrate: warning: " + busy + "; run it again on an idle machine");
   }
   return m;
 }

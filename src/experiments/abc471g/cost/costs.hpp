@@ -52,6 +52,13 @@ struct CostModel {
   std::string idle_note;       // why the idle figure is not measured, when it is not
   double module_load_s = 0.002;  // first launch of the gpu-pairs kernels
   std::map<std::string, SolverFit> solvers;  // by solver name
+  // The CPU time other processes used while the fits ran, as a share of all the machine's CPUs (measure/host_load.hpp);
+  // -1 unknown (a file without it, or no /proc/stat). Above BUSY_WARN the fits were made on a loaded machine: calibrate
+  // warns and --explain says so beside every calibrated figure.
+  double others_cpu_share = -1;
+  static constexpr double BUSY_WARN = 0.25;
+  std::string busy_text() const;  // "" when not above BUSY_WARN; else "other processes used 48 % of the 2 CPUs ..."
+  int cpus = 0;                   // the machine's CPUs during the fits (0 unknown)
   bool gpu_measured() const { return idle_measured || held_measured; }
   // The fixed GPU cost a process pays in total in that state (what auto adds to a GPU solver's fit).
   double gpu_fixed_s(DeviceState state = DeviceState::Idle) const {
