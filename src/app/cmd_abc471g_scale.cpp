@@ -222,10 +222,10 @@ void add_calibrate(CLI::App* parent, Context& ctx) {
               << "EXTERNAL, by device state): " << m.fixed_costs_text()
               << (m.idle_note.empty() ? "" : "; idle: " + m.idle_note) << "\n\n"
               << t.markdown() << std::endl;
-    if (m.others_cpu_share >= 0)
-      std::cout << fmt::format("Other processes used {:.0f} % of the machine's {} CPUs during the fits{}\n",
-                               100 * m.others_cpu_share, m.cpus,
-                               m.busy_text().empty() ? "." : ": the CPU figures may be slow; run it again on an idle machine.");
+    if (const std::string busy = m.busy_text(); !busy.empty())
+      std::cout << "Note: " << busy << "; run it again on an idle machine.\n";
+    else if (const std::string load = m.load_text(); !load.empty())
+      std::cout << "Note: " << load << ".\n";
     keep(ctx, std::move(recs));
   });
 }

@@ -219,12 +219,16 @@ def calibrate_says_how_busy_the_machine_was(s):
         raise Skip("a GPU is present: calibrate would measure its fixed costs (minutes); covered without one")
     out = os.path.join(s.tmp, "cal.json")
     p = s.run("abc471g", "calibrate", "--quick", "--solvers", "cpu-direct", "--out", out, timeout=300)
-    expect_exit(p, 0, "Other processes used")
+    expect_exit(p, 0)
     with open(out) as f:
         doc = json.load(f)
     share = doc["machine"]["others_cpu_share"]
-    expect(0.0 <= share <= 1.0 and doc["machine"]["cpus"] >= 1, f"machine: {doc['machine']}")
-    expect(("run it again on an idle machine" in p.stdout) == (share > 0.25), p.stdout)
+    if share == -1:  # a calibration shorter than the kernel's 10 ms tick says nothing: unknown, and no line
+        expect(doc["machine"]["cpus"] == 0 and "other processes used" not in p.stdout, f"{doc['machine']}: {p.stdout}")
+    else:
+        expect(0.0 <= share <= 1.0 and doc["machine"]["cpus"] >= 1, f"machine: {doc['machine']}")
+        expect("Note: other processes used" in p.stdout, p.stdout)
+        expect(("run it again on an idle machine" in p.stdout) == (share > 0.25), p.stdout)
     doc["machine"]["others_cpu_share"] = 0.6
     with open(out, "w") as f:
         json.dump(doc, f)

@@ -59,10 +59,13 @@ std::string CostModel::fixed_costs_text() const {
                      one(gpu_fixed_held_s, held_measured), module_load_s * 1e3);
 }
 
+std::string CostModel::load_text() const {
+  if (others_cpu_share < 0) return "";
+  return fmt::format("other processes used {:.0f} % of the {} CPUs while it was calibrated", 100 * others_cpu_share, cpus);
+}
+
 std::string CostModel::busy_text() const {
-  if (others_cpu_share <= BUSY_WARN) return "";
-  return fmt::format("other processes used {:.0f} % of the {} CPUs while it was calibrated: its CPU figures may be slow",
-                     100 * others_cpu_share, cpus);
+  return others_cpu_share > BUSY_WARN ? load_text() + ": its CPU figures may be slow" : "";
 }
 
 nlohmann::json to_json(const CostModel& m, bool with_points) {

@@ -57,7 +57,8 @@ struct CostModel {
   // warns and --explain says so beside every calibrated figure.
   double others_cpu_share = -1;
   static constexpr double BUSY_WARN = 0.25;
-  std::string busy_text() const;  // "" when not above BUSY_WARN; else "other processes used 48 % of the 2 CPUs ..."
+  std::string load_text() const;  // "other processes used 48 % of the 2 CPUs while it was calibrated"; "" unknown
+  std::string busy_text() const;  // load_text() + ": its CPU figures may be slow" above BUSY_WARN, else ""
   int cpus = 0;                   // the machine's CPUs during the fits (0 unknown)
   bool gpu_measured() const { return idle_measured || held_measured; }
   // The fixed GPU cost a process pays in total in that state (what auto adds to a GPU solver's fit).
