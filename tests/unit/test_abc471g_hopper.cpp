@@ -435,6 +435,12 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   a.segment_weight = 8;  // r46's weighted split: the TMA kernel only (good is tma 0)
   EXPECT_EQ(refused(a, rs, "segment_weight = 8"), "named");
   a.segment_weight = 0;
+  a.skip_idle = 1;  // r51's idle warpgroups: the skewed TMA product only (good has neither)
+  EXPECT_EQ(refused(a, rs, "skip_idle = 1"), "named");
+  a.skip_idle = 0;
+  a.idle_discount = 1;  // r51's lighter stages: only with skip_idle
+  EXPECT_EQ(refused(a, rs, "idle_discount = 1"), "named");
+  a.idle_discount = 0;
   const std::uint8_t image[16] = {};
   a.d_vimage = image;  // r49's image of V's copies: the TMA kernel only (good is tma 0)
   EXPECT_EQ(refused(a, rs, "d_vimage set with tma = 0"), "named");
@@ -511,6 +517,17 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   a.segment_weight = -1;
   EXPECT_EQ(refused(a, rs, "segment_weight = -1"), "named");
   a.segment_weight = 0;
+  a.skip_idle = 1;
+  a.idle_discount = 2;
+  EXPECT_EQ(refused(a, rs, ""), "accepted") << "r52: r33's product, idle warpgroups skipped, their stages weighed half";
+  a.idle_discount = 3;
+  EXPECT_EQ(refused(a, rs, "idle_discount = 3"), "named");
+  a.idle_discount = -1;
+  EXPECT_EQ(refused(a, rs, "idle_discount = -1"), "named");
+  a.idle_discount = 0;
+  a.skip_idle = 2;
+  EXPECT_EQ(refused(a, rs, "skip_idle = 2"), "named");
+  a.skip_idle = 0;
   a.window_pad = 0;
   a.early_copies = 0;
   a.early_rows = 0;

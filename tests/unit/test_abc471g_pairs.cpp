@@ -573,7 +573,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 51u);  // r00..r50 (r05..r50: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 53u);  // r00..r52 (r05..r52: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -1036,6 +1036,29 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(c50.partition_lean, c49.partition_lean);
   EXPECT_EQ(c50.combine_dependent, c49.combine_dependent);
   EXPECT_EQ(c50.combine_kind, c49.combine_kind);
+  // r51: r49 with the idle warpgroups skipped and the split weighing their stages 1/8 lighter each; r52: discount 2
+  const gp::PairsRung& r51 = gp::find_rung("p51");
+  const gp::PairsRung& r52 = gp::find_rung("p52");
+  gp::PairsConfig c51 = r51.config(), c52 = r52.config();
+  EXPECT_EQ(r51.predecessor, "r49_v_image");
+  EXPECT_EQ(r52.predecessor, "r51_idle_warpgroups");
+  EXPECT_EQ(c49.wgmma.skip_idle, 0);
+  EXPECT_EQ(c49.wgmma.idle_discount, 0);
+  EXPECT_EQ(c51.wgmma.skip_idle, 1);
+  EXPECT_EQ(c51.wgmma.idle_discount, 1);
+  EXPECT_EQ(c52.wgmma.skip_idle, 1);
+  EXPECT_EQ(c52.wgmma.idle_discount, 2);
+  for (const gp::PairsConfig* c : {&c51, &c52}) {
+    EXPECT_EQ(c->wgmma.segment_weight, c49.wgmma.segment_weight);
+    EXPECT_EQ(c->wgmma.v_image, c49.wgmma.v_image);
+    EXPECT_EQ(c->wgmma.lean_prologue, c49.wgmma.lean_prologue);
+    EXPECT_EQ(c->wgmma.window_pad, c49.wgmma.window_pad);
+    EXPECT_EQ(c->wgmma.stages, c49.wgmma.stages);
+    EXPECT_EQ(c->partition_tile, c49.partition_tile);
+    EXPECT_EQ(c->partition_lean, c49.partition_lean);
+    EXPECT_EQ(c->combine_dependent, c49.combine_dependent);
+    EXPECT_EQ(c->combine_kind, c49.combine_kind);
+  }
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

@@ -222,6 +222,69 @@ TEST(Abc471gWgmmaEmu, WeightedSplitEvensTheSegmentsOut) {
   }
 }
 
+// r51, r52: the light split covers every unit once, in order, for any rows, discount, weight and grid; with discount 0
+// it is r46's split exactly; the warpgroups with rows are counted from the tile's first row.
+TEST(Abc471gWgmmaEmu, LightSplitCoversEveryUnitOnce) {
+  EXPECT_EQ(r9::active_warpgroups(1150, 1024, 4), 2u);
+  EXPECT_EQ(r9::active_warpgroups(1150, 768, 4), 4u);
+  EXPECT_EQ(r9::active_warpgroups(3, 0, 4), 1u);
+  EXPECT_EQ(r9::active_warpgroups(129, 0, 2), 2u);
+  EXPECT_EQ(r9::active_warpgroups(5, 64, 4), 0u);
+  for (const u32 k : {1u, 100u, 300u, 2300u})
+    for (const u32 rows : {1u, 3u, 64u, 65u, 200u, 1150u, 2300u})
+      for (const int planes : {1, 3})
+        for (const u32 wgs : {2u, 4u})
+          for (const u32 grid : {1u, 7u, 132u, 1000u})
+            for (const u32 w : {0u, 8u, 64u})
+              for (const u32 d : {0u, 1u, 2u}) {
+                if (rows > k) continue;
+                const r9::Units un = r9::units_rows(rows, k, planes, wgs, 64);
+                EXPECT_EQ(r9::block_begin_light(un, rows, wgs, 0, grid, w, d), 0u);
+                EXPECT_EQ(r9::block_begin_light(un, rows, wgs, grid, grid, w, d), un.total);
+                u64 covered = 0;
+                for (u32 b = 0; b < grid; ++b) {
+                  const u64 ub = r9::block_begin_light(un, rows, wgs, b, grid, w, d),
+                            ue = r9::block_begin_light(un, rows, wgs, b + 1, grid, w, d);
+                  ASSERT_LE(ub, ue) << "block " << b << ", K " << k << ", rows " << rows << ", d " << d;
+                  covered += ue - ub;
+                  if (d == 0) {
+                    ASSERT_EQ(ub, r9::block_begin_weighted(un, b, grid, w)) << "block " << b << ", weight " << w;
+                  }
+                }
+                EXPECT_EQ(covered, un.total) << "K " << k << ", rows " << rows << ", grid " << grid << ", d " << d;
+              }
+}
+
+// r51, r52's model at the max case's shape (1150 rows, K = 2300, one plane, 132 blocks, a segment 8 stages): when a
+// stage of the last row tile (two warpgroups idle) truly costs what the discount says, the light split's costliest
+// block is cheaper than r46's split's, which still counts those stages as full ones.
+TEST(Abc471gWgmmaEmu, LightSplitEvensTheLightStagesOut) {
+  const r9::Units un = r9::units_rows(1150, 2300, 1, 4, 64);
+  const u32 grid = 132, w = 8;
+  const u64 tm = un.per_plane / (static_cast<u64>(un.tn) * un.steps);
+  // The costliest block in eighths of a stage, when a light stage costs `light` eighths.
+  const auto costliest = [&](u32 d, u64 light) {
+    u64 hi = 0;
+    for (u32 b = 0; b < grid; ++b) {
+      const u64 ub = d ? r9::block_begin_light(un, 1150, 4, b, grid, w, d) : r9::block_begin_weighted(un, b, grid, w);
+      const u64 ue = d ? r9::block_begin_light(un, 1150, 4, b + 1, grid, w, d) : r9::block_begin_weighted(un, b + 1, grid, w);
+      u64 c = 0;
+      for (u64 u = ub; u < ue;) {
+        const r9::Segment s = r9::segment_at(un, u, ue);
+        u += s.nsteps;
+        c += 8 * w + s.nsteps * (s.k0 == (tm - 1) * un.bm ? light : 8u);
+      }
+      hi = std::max(hi, c);
+    }
+    return hi;
+  };
+  EXPECT_EQ(r9::active_warpgroups(1150, static_cast<u32>((tm - 1) * un.bm), 4), 2u);
+  for (const u32 d : {1u, 2u}) {
+    const u64 light = 8 - 2 * d;
+    EXPECT_LT(costliest(d, light), costliest(0, light)) << "discount " << d;
+  }
+}
+
 TEST(Abc471gWgmmaEmu, EmulatedKernelMatchesTheDirectCombine) {
   u64 seed = 5;
   for (const u32 k : {1u, 63u, 129u, 200u, 300u})

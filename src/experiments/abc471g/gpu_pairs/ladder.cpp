@@ -139,6 +139,16 @@ std::function<void(PairsConfig&)> with_v_image(std::function<void(PairsConfig&)>
   };
 }
 
+// r51, r52: a rung's knobs with the skewed combine's idle warpgroups skipping their stages (WgmmaShape::skip_idle) and the
+// split weighing those stages `discount` eighths lighter per idle warpgroup (WgmmaShape::idle_discount).
+std::function<void(PairsConfig&)> with_idle_skipped(int discount, std::function<void(PairsConfig&)> knobs) {
+  return [discount, knobs = std::move(knobs)](PairsConfig& c) {
+    knobs(c);
+    c.wgmma.skip_idle = 1;
+    c.wgmma.idle_discount = discount;
+  };
+}
+
 // r29: a rung's knobs with `loads` 16-byte loads in flight a histogram thread (PairsConfig::hist_loads).
 std::function<void(PairsConfig&)> with_hist_loads(int loads, std::function<void(PairsConfig&)> knobs) {
   return [loads, knobs = std::move(knobs)](PairsConfig& c) {
@@ -498,6 +508,19 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r49_v_image", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_v_image(with_segment_weight(6, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256))))))),
+        gpu_rung("p51", 51, "r51_idle_warpgroups", "r49 + the idle warpgroups skip their stages, the split weighs them",
+                 "r49 with the warpgroups whose rows all lie past the list of x with V[x] = 0 (the last row tile's: two "
+                 "of four at V's half ones) skipping their stages (no fragments, no wgmma; WgmmaCombineArgs::skip_idle), "
+                 "and the split counting such a stage as 8 - 1 per idle warpgroup eighths of a full one (idle_discount 1)",
+                 "r49_v_image", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_idle_skipped(1, with_v_image(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256)))))))),
+        gpu_rung("p52", 52, "r52_lighter_idle_stages", "r51 with the idle warpgroups' stages weighed lighter",
+                 "r51 with the split counting a stage of the last row tile as 8 - 2 per idle warpgroup eighths of a full "
+                 "one (idle_discount 2: half a stage with two of four warpgroups idle), the other side of r51's guess",
+                 "r51_idle_warpgroups", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_idle_skipped(2, with_v_image(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256)))))))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -93,7 +93,7 @@ void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
         std::to_string(a.debug) + ", window_pad = " + std::to_string(a.window_pad) + ", early_copies = " +
         std::to_string(a.early_copies) + ", early_rows = " + std::to_string(a.early_rows) +
         ", segment_weight = " + std::to_string(a.segment_weight) + ", lean_prologue = " + std::to_string(a.lean_prologue) +
-        ")");
+        ", skip_idle = " + std::to_string(a.skip_idle) + ", idle_discount = " + std::to_string(a.idle_discount) + ")");
   };
   const auto is = [](int v, int x, int y) { return v == x || v == y; };
   if (a.k < 1) refuse("k = " + std::to_string(a.k) + " (must be >= 1)");
@@ -125,6 +125,10 @@ void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
     refuse("lean_prologue = " + std::to_string(a.lean_prologue) + " (must be 0, or 1 with tma 1 and operand rs: r48's prologue)");
   if (a.segment_weight < 0 || a.segment_weight > 64 || (a.segment_weight && a.tma != 1))
     refuse("segment_weight = " + std::to_string(a.segment_weight) + " (must be 0, or 1 .. 64 with tma 1: r46's split)");
+  if (!is(a.skip_idle, 0, 1) || (a.skip_idle && (!a.d_rows || a.tma != 1)))
+    refuse("skip_idle = " + std::to_string(a.skip_idle) + " (must be 0, or 1 with d_rows and tma 1: r51's skewed product)");
+  if (a.idle_discount < 0 || a.idle_discount > 2 || (a.idle_discount && !a.skip_idle))
+    refuse("idle_discount = " + std::to_string(a.idle_discount) + " (must be 0, or 1 .. 2 with skip_idle: r51's split)");
   const int st = a.stages;
   const bool hankel_slots = st == 10 || st == 14;  // the bench and r36: the Hankel kernel with 3 or 7 groups in flight
   if (!(st == static_cast<int>(r09::STAGES) || (st == static_cast<int>(r09::DEEP_STAGES) && rs && a.inflight == 1) ||

@@ -42,6 +42,8 @@ struct WgmmaShape {
   int segment_weight = 0;  // WgmmaCombineArgs::segment_weight (r46, r47: 8, 12; tma 1 only)
   int lean_prologue = 0;   // WgmmaCombineArgs::lean_prologue (r48: 1; tma 1, operand rs only)
   int v_image = 0;         // WgmmaCombineArgs::d_vimage from the combine kind (r49: 1; the skewed combine only)
+  int skip_idle = 0;       // WgmmaCombineArgs::skip_idle (r51, r52: 1; the skewed combine only)
+  int idle_discount = 0;   // WgmmaCombineArgs::idle_discount (r51: 1, r52: 2; with skip_idle only)
 };
 inline constexpr WgmmaShape WGMMA_SHAPES[] = {
     {WgmmaOperand::Rs, 2, 64, 0, 0},  {WgmmaOperand::Rs, 4, 64, 0, 0},  {WgmmaOperand::Ss, 2, 64, 0, 0},
@@ -137,6 +139,14 @@ struct WgmmaCombineArgs {
   // the prologue copies them in 16-byte loads instead of building them (load_v). tma 1, operand rs and pad_copies 1
   // only. nullptr: the prologue builds them (r13 .. r48).
   const std::uint8_t* d_vimage = nullptr;
+  // r51, r52 (r51_idle_warpgroups.cpp, r52_lighter_idle_stages.cpp): 1 lets the warpgroups whose 64 rows all lie past the
+  // `rows` rows (the last row tile's, at V's half ones two of four) skip their stages: no fragments and no wgmma, only
+  // the wait for each stage's bytes and the slot's release. d_rows only. 0: they multiply rows of x = 0 whose sums the
+  // epilogue drops (r33 .. r50).
+  int skip_idle = 0;
+  // r51, r52: with skip_idle, the split (block_begin_light) counts a stage of the last row tile as 8 - d x (its idle
+  // warpgroups) eighths of a full one, d = idle_discount (0 .. 2; 0: r46's split, block_begin_weighted).
+  int idle_discount = 0;
   // Diagnostic (`scale hopper --trace-csv`; the skewed TMA kernel with 4 warpgroups only): when non-null, thread 0 of each block b <
   // trace_blocks writes COMBINE_TRACE_SLOTS words at d_trace + b * COMBINE_TRACE_SLOTS (r09_wgmma_math.hpp
   // CombineTrace: the block's entry and end on the global timer, its SM clocks at the prologue's end, after the wait
@@ -164,6 +174,8 @@ inline void set_wgmma_shape(WgmmaCombineArgs& a, const WgmmaShape& shape) {
   a.early_rows = shape.early_rows;
   a.segment_weight = shape.segment_weight;
   a.lean_prologue = shape.lean_prologue;
+  a.skip_idle = shape.skip_idle;
+  a.idle_discount = shape.idle_discount;
 }
 
 // What r09 needs of the GPU at this kp: wgmma (cc 9.x, sm_90a code) and its shared memory per block, the

@@ -153,6 +153,37 @@ JOSEKI_HD std::uint64_t block_begin_weighted(const Units& u, std::uint32_t block
   const std::uint64_t at = tiles * span * block / grid, t = at / span, r = at - t * span;
   return t * u.steps + (r > w ? r - w : 0);
 }
+// r51, r52 (WgmmaCombineArgs::skip_idle, idle_discount): the warpgroups of a tile whose 64 rows all lie past the `rows`
+// rows of the product (the last row tile's, at most) skip its stages: no fragments, no wgmma (they only pace
+// themselves on the copies). Warpgroups of a tile that starts at row k0 with work: ceil((rows - k0) / 64), at most wgs.
+JOSEKI_HD std::uint32_t active_warpgroups(std::uint32_t rows, std::uint32_t k0, std::uint32_t wgs) {
+  const std::uint32_t left = rows > k0 ? rows - k0 : 0u, n = (left + 63) / 64;
+  return n < wgs ? n : wgs;
+}
+// r51, r52: r46's split with the last row tile's stages lighter: a stage costs 8 eighths, less d for each idle
+// warpgroup of its tile (d = idle_discount, 0 .. 2: a light stage costs 2 .. 8 eighths), a segment 8 w eighths. The cost
+// line holds each plane's full tiles (w, then their stages at 8), then its last row tile's tn tiles (w, then their
+// stages at 8 - (wgs - active) d); block i takes [C i / grid, C (i+1) / grid), a boundary inside a tile's w snapping to
+// the tile's start, one inside a stage to that stage's start. d = 0 gives block_begin_weighted's split exactly.
+JOSEKI_HD std::uint64_t block_begin_light(const Units& u, std::uint32_t rows, std::uint32_t wgs, std::uint32_t block,
+                                          std::uint32_t grid, std::uint32_t w, std::uint32_t d) {
+  if (u.total == 0 || u.per_plane == 0) return 0;
+  const std::uint64_t tile_units = static_cast<std::uint64_t>(u.tn) * u.steps, tm = u.per_plane / tile_units;
+  const std::uint64_t planes = u.total / u.per_plane;
+  const std::uint32_t na = active_warpgroups(rows, static_cast<std::uint32_t>((tm - 1) * u.bm), wgs);
+  const std::uint64_t cl = 8u - (wgs - na) * d;  // eighths a stage of the last row tile (8 when it has no idle warpgroup)
+  const std::uint64_t ww = 8ull * w, span_f = ww + 8ull * u.steps, span_l = ww + cl * u.steps;
+  const std::uint64_t full_tiles = (tm - 1) * u.tn, full_cost = full_tiles * span_f, plane_cost = full_cost + u.tn * span_l;
+  const std::uint64_t at = planes * plane_cost * block / grid, p = at / plane_cost;
+  if (p >= planes) return u.total;
+  const std::uint64_t rem = at - p * plane_cost, base = p * u.per_plane;
+  if (rem < full_cost) {
+    const std::uint64_t t = rem / span_f, r = rem - t * span_f;
+    return base + t * u.steps + (r > ww ? (r - ww) / 8 : 0);
+  }
+  const std::uint64_t t = (rem - full_cost) / span_l, r = rem - full_cost - t * span_l;
+  return base + (full_tiles + t) * u.steps + (r > ww ? (r - ww) / cl : 0);
+}
 
 // The combine kernel's trace of one block (WgmmaCombineArgs::d_trace), word by word: the global timer (ns) at the
 // block's entry and end; the SM's clock at entry, at the prologue's end, after the wait for the previous kernel (= the

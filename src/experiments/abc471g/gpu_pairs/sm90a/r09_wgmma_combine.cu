@@ -635,8 +635,13 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
   const int planes = planes_to_run(a.planes, a.d_max != nullptr, a.d_max ? *a.d_max : 0, a.low_bits);
   const Units un = units_rows(SKEW ? a.rows : K, K, planes, WGS, BK);
   const u32 sw = static_cast<u32>(a.segment_weight);  // r46: the split weighs each segment
-  const u64 u_begin = block_begin_weighted(un, blockIdx.x, gridDim.x, sw),
-            u_end = block_begin_weighted(un, blockIdx.x + 1, gridDim.x, sw);
+  // r51, r52: the warpgroups past the rows skip their stages, and the split weighs the last row tile's stages lighter
+  const bool skip_idle = SKEW && a.skip_idle != 0;
+  const u32 discount = skip_idle ? static_cast<u32>(a.idle_discount) : 0u;
+  const u64 u_begin = discount ? block_begin_light(un, a.rows, WGS, blockIdx.x, gridDim.x, sw, discount)
+                               : block_begin_weighted(un, blockIdx.x, gridDim.x, sw),
+            u_end = discount ? block_begin_light(un, a.rows, WGS, blockIdx.x + 1, gridDim.x, sw, discount)
+                             : block_begin_weighted(un, blockIdx.x + 1, gridDim.x, sw);
   const auto trace_end = [&] {
     if (!tracing) return;
     tr(TRACE_CLK_END) = clock64();
@@ -745,6 +750,15 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
       wgmma_wait0();
       if ((tid & 127) == 0)
         for (u32 j = nsteps > W ? nsteps - W : 0u; j < nsteps; ++j) cuda::mbar_arrive(&empty[(run + j) % NST]);
+    } else if (skip_idle && k0 + 64 * wg >= a.rows) {  // r51: no row of this warpgroup is in the list (x = 0, dropped)
+      // No fragments and no wgmma: the tensor cores serve the others. It still waits for each stage's bytes before it
+      // releases the slot, so that its arrivals stay in the slot's phase (one a stage, as the others' are). Never
+      // warpgroup 0 (a tile's first row is in the list), whose thread 0 issues the copies.
+      for (u32 it = 0; it < nsteps; ++it) {
+        const u32 r = run + it, slot = r % NST;
+        cuda::mbar_wait(&full[slot], (r / NST) & 1);
+        if ((tid & 127) == 0) cuda::mbar_arrive(&empty[slot]);
+      }
     } else {
       u32 fr_a[HALVES][4], fr_b[HALVES][4];
       u32 it = 0;
