@@ -16,6 +16,7 @@
 #include <cuda_runtime.h>
 
 #include "backend/cuda/check.hpp"
+#include "backend/cuda/clocks.cuh"
 #include "experiments/abc471g/gpu_pairs/kernels.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 
@@ -135,6 +136,15 @@ void launch_add_table(const std::uint64_t* d_src, std::uint64_t* d_dst, std::siz
 
 void launch_add_table32(const std::uint32_t* d_src, std::uint32_t* d_dst, std::size_t n, cudaStream_t s) {
   add_table_kernel<std::uint32_t><<<grid_for(n, 256, 4096), 256, 0, s>>>(d_src, d_dst, n);
+  JOSEKI_CUDA_CHECK_LAUNCH();
+}
+
+namespace {
+__global__ void timer_stamp_kernel(std::uint64_t* d_out) { *d_out = cuda::global_timer(); }
+}  // namespace
+
+void launch_timer_stamp(std::uint64_t* d_out, cudaStream_t s) {
+  timer_stamp_kernel<<<1, 1, 0, s>>>(d_out);
   JOSEKI_CUDA_CHECK_LAUNCH();
 }
 

@@ -34,6 +34,9 @@ void launch_flush_table(std::uint32_t* d_t32, std::uint64_t* d_t64, std::size_t 
 void launch_add_table(const std::uint64_t* d_src, std::uint64_t* d_dst, std::size_t n, cudaStream_t s);
 void launch_add_table32(const std::uint32_t* d_src, std::uint32_t* d_dst, std::size_t n, cudaStream_t s);
 
+// *d_out = %globaltimer (ns), one thread: a mark on the stream's timeline (the combine trace's solve start).
+void launch_timer_stamp(std::uint64_t* d_out, cudaStream_t s);
+
 // The L2 atomic ceiling: n random RED.ADD.U32 into `cells` counters (same footprint as the table).
 void launch_atomic_probe(std::uint32_t* d_table, std::uint32_t cells, std::uint64_t n, std::uint64_t salt,
                          cudaStream_t s);
