@@ -441,6 +441,9 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   a.idle_discount = 1;  // r51's lighter stages: only with skip_idle
   EXPECT_EQ(refused(a, rs, "idle_discount = 1"), "named");
   a.idle_discount = 0;
+  a.edge_fast = 1;  // r53's epilogue: the skewed product only
+  EXPECT_EQ(refused(a, rs, "edge_fast = 1"), "named");
+  a.edge_fast = 0;
   const std::uint8_t image[16] = {};
   a.d_vimage = image;  // r49's image of V's copies: the TMA kernel only (good is tma 0)
   EXPECT_EQ(refused(a, rs, "d_vimage set with tma = 0"), "named");
@@ -528,6 +531,11 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   a.skip_idle = 2;
   EXPECT_EQ(refused(a, rs, "skip_idle = 2"), "named");
   a.skip_idle = 0;
+  a.edge_fast = 1;
+  EXPECT_EQ(refused(a, rs, ""), "accepted") << "r53: r33's product, the last column tile on the fast path";
+  a.edge_fast = 2;
+  EXPECT_EQ(refused(a, rs, "edge_fast = 2"), "named");
+  a.edge_fast = 0;
   a.window_pad = 0;
   a.early_copies = 0;
   a.early_rows = 0;

@@ -573,7 +573,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 53u);  // r00..r52 (r05..r52: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 54u);  // r00..r53 (r05..r53: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -1059,6 +1059,22 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
     EXPECT_EQ(c->combine_dependent, c49.combine_dependent);
     EXPECT_EQ(c->combine_kind, c49.combine_kind);
   }
+  // r53: r49 with the last column tile on the epilogue's fast path, nothing else changed
+  const gp::PairsRung& r53 = gp::find_rung("p53");
+  gp::PairsConfig c53 = r53.config();
+  EXPECT_EQ(r53.predecessor, "r49_v_image");
+  EXPECT_EQ(c49.wgmma.edge_fast, 0);
+  EXPECT_EQ(c51.wgmma.edge_fast, 0);
+  EXPECT_EQ(c53.wgmma.edge_fast, 1);
+  EXPECT_EQ(c53.wgmma.skip_idle, 0);
+  EXPECT_EQ(c53.wgmma.idle_discount, 0);
+  EXPECT_EQ(c53.wgmma.segment_weight, c49.wgmma.segment_weight);
+  EXPECT_EQ(c53.wgmma.v_image, c49.wgmma.v_image);
+  EXPECT_EQ(c53.wgmma.window_pad, c49.wgmma.window_pad);
+  EXPECT_EQ(c53.wgmma.stages, c49.wgmma.stages);
+  EXPECT_EQ(c53.partition_tile, c49.partition_tile);
+  EXPECT_EQ(c53.combine_dependent, c49.combine_dependent);
+  EXPECT_EQ(c53.combine_kind, c49.combine_kind);
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

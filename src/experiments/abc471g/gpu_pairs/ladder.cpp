@@ -149,6 +149,14 @@ std::function<void(PairsConfig&)> with_idle_skipped(int discount, std::function<
   };
 }
 
+// r53: a rung's knobs with the skewed combine's last column tile on the epilogue's fast path (WgmmaShape::edge_fast).
+std::function<void(PairsConfig&)> with_edge_fast(std::function<void(PairsConfig&)> knobs) {
+  return [knobs = std::move(knobs)](PairsConfig& c) {
+    knobs(c);
+    c.wgmma.edge_fast = 1;
+  };
+}
+
 // r29: a rung's knobs with `loads` 16-byte loads in flight a histogram thread (PairsConfig::hist_loads).
 std::function<void(PairsConfig&)> with_hist_loads(int loads, std::function<void(PairsConfig&)> knobs) {
   return [loads, knobs = std::move(knobs)](PairsConfig& c) {
@@ -521,6 +529,14 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r51_idle_warpgroups", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_idle_skipped(2, with_v_image(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256)))))))),
+        gpu_rung("p53", 53, "r53_edge_tile_fast", "r49 + the last column tile's epilogue on the fast path",
+                 "r49 with the skewed combine's last column tile (columns a0 .. a0 + 127 crossing K) summed on the "
+                 "epilogue's fast path (WgmmaCombineArgs::edge_fast: the planes' map ends at row K, so columns >= K "
+                 "hold zeros), where it took the general path: that tile's epilogues cost ~3.3 us against ~1.45 and its "
+                 "blocks ended last",
+                 "r49_v_image", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_edge_fast(with_v_image(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256)))))))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

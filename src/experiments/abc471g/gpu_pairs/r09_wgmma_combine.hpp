@@ -44,6 +44,7 @@ struct WgmmaShape {
   int v_image = 0;         // WgmmaCombineArgs::d_vimage from the combine kind (r49: 1; the skewed combine only)
   int skip_idle = 0;       // WgmmaCombineArgs::skip_idle (r51, r52: 1; the skewed combine only)
   int idle_discount = 0;   // WgmmaCombineArgs::idle_discount (r51: 1, r52: 2; with skip_idle only)
+  int edge_fast = 0;       // WgmmaCombineArgs::edge_fast (r53: 1; the skewed combine only)
 };
 inline constexpr WgmmaShape WGMMA_SHAPES[] = {
     {WgmmaOperand::Rs, 2, 64, 0, 0},  {WgmmaOperand::Rs, 4, 64, 0, 0},  {WgmmaOperand::Ss, 2, 64, 0, 0},
@@ -147,6 +148,11 @@ struct WgmmaCombineArgs {
   // r51, r52: with skip_idle, the split (block_begin_light) counts a stage of the last row tile as 8 - d x (its idle
   // warpgroups) eighths of a full one, d = idle_discount (0 .. 2; 0: r46's split, block_begin_weighted).
   int idle_discount = 0;
+  // r53 (r53_edge_tile_fast.cpp): 1 puts the last column tile (a0 + 128 > K) on the epilogue's fast path too (the window
+  // slots from the row's slot less a constant, no test an element), where it took the general path (a slot computed and
+  // three tests an element): the planes' tensor map then ends at row K, so the columns >= K hold zeros, added into slots
+  // inside the window. d_rows only. 0: the general path (r33 .. r52).
+  int edge_fast = 0;
   // Diagnostic (`scale hopper --trace-csv`; the skewed TMA kernel with 4 warpgroups only): when non-null, thread 0 of each block b <
   // trace_blocks writes COMBINE_TRACE_SLOTS words at d_trace + b * COMBINE_TRACE_SLOTS (r09_wgmma_math.hpp
   // CombineTrace: the block's entry and end on the global timer, its SM clocks at the prologue's end, after the wait
@@ -176,6 +182,7 @@ inline void set_wgmma_shape(WgmmaCombineArgs& a, const WgmmaShape& shape) {
   a.lean_prologue = shape.lean_prologue;
   a.skip_idle = shape.skip_idle;
   a.idle_discount = shape.idle_discount;
+  a.edge_fast = shape.edge_fast;
 }
 
 // What r09 needs of the GPU at this kp: wgmma (cc 9.x, sm_90a code) and its shared memory per block, the

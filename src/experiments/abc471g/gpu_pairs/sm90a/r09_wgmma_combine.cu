@@ -314,7 +314,11 @@ __device__ __forceinline__ void skew_sums(const WgmmaCombineArgs& a, const u32 (
   auto* ans = reinterpret_cast<unsigned long long*>(a.d_answer);
   u32* win = s_win + (copies == 4 ? q * stride : 0u);  // stride: WIN, or WIN + WINDOW_PAD (r43)
   const bool fits = span <= WIN;  // the same in every thread of the block
-  if (fits && a0 + BN <= K) {  // every column of the tile is < K: the entries' slots are this row's slot less a constant
+  // r53 (a.edge_fast): the last column tile (a0 + BN > K) on this path too. Its columns a >= K hold zeros there (the
+  // planes' map then ends at row K, so the copies fill P's rows >= K with zeros), and a zero added into a slot of the
+  // window changes nothing (slot x - base + 127 - 2q - off lies inside the span). Without it that tile takes the general
+  // path below (~3.3 us an epilogue against ~1.45, session 20's trace).
+  if (fits && (a0 + BN <= K || a.edge_fast)) {  // the entries' slots are this row's slot less a constant
     // Element e's column is a0 + 2q + 8 (e / 4) + (e & 1): its slot is the row's slot of column a0 + 2q less that.
     const bool lo_ok = m_lo < n, hi_ok = m_lo + 8 < n;
     u32* w_lo = win + skew_slot(lo_ok ? x_lo : base, base, a0, a0 + 2 * q);
@@ -851,14 +855,15 @@ void set_tma_smem_limit(u32 kp) {
   (void)wave_blocks<kernel>(block_threads(WGS), smem, kp);
 }
 
-// P's planes as a 3-D tensor of bytes {K columns, kp rows, planes}: the boxes past column K read zeros.
+// P's planes as a 3-D tensor of bytes {K columns, kp rows (r53: K), planes}: the boxes past column K (row K) read zeros.
 CUtensorMap planes_map(const WgmmaCombineArgs& a) {
   std::string why;
   const cuda::TensorMapEncodeTiled encode = cuda::tensor_map_encoder(&why);
   if (!encode) throw RunError("r13 wgmma combine (tma): " + why);
   CUtensorMap map;
   std::memset(&map, 0, sizeof map);
-  const cuuint64_t dims[3] = {a.k, a.kp, static_cast<cuuint64_t>(a.planes)};
+  // r53 (edge_fast): rows past K out of the map, so the copies fill them with zeros (the epilogue adds them unchecked)
+  const cuuint64_t dims[3] = {a.k, a.edge_fast ? a.k : a.kp, static_cast<cuuint64_t>(a.planes)};
   const cuuint64_t strides[2] = {a.kp, static_cast<cuuint64_t>(a.kp) * a.kp};  // bytes: a row, a plane
   const cuuint32_t box[3] = {64, BN, 1};  // one stage: 64 bytes of b x 128 rows
   const cuuint32_t elem_strides[3] = {1, 1, 1};
