@@ -14,5 +14,12 @@
 // stage-equivalents against r49's 38 if a light stage truly costs 0.6 - 0.75 of a full one: -0.3 to -0.6 us against
 // r49 in the same runs; nothing at 10^8 and 10^9 (the same combine, ~1 % of the solve). The trace's main loops of the
 // blocks that hold light stages say what one costs.
-// Measured: see the ladder row in docs/ABC471G_SCALE.md (filled in when measured).
+// Measured (H200, results/h200/2026-12-04-session20, calls 1-4, code of e33418c; every answer exact, GPU tests, memcheck
+// and racecheck clean): HELD at the max case, but not for the predicted reason. 53.62 us [53.50, 53.73] against r49's
+// 55.74 [55.55, 55.94] (eight processes each, one rung a process), 53.98 against 56.00 in call 1: -2.1 us, four times
+// the prediction. The max case's list holds 1172 rows (one idle warpgroup, not two); a light stage took 0.425 us against
+// a full one's 0.468 (0.91). Controls: K = 2400 (no idle warpgroup, r49's work and split exactly) +0.7 us (58.34 against
+// 57.66; most likely the light split's 64-bit divisions after griddepcontrol.wait), K = 2250 (two idle) a tie (55.97
+// against 55.84). The gain came from where the split put the blocks' boundaries: the last column tile's epilogue took a
+// slow general path (r53) and r51's costliest blocks held fewer of them. 10^8 339.39, 10^9 3039.39 us.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

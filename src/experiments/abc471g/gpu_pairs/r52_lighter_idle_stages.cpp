@@ -7,5 +7,7 @@
 // Prediction (max case): the split's model puts the costliest block at 36 stage-equivalents (r49 38, r51 37) if a light
 // stage costs half a full one, at 40 (a loss) if it costs 0.6, 46 if 0.75: a gain over r51 only if a light stage costs
 // <= ~0.55 of a full one. Nothing at 10^8 and 10^9.
-// Measured: see the ladder row in docs/ABC471G_SCALE.md (filled in when measured).
+// Measured (H200, results/h200/2026-12-04-session20/call1, code of e33418c): a LOSS, as predicted for the measured light
+// stage (0.91 of a full one): 56.74 us [56.61, 56.83] against r49's 56.00 and r51's 53.98 in the same five processes;
+// the combine alone 28.45 us (r49 27.01); 10^8 341.82, 10^9 3037.63 us.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

@@ -17,5 +17,11 @@
 // Prediction (max case): those epilogues ~1.5 us, the last block's end ~1-2 us earlier (the next blocks to end last
 // then end within ~0.5 us of the median's tail), the max case -1 to -2 us against r49 in the same runs; 10^8 and 10^9
 // unchanged (the same epilogues, ~1 % of the solve).
-// Measured: see the ladder row in docs/ABC471G_SCALE.md (filled in when measured).
+// Measured (H200, results/h200/2026-12-04-session20, calls 5 and 6, code of 563f280; every answer exact, GPU tests,
+// memcheck and racecheck clean): HELD, beyond the prediction. The max case 51.60 us [51.55, 51.81] against r49's 57.92
+// [57.79, 57.95] in the same four rounds (one rung a process), 51.49 against 57.76 in call 6: -6.3 us. In the binaries
+// without this change r49 read 55.74-56.00 the same day (its general path compiled slower beside r53's condition), so
+// -4.2 to -4.4 us against that figure. The cold traces' last block end 21.0-21.7 us against r49's 27.6-29.4, the
+// last-column-tile epilogues 1.43 us like the others; the combine alone 25.47 us (r49 27.26). K = 2400 53.86 (r49
+// 59.52), K = 2250 51.74 (57.89); 10^8 338.53 (344.27), 10^9 3033.73 (3034.98: a tie). The lowest max case measured.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
