@@ -444,6 +444,9 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   a.edge_fast = 1;  // r53's epilogue: the skewed product only
   EXPECT_EQ(refused(a, rs, "edge_fast = 1"), "named");
   a.edge_fast = 0;
+  a.lean_split = 1;  // r54's split: the TMA kernel only (good is tma 0)
+  EXPECT_EQ(refused(a, rs, "lean_split = 1"), "named");
+  a.lean_split = 0;
   const std::uint8_t image[16] = {};
   a.d_vimage = image;  // r49's image of V's copies: the TMA kernel only (good is tma 0)
   EXPECT_EQ(refused(a, rs, "d_vimage set with tma = 0"), "named");
@@ -536,6 +539,11 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   a.edge_fast = 2;
   EXPECT_EQ(refused(a, rs, "edge_fast = 2"), "named");
   a.edge_fast = 0;
+  a.lean_split = 1;
+  EXPECT_EQ(refused(a, rs, ""), "accepted") << "r54: r33's product, the split found once a block";
+  a.lean_split = 2;
+  EXPECT_EQ(refused(a, rs, "lean_split = 2"), "named");
+  a.lean_split = 0;
   a.window_pad = 0;
   a.early_copies = 0;
   a.early_rows = 0;

@@ -573,7 +573,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 54u);  // r00..r53 (r05..r53: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 55u);  // r00..r54 (r05..r54: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -1075,6 +1075,20 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(c53.partition_tile, c49.partition_tile);
   EXPECT_EQ(c53.combine_dependent, c49.combine_dependent);
   EXPECT_EQ(c53.combine_kind, c49.combine_kind);
+  // r54: r53 with the split found once a block in 32-bit arithmetic, nothing else changed
+  const gp::PairsRung& r54 = gp::find_rung("p54");
+  gp::PairsConfig c54 = r54.config();
+  EXPECT_EQ(r54.predecessor, "r53_edge_tile_fast");
+  EXPECT_EQ(c53.wgmma.lean_split, 0);
+  EXPECT_EQ(c54.wgmma.lean_split, 1);
+  EXPECT_EQ(c54.wgmma.edge_fast, 1);
+  EXPECT_EQ(c54.wgmma.skip_idle, 0);
+  EXPECT_EQ(c54.wgmma.segment_weight, c53.wgmma.segment_weight);
+  EXPECT_EQ(c54.wgmma.v_image, c53.wgmma.v_image);
+  EXPECT_EQ(c54.wgmma.window_pad, c53.wgmma.window_pad);
+  EXPECT_EQ(c54.partition_tile, c53.partition_tile);
+  EXPECT_EQ(c54.combine_dependent, c53.combine_dependent);
+  EXPECT_EQ(c54.combine_kind, c53.combine_kind);
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

@@ -255,6 +255,45 @@ TEST(Abc471gWgmmaEmu, LightSplitCoversEveryUnitOnce) {
               }
 }
 
+// r54: the 32-bit split and segments are the 64-bit ones wherever range_fits32 holds (the max case's shape among them).
+TEST(Abc471gWgmmaEmu, SplitIn32BitsIsTheSame) {
+  int checked = 0;
+  for (const u32 k : {1u, 37u, 300u, 2300u, 2400u, 8000u})
+    for (const u32 rows : {1u, 3u, 64u, 65u, 200u, 1148u, 1172u, 1229u, 2300u, 8000u})
+      for (const int planes : {1, 2, 4})
+        for (const u32 wgs : {2u, 4u})
+          for (const u32 grid : {1u, 7u, 132u, 264u})
+            for (const u32 w : {0u, 8u, 64u})
+              for (const u32 d : {0u, 1u, 2u}) {
+                if (rows > k) continue;
+                const r9::Units un = r9::units_rows(rows, k, planes, wgs, 64);
+                if (!r9::range_fits32(un, w, grid)) continue;
+                ++checked;
+                for (u32 b = 0; b <= grid; ++b) {
+                  const u64 want = d ? r9::block_begin_light(un, rows, wgs, b, grid, w, d) : r9::block_begin_weighted(un, b, grid, w);
+                  ASSERT_EQ(r9::block_begin32(un, rows, wgs, b, grid, w, d), want)
+                      << "block " << b << ", K " << k << ", rows " << rows << ", planes " << planes << ", grid " << grid
+                      << ", w " << w << ", d " << d;
+                  if (b == grid) continue;
+                  const u64 ub = want, ue = d ? r9::block_begin_light(un, rows, wgs, b + 1, grid, w, d)
+                                              : r9::block_begin_weighted(un, b + 1, grid, w);
+                  for (u64 u = ub; u < ue;) {
+                    const r9::Segment s64 = r9::segment_at(un, u, ue);
+                    const r9::Segment s32 = r9::segment_at32(un, static_cast<u32>(u), static_cast<u32>(ue));
+                    ASSERT_EQ(s32.plane, s64.plane);
+                    ASSERT_EQ(s32.k0, s64.k0);
+                    ASSERT_EQ(s32.a0, s64.a0);
+                    ASSERT_EQ(s32.s0, s64.s0);
+                    ASSERT_EQ(s32.nsteps, s64.nsteps);
+                    u += s64.nsteps;
+                  }
+                }
+              }
+  EXPECT_GT(checked, 1000);
+  EXPECT_TRUE(r9::range_fits32(r9::units_rows(1172, 2300, 1, 4, 64), 8, 132)) << "the max case's split fits";
+  EXPECT_FALSE(r9::range_fits32(r9::units_rows(16384, 16384, 8, 4, 64), 64, 132));
+}
+
 // r51, r52's model at the max case's shape (1150 rows, K = 2300, one plane, 132 blocks, a segment 8 stages): when a
 // stage of the last row tile (two warpgroups idle) truly costs what the discount says, the light split's costliest
 // block is cheaper than r46's split's, which still counts those stages as full ones.

@@ -94,7 +94,7 @@ void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
         std::to_string(a.early_copies) + ", early_rows = " + std::to_string(a.early_rows) +
         ", segment_weight = " + std::to_string(a.segment_weight) + ", lean_prologue = " + std::to_string(a.lean_prologue) +
         ", skip_idle = " + std::to_string(a.skip_idle) + ", idle_discount = " + std::to_string(a.idle_discount) +
-        ", edge_fast = " + std::to_string(a.edge_fast) + ")");
+        ", edge_fast = " + std::to_string(a.edge_fast) + ", lean_split = " + std::to_string(a.lean_split) + ")");
   };
   const auto is = [](int v, int x, int y) { return v == x || v == y; };
   if (a.k < 1) refuse("k = " + std::to_string(a.k) + " (must be >= 1)");
@@ -132,6 +132,8 @@ void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
     refuse("idle_discount = " + std::to_string(a.idle_discount) + " (must be 0, or 1 .. 2 with skip_idle: r51's split)");
   if (!is(a.edge_fast, 0, 1) || (a.edge_fast && !a.d_rows))
     refuse("edge_fast = " + std::to_string(a.edge_fast) + " (must be 0, or 1 with d_rows: r53's skewed epilogue)");
+  if (!is(a.lean_split, 0, 1) || (a.lean_split && a.tma != 1))
+    refuse("lean_split = " + std::to_string(a.lean_split) + " (must be 0, or 1 with tma 1: r54's split)");
   const int st = a.stages;
   const bool hankel_slots = st == 10 || st == 14;  // the bench and r36: the Hankel kernel with 3 or 7 groups in flight
   if (!(st == static_cast<int>(r09::STAGES) || (st == static_cast<int>(r09::DEEP_STAGES) && rs && a.inflight == 1) ||

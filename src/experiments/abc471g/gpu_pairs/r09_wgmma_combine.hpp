@@ -45,6 +45,7 @@ struct WgmmaShape {
   int skip_idle = 0;       // WgmmaCombineArgs::skip_idle (r51, r52: 1; the skewed combine only)
   int idle_discount = 0;   // WgmmaCombineArgs::idle_discount (r51: 1, r52: 2; with skip_idle only)
   int edge_fast = 0;       // WgmmaCombineArgs::edge_fast (r53: 1; the skewed combine only)
+  int lean_split = 0;      // WgmmaCombineArgs::lean_split (r54: 1; tma 1 only)
 };
 inline constexpr WgmmaShape WGMMA_SHAPES[] = {
     {WgmmaOperand::Rs, 2, 64, 0, 0},  {WgmmaOperand::Rs, 4, 64, 0, 0},  {WgmmaOperand::Ss, 2, 64, 0, 0},
@@ -153,6 +154,11 @@ struct WgmmaCombineArgs {
   // three tests an element): the planes' tensor map then ends at row K, so the columns >= K hold zeros, added into slots
   // inside the window. d_rows only. 0: the general path (r33 .. r52).
   int edge_fast = 0;
+  // r54 (r54_lean_split.cpp): 1 has thread 0 alone find the block's range of units and its first segment after
+  // griddepcontrol.wait (in 32-bit arithmetic when every product of the split fits: r09_wgmma_math.hpp block_begin32,
+  // segment_at32) and hand them to the block through shared memory; each later segment follows from the previous one
+  // (segment_after, no division). tma 1 only. 0: every thread finds them with 64-bit divisions (r13 .. r53).
+  int lean_split = 0;
   // Diagnostic (`scale hopper --trace-csv`; the skewed TMA kernel with 4 warpgroups only): when non-null, thread 0 of each block b <
   // trace_blocks writes COMBINE_TRACE_SLOTS words at d_trace + b * COMBINE_TRACE_SLOTS (r09_wgmma_math.hpp
   // CombineTrace: the block's entry and end on the global timer, its SM clocks at the prologue's end, after the wait
@@ -183,6 +189,7 @@ inline void set_wgmma_shape(WgmmaCombineArgs& a, const WgmmaShape& shape) {
   a.skip_idle = shape.skip_idle;
   a.idle_discount = shape.idle_discount;
   a.edge_fast = shape.edge_fast;
+  a.lean_split = shape.lean_split;
 }
 
 // What r09 needs of the GPU at this kp: wgmma (cc 9.x, sm_90a code) and its shared memory per block, the

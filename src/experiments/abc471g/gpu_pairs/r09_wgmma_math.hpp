@@ -121,6 +121,7 @@ JOSEKI_HD int planes_to_run(int planes, bool has_max, std::uint64_t max, int low
 struct Units {
   std::uint32_t bm = 128, bk = 64, tn = 1, steps = 1;  // rows per block, bytes per stage, column tiles, stages per tile
   std::uint64_t per_plane = 0, total = 0;
+  std::uint32_t tm = 0;  // row tiles (r54's block_begin32)
 };
 // m_rows rows of the product (k; r33: the rows x with V[x] = 0, compacted), k columns a and k bytes of b.
 JOSEKI_HD Units units_rows(std::uint32_t m_rows, std::uint32_t k, int planes, std::uint32_t wgs, std::uint32_t bk) {
@@ -130,6 +131,7 @@ JOSEKI_HD Units units_rows(std::uint32_t m_rows, std::uint32_t k, int planes, st
   const std::uint32_t tm = (m_rows + u.bm - 1) / u.bm;
   u.tn = (k + BN - 1) / BN;
   u.steps = (k + bk - 1) / bk;  // bk divides kp (a multiple of 128): no stage reads past it
+  u.tm = tm;
   u.per_plane = static_cast<std::uint64_t>(tm) * u.tn * u.steps;
   u.total = u.per_plane * static_cast<std::uint64_t>(planes > 0 ? planes : 0);
   return u;
@@ -214,6 +216,51 @@ JOSEKI_HD Segment segment_at(const Units& u, std::uint64_t at, std::uint64_t end
   s.s0 = static_cast<std::uint32_t>(rem - static_cast<std::uint64_t>(tile) * u.steps);
   const std::uint64_t left = end - at, in_tile = u.steps - s.s0;
   s.nsteps = static_cast<std::uint32_t>(left < in_tile ? left : in_tile);
+  s.k0 = (tile / u.tn) * u.bm;
+  s.a0 = (tile % u.tn) * BN;
+  return s;
+}
+
+// r54: block_begin_weighted (d = 0) or block_begin_light (d > 0) and segment_at in 32-bit arithmetic, valid when
+// range_fits32 holds (every product of the cost line below 2^32: the max case's is ~3e7). The same results (unit-tested
+// against the 64-bit functions); a 32-bit division is a fraction of a 64-bit one's instructions and latency.
+JOSEKI_HD bool range_fits32(const Units& u, std::uint32_t w, std::uint32_t grid) {
+  const std::uint64_t bound = u.total * 8ull * (1ull + w);
+  return bound < (1ull << 32) && bound * (static_cast<std::uint64_t>(grid) + 1) < (1ull << 32);
+}
+JOSEKI_HD std::uint32_t block_begin32(const Units& u, std::uint32_t rows, std::uint32_t wgs, std::uint32_t block,
+                                      std::uint32_t grid, std::uint32_t w, std::uint32_t d) {
+  using U = std::uint32_t;
+  const U total = static_cast<U>(u.total), per_plane = static_cast<U>(u.per_plane);
+  if (total == 0 || per_plane == 0) return 0;
+  if (d == 0) {
+    if (w == 0) return total * block / grid;
+    const U span = u.steps + w, tiles = total / u.steps;
+    const U at = tiles * span * block / grid, t = at / span, r = at - t * span;
+    return t * u.steps + (r > w ? r - w : 0u);
+  }
+  const U planes = total / per_plane, na = active_warpgroups(rows, (u.tm - 1) * u.bm, wgs);
+  const U cl = 8u - (wgs - na) * d, ww = 8u * w, span_f = ww + 8u * u.steps, span_l = ww + cl * u.steps;
+  const U full_tiles = (u.tm - 1) * u.tn, full_cost = full_tiles * span_f, plane_cost = full_cost + u.tn * span_l;
+  const U at = planes * plane_cost * block / grid, p = at / plane_cost;
+  if (p >= planes) return total;
+  const U rem = at - p * plane_cost, base = p * per_plane;
+  if (rem < full_cost) {
+    const U t = rem / span_f, r = rem - t * span_f;
+    return base + t * u.steps + (r > ww ? (r - ww) / 8u : 0u);
+  }
+  const U t = (rem - full_cost) / span_l, r = rem - full_cost - t * span_l;
+  return base + (full_tiles + t) * u.steps + (r > ww ? (r - ww) / cl : 0u);
+}
+JOSEKI_HD Segment segment_at32(const Units& u, std::uint32_t at, std::uint32_t end) {
+  using U = std::uint32_t;
+  Segment s;
+  const U per_plane = static_cast<U>(u.per_plane);
+  s.plane = at / per_plane;
+  const U rem = at - s.plane * per_plane, tile = rem / u.steps;
+  s.s0 = rem - tile * u.steps;
+  const U left = end - at, in_tile = u.steps - s.s0;
+  s.nsteps = left < in_tile ? left : in_tile;
   s.k0 = (tile / u.tn) * u.bm;
   s.a0 = (tile % u.tn) * BN;
   return s;

@@ -569,7 +569,7 @@ __device__ __forceinline__ u64 desc_sw64(u32 saddr) {
 // loads, only a descriptor per k32 step.
 // TRACE: the block's clocks into a.d_trace (a diagnostic; its own instantiation, so that the kernels the rungs time
 // keep their registers: the trace's live clocks made the traced kernel spill).
-template <u32 WGS, u32 BK, u32 NST, bool SKEW = false, bool HANKEL = false, bool TRACE = false>
+template <u32 WGS, u32 BK, u32 NST, bool SKEW = false, bool HANKEL = false, bool TRACE = false, bool LEAN = false>
 __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
     wgmma_combine_tma_kernel(const __grid_constant__ CUtensorMap map, WgmmaCombineArgs a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -642,10 +642,26 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
   // r51, r52: the warpgroups past the rows skip their stages, and the split weighs the last row tile's stages lighter
   const bool skip_idle = SKEW && a.skip_idle != 0;
   const u32 discount = skip_idle ? static_cast<u32>(a.idle_discount) : 0u;
-  const u64 u_begin = discount ? block_begin_light(un, a.rows, WGS, blockIdx.x, gridDim.x, sw, discount)
-                               : block_begin_weighted(un, blockIdx.x, gridDim.x, sw),
-            u_end = discount ? block_begin_light(un, a.rows, WGS, blockIdx.x + 1, gridDim.x, sw, discount)
-                             : block_begin_weighted(un, blockIdx.x + 1, gridDim.x, sw);
+  // r54 (LEAN: a.lean_split, launched when range_fits32 holds): thread 0 alone finds the block's range in 32-bit
+  // arithmetic and hands it to the others through shared memory, and each segment is found in 32-bit arithmetic too.
+  // Otherwise every thread finds them itself with 64-bit divisions (r33 .. r53), on every block's critical path.
+  u32 lean_begin = 0, lean_end = 0;
+  if constexpr (LEAN) {
+    __shared__ u32 s_range[2];
+    if (tid == 0) {
+      s_range[0] = block_begin32(un, a.rows, WGS, blockIdx.x, gridDim.x, sw, discount);
+      s_range[1] = block_begin32(un, a.rows, WGS, blockIdx.x + 1, gridDim.x, sw, discount);
+    }
+    __syncthreads();
+    lean_begin = s_range[0];
+    lean_end = s_range[1];
+  }
+  const u64 u_begin = LEAN       ? u64{lean_begin}
+                      : discount ? block_begin_light(un, a.rows, WGS, blockIdx.x, gridDim.x, sw, discount)
+                                 : block_begin_weighted(un, blockIdx.x, gridDim.x, sw),
+            u_end = LEAN       ? u64{lean_end}
+                    : discount ? block_begin_light(un, a.rows, WGS, blockIdx.x + 1, gridDim.x, sw, discount)
+                               : block_begin_weighted(un, blockIdx.x + 1, gridDim.x, sw);
   const auto trace_end = [&] {
     if (!tracing) return;
     tr(TRACE_CLK_END) = clock64();
@@ -682,7 +698,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
   u32 next_lo = 0, next_hi = 0;  // r45: this segment's rows, loaded before the previous segment's epilogue
   bool rows_ready = false;
   for (u64 u = u_begin; u < u_end;) {
-    const Segment sg = segment_at(un, u, u_end);
+    const Segment sg = LEAN ? segment_at32(un, static_cast<u32>(u), static_cast<u32>(u_end)) : segment_at(un, u, u_end);
     u += sg.nsteps;
     if (tracing) {
       tr(TRACE_CLK_LOOPS) -= clock64();  // + the loop's end below
@@ -847,9 +863,9 @@ std::size_t tma_kernel_smem(u32 kp, u32 nst, u32 wgs) {
   return tma_smem_bytes(kp, nst, 64) + (SKEW ? skew_window_bytes(kp, wgs) : 0);
 }
 
-template <u32 WGS, u32 NST, bool SKEW = false, bool HANKEL = false, bool TRACE = false>
+template <u32 WGS, u32 NST, bool SKEW = false, bool HANKEL = false, bool TRACE = false, bool LEAN = false>
 void set_tma_smem_limit(u32 kp) {
-  constexpr auto kernel = wgmma_combine_tma_kernel<WGS, 64, NST, SKEW, HANKEL, TRACE>;
+  constexpr auto kernel = wgmma_combine_tma_kernel<WGS, 64, NST, SKEW, HANKEL, TRACE, LEAN>;
   const std::size_t smem = tma_kernel_smem<SKEW, HANKEL>(kp, NST, WGS);
   JOSEKI_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   (void)wave_blocks<kernel>(block_threads(WGS), smem, kp);
@@ -875,15 +891,20 @@ CUtensorMap planes_map(const WgmmaCombineArgs& a) {
   return map;
 }
 
-template <u32 WGS, u32 NST, bool SKEW = false, bool HANKEL = false, bool TRACE = false>
+template <u32 WGS, u32 NST, bool SKEW = false, bool HANKEL = false, bool TRACE = false, bool LEAN = false>
 void launch_tma_nst(const WgmmaCombineArgs& a, cudaStream_t s) {
   const u64 total = units_rows(SKEW ? a.rows : a.k, a.k, a.planes, WGS, 64).total;
   if (total == 0) return;  // r33 with no row (V all ones): nothing to add
   const CUtensorMap map = planes_map(a);
-  constexpr auto kernel = wgmma_combine_tma_kernel<WGS, 64, NST, SKEW, HANKEL, TRACE>;
+  constexpr auto kernel = wgmma_combine_tma_kernel<WGS, 64, NST, SKEW, HANKEL, TRACE, LEAN>;
   const std::size_t smem = tma_kernel_smem<SKEW, HANKEL>(a.kp, NST, WGS);
   const u32 wave = wave_blocks<kernel>(block_threads(WGS), smem, a.kp);
   const u32 blocks = static_cast<u32>(total < wave ? total : wave);
+  if constexpr (LEAN) {  // r54's 32-bit split needs every product of the cost line below 2^32 (at most a.planes planes)
+    const Units most = units_rows(SKEW ? a.rows : a.k, a.k, a.planes, WGS, 64);
+    if (!range_fits32(most, static_cast<u32>(a.segment_weight), blocks))
+      return launch_tma_nst<WGS, NST, SKEW, HANKEL, TRACE, false>(a, s);
+  }
   if (a.dependent) {  // r38: a programmatic dependent of the previous kernel (the kernel waits for it: griddepcontrol)
     cuda::launch_programmatic(kernel, dim3(blocks), dim3(block_threads(WGS)), smem, s, true, map, a);
   } else {
@@ -894,8 +915,13 @@ void launch_tma_nst(const WgmmaCombineArgs& a, cudaStream_t s) {
 template <u32 WGS>
 void launch_tma(const WgmmaCombineArgs& a, bool ss, cudaStream_t s) {
   if (a.d_rows) {  // r33 (check_wgmma_combine_args: 8 stages; the trace: 4 warpgroups only)
-    if constexpr (WGS == 4)
+    if constexpr (WGS == 4) {
+      if (a.lean_split) {  // r54 (launch_tma_nst falls back to r53's kernel when the split does not fit 32 bits)
+        if (a.d_trace) return launch_tma_nst<WGS, TMA_DEEPER_STAGES, true, false, true, true>(a, s);
+        return launch_tma_nst<WGS, TMA_DEEPER_STAGES, true, false, false, true>(a, s);
+      }
       if (a.d_trace) return launch_tma_nst<WGS, TMA_DEEPER_STAGES, true, false, true>(a, s);
+    }
     return launch_tma_nst<WGS, TMA_DEEPER_STAGES, true>(a, s);
   }
   if (ss) {  // r35 (8 slots), r36 (14: groups of 4 stages), the bench's 10 (groups of 2); checked: kp in reach
@@ -967,6 +993,8 @@ void prepare_wgmma_combine(std::uint32_t kp) {
   set_tma_smem_limit<4, TMA_DEEPER_STAGES>(kp);
   set_tma_smem_limit<4, TMA_DEEPER_STAGES, true>(kp);
   set_tma_smem_limit<4, TMA_DEEPER_STAGES, true, false, true>(kp);  // the traced r33 kernel
+  set_tma_smem_limit<4, TMA_DEEPER_STAGES, true, false, false, true>(kp);  // r54's
+  set_tma_smem_limit<4, TMA_DEEPER_STAGES, true, false, true, true>(kp);   // r54's, traced
   set_tma_smem_limit<2, TMA_DEEPER_STAGES, true>(kp);
   // r35's H grows with kp: beyond each kernel's reach the launcher refuses the shape (a clear error)
   if (kp <= hankel_max_kp(TMA_DEEPER_STAGES)) {

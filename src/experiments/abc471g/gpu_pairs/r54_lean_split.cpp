@@ -1,0 +1,18 @@
+// Rung 54 of the gpu-pairs ladder (issue 19, the max-case goal): r53 with the combine's split found once a block, in
+// 32-bit arithmetic (WgmmaShape::lean_split = 1 -> WgmmaCombineArgs::lean_split; the kernel's LEAN instantiation in
+// sm90a/r09_wgmma_combine.cu, r09_wgmma_math.hpp block_begin32, segment_at32). This file holds no code: the rung is that
+// knob.
+//
+// What changed from r53: after griddepcontrol.wait every thread of a combine block found its block's range of units
+// (block_begin_weighted: three dependent 64-bit divisions a bound) and then each segment (segment_at: two more), all 512
+// threads the same 64-bit divisions, ~70 instructions each, on the critical path of every block. Here thread 0 alone
+// finds the range in 32-bit arithmetic and hands it over in shared memory (one block barrier), and each segment is found
+// in 32-bit arithmetic. The launch uses it only when every product of the split fits 32 bits (range_fits32: the max
+// case's is ~3e7); otherwise it runs r53's kernel. The same ranges and segments (unit-tested against the 64-bit ones).
+// Why: session 20's control at K = 2400 (results/h200/2026-12-04-session20/call3) measured r51 0.7 us slower than r49
+// with the same work and the same split, where r51 only adds two or three dependent 64-bit divisions of its light
+// split after the wait: ~0.25 us a division, issue-bound across 16 warps.
+// Prediction (max case): -0.5 to -1.2 us against r53 in the same runs (r53's ~5-6 dependent 64-bit divisions after the
+// wait); nothing at 10^8 and 10^9 beyond that.
+// Measured: see the ladder row in docs/ABC471G_SCALE.md (filled in when measured).
+#include "experiments/abc471g/gpu_pairs/pipeline.hpp"
