@@ -14,5 +14,9 @@
 // split after the wait: ~0.25 us a division, issue-bound across 16 warps.
 // Prediction (max case): -0.5 to -1.2 us against r53 in the same runs (r53's ~5-6 dependent 64-bit divisions after the
 // wait); nothing at 10^8 and 10^9 beyond that.
-// Measured: see the ladder row in docs/ABC471G_SCALE.md (filled in when measured).
+// Measured (H200, results/h200/2026-12-04-session20/call7, code of 89f2a9d; every answer exact, GPU tests, memcheck and
+// racecheck clean): HELD, at the low end. The max case 50.82 us [50.75, 50.98] against r53's 51.49 [51.33, 51.49] and
+// r49's 57.44 in the same four rounds (one rung a process): -0.67 us. The combine alone 24.90 us (r53 25.28); the cold
+// traces' last end 20.5-20.9 us from the first entry (r53 21.2-21.7). 10^8 337.25 (r53 338.64), 10^9 3037.89 us
+// (3042.78). The lowest max case measured. (The traced LEAN instantiation spills 8 bytes, the timed one none.)
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
