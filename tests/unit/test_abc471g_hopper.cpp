@@ -540,7 +540,11 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   EXPECT_EQ(refused(a, rs, "edge_fast = 2"), "named");
   a.edge_fast = 0;
   a.lean_split = 1;
+  EXPECT_EQ(refused(a, rs, "lean_split = 1"), "named") << "r54: 4 warpgroups only (a has " << a.warpgroups << ")";
+  const int wgs_before = a.warpgroups;
+  a.warpgroups = 4;
   EXPECT_EQ(refused(a, rs, ""), "accepted") << "r54: r33's product, the split found once a block";
+  a.warpgroups = wgs_before;
   a.lean_split = 2;
   EXPECT_EQ(refused(a, rs, "lean_split = 2"), "named");
   a.lean_split = 0;

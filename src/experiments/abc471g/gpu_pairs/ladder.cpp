@@ -546,10 +546,10 @@ const std::vector<PairsRung>& pairs_ladder() {
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_edge_fast(with_v_image(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256)))))))),
         gpu_rung("p54", 54, "r54_lean_split", "r53 + the combine's split found once a block, in 32-bit arithmetic",
-                 "r53 with the block's range of units and first segment found by thread 0 alone after the wait for the "
-                 "histograms, in 32-bit arithmetic where it fits, and handed over in shared memory; later segments "
-                 "follow without a division (WgmmaCombineArgs::lean_split), where all 512 threads ran the same 64-bit "
-                 "divisions on every block's critical path",
+                 "r53 with the block's range of units found by thread 0 alone after the wait for the histograms, in "
+                 "32-bit arithmetic, and handed over in shared memory, and each segment found in 32-bit arithmetic "
+                 "(WgmmaCombineArgs::lean_split), where all 512 threads ran the same 64-bit divisions on every "
+                 "block's critical path",
                  "r53_edge_tile_fast", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_lean_split(with_edge_fast(with_v_image(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256))))))))),

@@ -132,8 +132,9 @@ void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
     refuse("idle_discount = " + std::to_string(a.idle_discount) + " (must be 0, or 1 .. 2 with skip_idle: r51's split)");
   if (!is(a.edge_fast, 0, 1) || (a.edge_fast && !a.d_rows))
     refuse("edge_fast = " + std::to_string(a.edge_fast) + " (must be 0, or 1 with d_rows: r53's skewed epilogue)");
-  if (!is(a.lean_split, 0, 1) || (a.lean_split && a.tma != 1))
-    refuse("lean_split = " + std::to_string(a.lean_split) + " (must be 0, or 1 with tma 1: r54's split)");
+  if (!is(a.lean_split, 0, 1) || (a.lean_split && (a.tma != 1 || !a.d_rows || a.warpgroups != 4)))
+    refuse("lean_split = " + std::to_string(a.lean_split) +
+           " (must be 0, or 1 with tma 1, d_rows and 4 warpgroups: r54's split of the skewed product)");
   const int st = a.stages;
   const bool hankel_slots = st == 10 || st == 14;  // the bench and r36: the Hankel kernel with 3 or 7 groups in flight
   if (!(st == static_cast<int>(r09::STAGES) || (st == static_cast<int>(r09::DEEP_STAGES) && rs && a.inflight == 1) ||

@@ -154,10 +154,11 @@ struct WgmmaCombineArgs {
   // three tests an element): the planes' tensor map then ends at row K, so the columns >= K hold zeros, added into slots
   // inside the window. d_rows only. 0: the general path (r33 .. r52).
   int edge_fast = 0;
-  // r54 (r54_lean_split.cpp): 1 has thread 0 alone find the block's range of units and its first segment after
-  // griddepcontrol.wait (in 32-bit arithmetic when every product of the split fits: r09_wgmma_math.hpp block_begin32,
-  // segment_at32) and hand them to the block through shared memory; each later segment follows from the previous one
-  // (segment_after, no division). tma 1 only. 0: every thread finds them with 64-bit divisions (r13 .. r53).
+  // r54 (r54_lean_split.cpp): 1 has thread 0 alone find the block's range of units after griddepcontrol.wait, in 32-bit
+  // arithmetic (r09_wgmma_math.hpp block_begin32), and hand it to the block through shared memory; every thread then
+  // finds each segment in 32-bit arithmetic (segment_at32). Used when every product of the split fits 32 bits
+  // (range_fits32), else the launch runs r53's kernel. The skewed product (d_rows) with tma 1 and 4 warpgroups only.
+  // 0: every thread finds them with 64-bit divisions (r13 .. r53).
   int lean_split = 0;
   // Diagnostic (`scale hopper --trace-csv`; the skewed TMA kernel with 4 warpgroups only): when non-null, thread 0 of each block b <
   // trace_blocks writes COMBINE_TRACE_SLOTS words at d_trace + b * COMBINE_TRACE_SLOTS (r09_wgmma_math.hpp

@@ -647,7 +647,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
   // Otherwise every thread finds them itself with 64-bit divisions (r33 .. r53), on every block's critical path.
   u32 lean_begin = 0, lean_end = 0;
   if constexpr (LEAN) {
-    __shared__ u32 s_range[2];
+    __shared__ u32 s_range[2];  // 8 bytes of static shared memory, within the 1 KB alignment slack of the dynamic part
     if (tid == 0) {
       s_range[0] = block_begin32(un, a.rows, WGS, blockIdx.x, gridDim.x, sw, discount);
       s_range[1] = block_begin32(un, a.rows, WGS, blockIdx.x + 1, gridDim.x, sw, discount);
