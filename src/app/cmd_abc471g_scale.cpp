@@ -310,9 +310,10 @@ void add_scale(CLI::App* parent, Context& ctx) {
                        "combine splits, no sweeps (default: every rung and sweep)")
         ->delimiter(',');
     hopper->add_option("--trace-csv", *trace_csv,
-                       "after each rung on joseki's wgmma combine is timed, one more solve with the combine kernel's "
-                       "trace: a summary under the rung (block starts, releases and ends, a stage's and an epilogue's "
-                       "time) and each block's row in this CSV file");
+                       "after each rung on joseki's wgmma combine is timed, one more solve, cold like the timed ones (L2 "
+                       "flushed first), with the combine kernel's trace: a summary under the rung (block starts, "
+                       "releases and ends, a stage's and an epilogue's time, the first entry and last end from the "
+                       "solve's start) and each block's row in this CSV file");
   }
   {  // wgmma (issue 19, r09): the wgmma combine alone, beside "r04's combine alone" of `scale hopper`
     auto spec = std::make_shared<g::InstanceSpec>();

@@ -893,15 +893,15 @@ CUtensorMap planes_map(const WgmmaCombineArgs& a) {
 
 template <u32 WGS, u32 NST, bool SKEW = false, bool HANKEL = false, bool TRACE = false, bool LEAN = false>
 void launch_tma_nst(const WgmmaCombineArgs& a, cudaStream_t s) {
-  const u64 total = units_rows(SKEW ? a.rows : a.k, a.k, a.planes, WGS, 64).total;
+  const Units most = units_rows(SKEW ? a.rows : a.k, a.k, a.planes, WGS, 64);  // at most a.planes planes
+  const u64 total = most.total;
   if (total == 0) return;  // r33 with no row (V all ones): nothing to add
   const CUtensorMap map = planes_map(a);
   constexpr auto kernel = wgmma_combine_tma_kernel<WGS, 64, NST, SKEW, HANKEL, TRACE, LEAN>;
   const std::size_t smem = tma_kernel_smem<SKEW, HANKEL>(a.kp, NST, WGS);
   const u32 wave = wave_blocks<kernel>(block_threads(WGS), smem, a.kp);
   const u32 blocks = static_cast<u32>(total < wave ? total : wave);
-  if constexpr (LEAN) {  // r54's 32-bit split needs every product of the cost line below 2^32 (at most a.planes planes)
-    const Units most = units_rows(SKEW ? a.rows : a.k, a.k, a.planes, WGS, 64);
+  if constexpr (LEAN) {  // r54's 32-bit split needs every product of the cost line below 2^32
     if (!range_fits32(most, static_cast<u32>(a.segment_weight), blocks))
       return launch_tma_nst<WGS, NST, SKEW, HANKEL, TRACE, false>(a, s);
   }
