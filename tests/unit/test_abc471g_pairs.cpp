@@ -573,7 +573,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 55u);  // r00..r54 (r05..r54: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 56u);  // r00..r55 (r05..r55: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -1089,6 +1089,21 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(c54.partition_tile, c53.partition_tile);
   EXPECT_EQ(c54.combine_dependent, c53.combine_dependent);
   EXPECT_EQ(c54.combine_kind, c53.combine_kind);
+  // r55: r54 with r51's idle warpgroups skipping their stages (discount 1), nothing else changed
+  const gp::PairsRung& r55 = gp::find_rung("p55");
+  gp::PairsConfig c55 = r55.config();
+  EXPECT_EQ(r55.predecessor, "r54_lean_split");
+  EXPECT_EQ(c55.wgmma.skip_idle, 1);
+  EXPECT_EQ(c55.wgmma.idle_discount, 1);
+  EXPECT_EQ(c55.wgmma.lean_split, c54.wgmma.lean_split);
+  EXPECT_EQ(c55.wgmma.edge_fast, c54.wgmma.edge_fast);
+  EXPECT_EQ(c55.wgmma.segment_weight, c54.wgmma.segment_weight);
+  EXPECT_EQ(c55.wgmma.v_image, c54.wgmma.v_image);
+  EXPECT_EQ(c55.wgmma.window_pad, c54.wgmma.window_pad);
+  EXPECT_EQ(c55.wgmma.stages, c54.wgmma.stages);
+  EXPECT_EQ(c55.partition_tile, c54.partition_tile);
+  EXPECT_EQ(c55.combine_dependent, c54.combine_dependent);
+  EXPECT_EQ(c55.combine_kind, c54.combine_kind);
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

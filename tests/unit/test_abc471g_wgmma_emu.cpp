@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -697,6 +698,14 @@ TEST(Abc471gCombineTrace, ParsesAndSummarisesTheBlocksWords) {
   w[2 * COMBINE_TRACE_SLOTS + r9::TRACE_CLK_GO] = 1;  // before its entry: backwards
   EXPECT_THROW(gp2::parse_combine_trace(w), joseki::RunError);
   EXPECT_TRUE(gp2::parse_combine_trace(std::vector<u64>(COMBINE_TRACE_SLOTS, 0)).empty());
+  // From a mark on the global timer: the first entry and the last end over the blocks that wrote both.
+  const std::optional<gp2::TraceFromMark> f = gp2::trace_from_mark(w, 970'000);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_NEAR(f->first_entry, 30.0, 1e-9);
+  EXPECT_NEAR(f->last_end, 50.0, 1e-9);
+  EXPECT_FALSE(gp2::trace_from_mark(w, 1'002'000).has_value()) << "an entry before the mark: not this solve's";
+  EXPECT_FALSE(gp2::trace_from_mark(std::vector<u64>(COMBINE_TRACE_SLOTS, 0), 0).has_value()) << "no block wrote";
+  EXPECT_FALSE(gp2::trace_from_mark(std::vector<u64>(COMBINE_TRACE_SLOTS - 1, 5), 0).has_value()) << "a partial block";
 }
 
 // r49: the host's image of V's four copies is, byte for byte, what load_v builds in shared memory (the emulation's

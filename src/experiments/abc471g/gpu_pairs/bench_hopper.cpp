@@ -220,21 +220,13 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
       JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
       const std::vector<TraceBlock> blocks = parse_combine_trace(words);
       const TraceSummary ts = summarize_trace(blocks);
-      // From the mark: the first block's entry and the last block's end (the global timer's words of the trace).
-      std::uint64_t first = ~std::uint64_t{0}, last = 0;
-      for (std::size_t b = 0; b + r09::COMBINE_TRACE_SLOTS <= words.size(); b += r09::COMBINE_TRACE_SLOTS)
-        if (words[b + r09::TRACE_GT_ENTRY] && words[b + r09::TRACE_GT_END]) {
-          first = std::min(first, words[b + r09::TRACE_GT_ENTRY]);
-          last = std::max(last, words[b + r09::TRACE_GT_END]);
-        }
-      const bool marked = last > 0 && first >= start;
-      const double first_us = marked ? (first - start) * 1e-3 : 0.0, last_us = marked ? (last - start) * 1e-3 : 0.0;
+      const std::optional<TraceFromMark> from = trace_from_mark(words, start);
       o.say("    trace: " + describe_trace(ts) +
-            (marked ? fmt::format("; from the solve's start: first entry {:.2f} us, last end {:.2f} us", first_us, last_us)
-                    : ""));
-      if (marked) {
-        r.extra["combine_trace_from_start"] = {{"first_entry_us", first_us}, {"last_end_us", last_us}};
-      }
+            (from ? fmt::format("; from the solve's start: first entry {:.2f} us, last end {:.2f} us", from->first_entry,
+                                from->last_end)
+                  : ""));
+      if (from)
+        r.extra["combine_trace_from_start"] = {{"first_entry_us", from->first_entry}, {"last_end_us", from->last_end}};
       r.extra["combine_trace"] = {{"blocks", ts.blocks},
                                   {"entry_spread_us", ts.entry_spread}, {"prologue_us", ts.prologue},
                                   {"last_go_us", ts.last_go},      {"end_min_us", ts.end_min},

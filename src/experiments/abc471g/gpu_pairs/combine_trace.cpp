@@ -20,6 +20,18 @@ double median_of(std::vector<double> v) {
 
 }  // namespace
 
+std::optional<TraceFromMark> trace_from_mark(const std::vector<std::uint64_t>& words, std::uint64_t mark) {
+  using namespace r09;
+  std::uint64_t first = ~std::uint64_t{0}, last = 0;
+  for (std::size_t b = 0; b + COMBINE_TRACE_SLOTS <= words.size(); b += COMBINE_TRACE_SLOTS)
+    if (words[b + TRACE_GT_ENTRY] && words[b + TRACE_GT_END]) {
+      first = std::min(first, words[b + TRACE_GT_ENTRY]);
+      last = std::max(last, words[b + TRACE_GT_END]);
+    }
+  if (last == 0 || first < mark || last < first) return std::nullopt;
+  return TraceFromMark{static_cast<double>(first - mark) * 1e-3, static_cast<double>(last - mark) * 1e-3};
+}
+
 std::vector<TraceBlock> parse_combine_trace(const std::vector<std::uint64_t>& words) {
   using namespace r09;
   const std::size_t n = words.size() / COMBINE_TRACE_SLOTS;

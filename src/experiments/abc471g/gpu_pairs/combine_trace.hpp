@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,13 @@ struct TraceSummary {
 // zeros) are left out. Throws RunError when a block's words contradict each other (its clocks running backwards).
 std::vector<TraceBlock> parse_combine_trace(const std::vector<std::uint64_t>& words);
 TraceSummary summarize_trace(const std::vector<TraceBlock>& blocks);
+// The combine's first entry and last end in us after `mark`, a global-timer word written just before the solve (the
+// traced solve of `scale hopper --trace-csv`): the count's part of the solve is the first entry. nullopt when no block
+// wrote both its entry and its end, or when an entry precedes the mark (the mark is not this solve's).
+struct TraceFromMark {
+  double first_entry = 0, last_end = 0;
+};
+std::optional<TraceFromMark> trace_from_mark(const std::vector<std::uint64_t>& words, std::uint64_t mark);
 std::string describe_trace(const TraceSummary& s);
 // CSV rows (no header) of one rung's blocks: rung,block,sm,segments,stages,entry_us,ready_us,go_us,end_us,loops_us,
 // epilogues_us.

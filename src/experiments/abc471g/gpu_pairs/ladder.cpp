@@ -553,6 +553,14 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r53_edge_tile_fast", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_lean_split(with_edge_fast(with_v_image(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256))))))))),
+        gpu_rung("p55", 55, "r55_lean_idle_skip", "r54 + the idle warpgroups skip their stages (r51's knobs)",
+                 "r54 with the skewed combine's warpgroups that hold no row of the list (the last row tile's) only "
+                 "waiting for each stage's bytes and releasing the slot (no fragments, no wgmma; "
+                 "WgmmaCombineArgs::skip_idle), and the 32-bit split weighing such a stage 7/8 of a full one "
+                 "(idle_discount 1): r51's move without its 64-bit split or the slow edge tile it happened to fix",
+                 "r54_lean_split", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_idle_skipped(1, with_lean_split(with_edge_fast(with_v_image(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256)))))))))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =
