@@ -13,5 +13,14 @@
 // Prediction (max case): a fifth of the stages 9 % cheaper, ~13 us of main loops a block: -0.1 to -0.3 us against r54
 // in the same runs (within about twice the spread of one rung's processes, so four rounds at least); nothing at 10^8 and
 // 10^9 (the same combine, ~1 % of the solve).
-// Measured: see results/h200/2026-12-04-session21 (filled in below once measured).
+// Measured (H200, results/h200/2026-12-04-session21/call1, code of 45189a2; every answer exact, GPU tests, memcheck and
+// racecheck clean): WRONG for the solve, a tie. Max case 51.01 us [50.91, 51.17] against r54's 51.17 [50.88, 51.30] in
+// the same five rounds (one rung a process): -0.16 us, inside both spreads and the size of the control's noise (K = 2400,
+// no idle warpgroup, the same work: +0.18 us). The combine alone did gain: 24.58 against 25.12 us (lower in all five
+// processes), and K = 2250 (two idle warpgroups) -0.24 us. Why the solve did not follow, from the cold traces: the
+// blocks that end last are, in both rungs, blocks of one segment and 30 stages and blocks of two segments and 22 stages
+// (the second segment's fill makes their stages 0.53-0.57 us against 0.47), within ~0.3 us of each other, and none
+// holds a light stage; the saving spread over the wave is ~0.6 of a stage a block, under the split's granularity, so
+// they kept their stages. Only the blocks of the last row tile end earlier (the median end -0.8 us, the maximum not).
+// 10^8 336.42 (r54 337.02), 10^9 3035.97 us (3037.89). Kept as a negative rung.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
