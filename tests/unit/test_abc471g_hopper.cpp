@@ -447,6 +447,9 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   a.lean_split = 1;  // r54's split: the TMA kernel only (good is tma 0)
   EXPECT_EQ(refused(a, rs, "lean_split = 1"), "named");
   a.lean_split = 0;
+  a.ahead = 4;  // r56's copies ahead: only with lean_split
+  EXPECT_EQ(refused(a, rs, "ahead = 4"), "named");
+  a.ahead = 0;
   const std::uint8_t image[16] = {};
   a.d_vimage = image;  // r49's image of V's copies: the TMA kernel only (good is tma 0)
   EXPECT_EQ(refused(a, rs, "d_vimage set with tma = 0"), "named");
@@ -544,6 +547,15 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   const int wgs_before = a.warpgroups;
   a.warpgroups = 4;
   EXPECT_EQ(refused(a, rs, ""), "accepted") << "r54: r33's product, the split found once a block";
+  for (const int ahead : {1, 3, 4, a.stages - 2}) {  // r56, r57: 1 .. stages - 2 copied ahead
+    a.ahead = ahead;
+    EXPECT_EQ(refused(a, rs, ""), "accepted") << "ahead = " << ahead << " of " << a.stages << " stages";
+  }
+  for (const int ahead : {-1, a.stages - 1, a.stages}) {  // stages - 1 would wait on a slot its own stage releases
+    a.ahead = ahead;
+    EXPECT_EQ(refused(a, rs, "ahead = " + std::to_string(ahead)), "named") << "of " << a.stages << " stages";
+  }
+  a.ahead = 0;
   a.warpgroups = wgs_before;
   a.lean_split = 2;
   EXPECT_EQ(refused(a, rs, "lean_split = 2"), "named");

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <random>
 #include <set>
+#include <tuple>
 
 #include "backend/gpu.hpp"
 #include "experiments/abc471g/cost/dispatch.hpp"
@@ -573,7 +574,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 56u);  // r00..r55 (r05..r55: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 58u);  // r00..r57 (r05..r57: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -1104,6 +1105,23 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(c55.partition_tile, c54.partition_tile);
   EXPECT_EQ(c55.combine_dependent, c54.combine_dependent);
   EXPECT_EQ(c55.combine_kind, c54.combine_kind);
+  // r56, r57: r54 with four and three stages copied ahead, nothing else changed
+  EXPECT_EQ(c54.wgmma.ahead, 0);
+  for (const auto& [id, pred, ahead] : {std::tuple{"p56", "r54_lean_split", 4}, std::tuple{"p57", "r56_slack_three", 3}}) {
+    const gp::PairsRung& r = gp::find_rung(id);
+    gp::PairsConfig c = r.config();
+    EXPECT_EQ(r.predecessor, pred) << id;
+    EXPECT_EQ(c.wgmma.ahead, ahead) << id;
+    EXPECT_EQ(c.wgmma.lean_split, 1) << id;
+    EXPECT_EQ(c.wgmma.skip_idle, 0) << id;
+    EXPECT_EQ(c.wgmma.edge_fast, c54.wgmma.edge_fast) << id;
+    EXPECT_EQ(c.wgmma.segment_weight, c54.wgmma.segment_weight) << id;
+    EXPECT_EQ(c.wgmma.v_image, c54.wgmma.v_image) << id;
+    EXPECT_EQ(c.wgmma.stages, c54.wgmma.stages) << id;
+    EXPECT_EQ(c.partition_tile, c54.partition_tile) << id;
+    EXPECT_EQ(c.combine_dependent, c54.combine_dependent) << id;
+    EXPECT_EQ(c.combine_kind, c54.combine_kind) << id;
+  }
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

@@ -165,6 +165,14 @@ std::function<void(PairsConfig&)> with_lean_split(std::function<void(PairsConfig
   };
 }
 
+// r56, r57: a rung's knobs with `ahead` stages copied ahead of the one computed (WgmmaShape::ahead; r54's kernel).
+std::function<void(PairsConfig&)> with_ahead(int ahead, std::function<void(PairsConfig&)> knobs) {
+  return [ahead, knobs = std::move(knobs)](PairsConfig& c) {
+    knobs(c);
+    c.wgmma.ahead = ahead;
+  };
+}
+
 // r29: a rung's knobs with `loads` 16-byte loads in flight a histogram thread (PairsConfig::hist_loads).
 std::function<void(PairsConfig&)> with_hist_loads(int loads, std::function<void(PairsConfig&)> knobs) {
   return [loads, knobs = std::move(knobs)](PairsConfig& c) {
@@ -561,6 +569,20 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r54_lean_split", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_idle_skipped(1, with_lean_split(with_edge_fast(with_v_image(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256)))))))))),
+        gpu_rung("p56", 56, "r56_slack_three", "r54 + four stages copied ahead, not six (three stages of slack)",
+                 "r54 with the TMA kernel copying four stages ahead of the one it computes instead of six "
+                 "(WgmmaCombineArgs::ahead): thread 0 of warpgroup 0 waits for a slot's release by every warpgroup "
+                 "before it copies into it, which held warpgroup 0 to one stage ahead of the slowest; now three",
+                 "r54_lean_split", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_ahead(4, with_lean_split(with_edge_fast(with_v_image(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256)))))))))),
+        gpu_rung("p57", 57, "r57_slack_four", "r54 + three stages copied ahead (four stages of slack)",
+                 "r54 with the TMA kernel copying three stages ahead of the one it computes instead of six "
+                 "(WgmmaCombineArgs::ahead): four stages of slack for warpgroup 0 against the slowest warpgroup, the "
+                 "copies ~1.4 us to land",
+                 "r56_slack_three", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_ahead(3, with_lean_split(with_edge_fast(with_v_image(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256)))))))))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -94,7 +94,8 @@ void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
         std::to_string(a.early_copies) + ", early_rows = " + std::to_string(a.early_rows) +
         ", segment_weight = " + std::to_string(a.segment_weight) + ", lean_prologue = " + std::to_string(a.lean_prologue) +
         ", skip_idle = " + std::to_string(a.skip_idle) + ", idle_discount = " + std::to_string(a.idle_discount) +
-        ", edge_fast = " + std::to_string(a.edge_fast) + ", lean_split = " + std::to_string(a.lean_split) + ")");
+        ", edge_fast = " + std::to_string(a.edge_fast) + ", lean_split = " + std::to_string(a.lean_split) +
+        ", ahead = " + std::to_string(a.ahead) + ")");
   };
   const auto is = [](int v, int x, int y) { return v == x || v == y; };
   if (a.k < 1) refuse("k = " + std::to_string(a.k) + " (must be >= 1)");
@@ -135,6 +136,9 @@ void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
   if (!is(a.lean_split, 0, 1) || (a.lean_split && (a.tma != 1 || !a.d_rows || a.warpgroups != 4)))
     refuse("lean_split = " + std::to_string(a.lean_split) +
            " (must be 0, or 1 with tma 1, d_rows and 4 warpgroups: r54's split of the skewed product)");
+  if (a.ahead < 0 || a.ahead > a.stages - 2 || (a.ahead && !a.lean_split))
+    refuse("ahead = " + std::to_string(a.ahead) + " (must be 0, or 1 .. stages - 2 = " + std::to_string(a.stages - 2) +
+           " with lean_split: r56's copies ahead)");
   const int st = a.stages;
   const bool hankel_slots = st == 10 || st == 14;  // the bench and r36: the Hankel kernel with 3 or 7 groups in flight
   if (!(st == static_cast<int>(r09::STAGES) || (st == static_cast<int>(r09::DEEP_STAGES) && rs && a.inflight == 1) ||

@@ -692,6 +692,9 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
     tma_load_3d(ring + slot * TILE, &map, static_cast<int>((sg.s0 + st) * BK), static_cast<int>(sg.a0),
                 static_cast<int>(sg.plane), cuda::smem_addr(&full[slot]));
   };
+  // r56, r57 (LEAN only): fewer stages copied ahead, so that warpgroup 0, whose thread 0 issues the copies, is not held
+  // to one stage ahead of the slowest warpgroup (check_wgmma_combine_args: 1 .. NST - 2).
+  const u32 ahead = LEAN && a.ahead > 0 ? static_cast<u32>(a.ahead) : AHEAD;
   const bool early = a.early_copies != 0 && !noloads;  // r44
   u32 run = 0;  // stages of this block before the segment (the mbarriers' phases count them)
   bool primed = false;  // r44: this segment's first stages were copied before the previous segment's epilogue
@@ -707,7 +710,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
     const u32 plane = sg.plane, s0 = sg.s0, nsteps = sg.nsteps, k0 = sg.k0, a0 = sg.a0;
     auto copy_stage = [&](u32 st, u32 r) { copy_segment_stage(sg, st, r); };
     if (tid == 0 && !noloads && !primed)
-      for (u32 st = 0; st < AHEAD && st < nsteps; ++st) copy_stage(st, run + st);
+      for (u32 st = 0; st < ahead && st < nsteps; ++st) copy_stage(st, run + st);
     __syncwarp();
 
     u32 d[64];
@@ -733,7 +736,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
     u32 t = HANKEL ? hankel_start(k0 + 64 * wg, s0 * BK, K) : 0u;
     auto stage = [&](u32 it, u32 (&fr)[HALVES][4]) {
       const u32 r = run + it, slot = r % NST;
-      if (tid == 0 && it + AHEAD < nsteps) copy_stage(it + AHEAD, r + AHEAD);
+      if (tid == 0 && it + ahead < nsteps) copy_stage(it + ahead, r + ahead);
       __syncwarp();
       cuda::mbar_wait(&full[slot], (r / NST) & 1);  // the stage's bytes have landed
       const u32 b0 = (s0 + it) * BK;
@@ -798,7 +801,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
     if (early && u < u_end) {
       const Segment nx = segment_at(un, u, u_end);
       if (tid == 0)
-        for (u32 st = 0; st < AHEAD && st < nx.nsteps; ++st) copy_segment_stage(nx, st, run + st);
+        for (u32 st = 0; st < ahead && st < nx.nsteps; ++st) copy_segment_stage(nx, st, run + st);
       __syncwarp();
       primed = true;
     }
