@@ -539,7 +539,8 @@ TEST(Abc471gHopperGpu, SkewedCombineSolvesAreExact) {
 // r53 (r49 with the last column tile on the epilogue's fast path: K = 2300's last tile holds 124 columns, K = 37's
 // only tile 37, K = 1000's 104, K = 130's 2), r54 (r53 with the split found once a block in 32-bit arithmetic), r55
 // (r54 with the idle warpgroups skipping their stages, the 32-bit split weighing them 1/8 lighter), r56, r57 (r54 with
-// four and three stages copied ahead: segments shorter than that, the slots' phases with a shorter lead):
+// four and three stages copied ahead: segments shorter than that, the slots' phases with a shorter lead), r58, r59 (two
+// and one ahead):
 // whole solves fused, with buckets that spill into the table, in several chunks (no fused count: a plain launch),
 // three solves with poison between, on random problems, a heavy cell and the shared test vectors.
 TEST(Abc471gHopperGpu, DependentCombineRungsAreExact) {
@@ -557,7 +558,7 @@ TEST(Abc471gHopperGpu, DependentCombineRungsAreExact) {
   const auto [loaded, appended] = answers_and_vectors(problems, wants);
   // Each rung three times on a random problem (fused, spilling, in several chunks; from r41 on the first with runs of 52
   // pairs a thread, the max case's two full tiles), once on a test vector.
-  constexpr const char* rungs[] = {"p39", "p40", "p41", "p42", "p43", "p44", "p45", "p46", "p47", "p48", "p49", "p50", "p51", "p52", "p53", "p54", "p55", "p56", "p57"};
+  constexpr const char* rungs[] = {"p39", "p40", "p41", "p42", "p43", "p44", "p45", "p46", "p47", "p48", "p49", "p50", "p51", "p52", "p53", "p54", "p55", "p56", "p57", "p58", "p59"};
   constexpr int n_rungs = static_cast<int>(std::size(rungs));
   for (std::size_t i = 0; i < problems.size(); ++i)
     for (int variant = 0; variant < (i < randoms ? 3 * n_rungs : n_rungs); ++variant) {
@@ -740,7 +741,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
     for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10), sparse}) {
       const std::uint32_t kp = gp::padded_k(p.k);
       const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27}) {
+      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29}) {
         // r34: blocks of 128 rows; 4 .. 6: r37 (the partition counts at rotated cells) fused, spilling, in chunks;
         // 7, 8: r38 (the combine as the histograms' programmatic dependent) fused, spilling; 9: r39 (the plain
         // combine as their dependent); 10, 11: r40, r41 (r38 in tiles of 24, of 26); 12: r42 (given tiles, full path);
@@ -752,8 +753,10 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
         // tiles do not fit the window and keep the general path)
         // 24: r54 (the split in 32 bits; the sparse V's several segments a block); 25: r55 (r54 with the idle warpgroups
         // skipping their stages: the sparse V's one tile has three idle, K = 37's and 300's some); 26, 27: r56, r57 (four
-        // and three stages copied ahead)
-        gp::PairsConfig c = gp::find_rung(variant == 27  ? "p57"
+        // and three stages copied ahead); 28, 29: r58, r59 (two and one)
+        gp::PairsConfig c = gp::find_rung(variant == 29  ? "p59"
+                                          : variant == 28 ? "p58"
+                                          : variant == 27 ? "p57"
                                           : variant == 26 ? "p56"
                                           : variant == 25 ? "p55"
                                           : variant == 24 ? "p54"
@@ -786,7 +789,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
         dev.poison(s);
         for (int rep = 0; rep < 2; ++rep) {
           dev.enqueue_solve(s);
-          EXPECT_EQ(dev.download(s), want) << "r33/r37..r57, variant " << variant << ", solve " << rep << ", K = " << p.k;
+          EXPECT_EQ(dev.download(s), want) << "r33/r37..r59, variant " << variant << ", solve " << rep << ", K = " << p.k;
         }
       }
     }

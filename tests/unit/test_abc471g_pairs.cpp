@@ -574,7 +574,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 58u);  // r00..r57 (r05..r57: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 60u);  // r00..r59 (r05..r59: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -1105,9 +1105,10 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(c55.partition_tile, c54.partition_tile);
   EXPECT_EQ(c55.combine_dependent, c54.combine_dependent);
   EXPECT_EQ(c55.combine_kind, c54.combine_kind);
-  // r56, r57: r54 with four and three stages copied ahead, nothing else changed
+  // r56 .. r59: r54 with four, three, two and one stages copied ahead, nothing else changed
   EXPECT_EQ(c54.wgmma.ahead, 0);
-  for (const auto& [id, pred, ahead] : {std::tuple{"p56", "r54_lean_split", 4}, std::tuple{"p57", "r56_slack_three", 3}}) {
+  for (const auto& [id, pred, ahead] : {std::tuple{"p56", "r54_lean_split", 4}, std::tuple{"p57", "r56_slack_three", 3},
+                                        std::tuple{"p58", "r57_slack_four", 2}, std::tuple{"p59", "r58_slack_five", 1}}) {
     const gp::PairsRung& r = gp::find_rung(id);
     gp::PairsConfig c = r.config();
     EXPECT_EQ(r.predecessor, pred) << id;

@@ -583,6 +583,20 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r56_slack_three", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_ahead(3, with_lean_split(with_edge_fast(with_v_image(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256)))))))))),
+        gpu_rung("p58", 58, "r58_slack_five", "r54 + two stages copied ahead (five stages of slack)",
+                 "r54 with the TMA kernel copying two stages ahead of the one it computes instead of six "
+                 "(WgmmaCombineArgs::ahead): five stages of slack for warpgroup 0 against the slowest warpgroup, the "
+                 "copies ~0.9 us to land",
+                 "r57_slack_four", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_ahead(2, with_lean_split(with_edge_fast(with_v_image(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256)))))))))),
+        gpu_rung("p59", 59, "r59_slack_six", "r54 + one stage copied ahead (six stages of slack)",
+                 "r54 with the TMA kernel copying one stage ahead of the one it computes instead of six "
+                 "(WgmmaCombineArgs::ahead): the end of the bracket, six stages of slack and the copies ~0.45 us to "
+                 "land, less than a copy's latency from L2 under load",
+                 "r58_slack_five", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_ahead(1, with_lean_split(with_edge_fast(with_v_image(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256)))))))))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =
