@@ -8,5 +8,9 @@
 // one segment, 0.530 to 0.514 and 0.494 us in blocks of two, each stage of slack worth more than the lead it cost.
 // Prediction (max case): the trend holds one more step (-0.1 us against r57) unless a copy's latency from L2 under load
 // (~1 us) exceeds the two stages' lead, when the stages get slower again: a loss.
-// Measured: see results/h200/2026-12-04-session21 (filled in once measured).
+// Measured (H200, results/h200/2026-12-04-session21, calls 3-4, code of d8f728c; every answer exact, GPU tests, memcheck
+// and racecheck clean): WRONG, no further step: the trend stopped at three ahead. Max case 50.56 us [50.46, 50.62]
+// against r57's 50.59 and r54's 50.64 (call 3, four rounds), 50.54 [50.46, 50.66] against r57's 50.46 and r54's 50.82
+// (call 4, six). The stages as r57's (0.442 / 0.488 us in blocks of one / two segments): the slack no longer binds, and
+// two stages (~0.9 us) still cover a copy. 10^8 337.87, 10^9 3034.30 us.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
