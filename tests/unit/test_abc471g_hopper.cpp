@@ -448,7 +448,7 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   EXPECT_EQ(refused(a, rs, "lean_split = 1"), "named");
   a.lean_split = 0;
   a.ahead = 4;  // r56's copies ahead: only with lean_split
-  EXPECT_EQ(refused(a, rs, "ahead = 4"), "named");
+  EXPECT_EQ(refused(a, rs, "ahead = 4 (must be"), "named");
   a.ahead = 0;
   const std::uint8_t image[16] = {};
   a.d_vimage = image;  // r49's image of V's copies: the TMA kernel only (good is tma 0)
@@ -547,14 +547,20 @@ TEST(Abc471gHopper, WgmmaArgumentsAreCheckedKnobByKnob) {
   const int wgs_before = a.warpgroups;
   a.warpgroups = 4;
   EXPECT_EQ(refused(a, rs, ""), "accepted") << "r54: r33's product, the split found once a block";
-  for (const int ahead : {1, 3, 4, a.stages - 2}) {  // r56, r57: 1 .. stages - 2 copied ahead
+  const int early_before = a.early_copies;
+  a.early_copies = 0;
+  for (const int ahead : {1, 3, 4, a.stages - 2}) {  // r56 .. r59: 1 .. stages - 2 copied ahead
     a.ahead = ahead;
     EXPECT_EQ(refused(a, rs, ""), "accepted") << "ahead = " << ahead << " of " << a.stages << " stages";
   }
   for (const int ahead : {-1, a.stages - 1, a.stages}) {  // stages - 1 would wait on a slot its own stage releases
     a.ahead = ahead;
-    EXPECT_EQ(refused(a, rs, "ahead = " + std::to_string(ahead)), "named") << "of " << a.stages << " stages";
+    EXPECT_EQ(refused(a, rs, "ahead = " + std::to_string(ahead) + " (must be"), "named") << "of " << a.stages << " stages";
   }
+  a.ahead = 3;
+  a.early_copies = 1;  // r44's early copies with a shorter lead: no rung runs it, refused
+  EXPECT_EQ(refused(a, rs, "ahead = 3 (must be"), "named");
+  a.early_copies = early_before;
   a.ahead = 0;
   a.warpgroups = wgs_before;
   a.lean_split = 2;

@@ -1097,6 +1097,7 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(c55.wgmma.skip_idle, 1);
   EXPECT_EQ(c55.wgmma.idle_discount, 1);
   EXPECT_EQ(c55.wgmma.lean_split, c54.wgmma.lean_split);
+  EXPECT_EQ(c55.wgmma.ahead, c54.wgmma.ahead);
   EXPECT_EQ(c55.wgmma.edge_fast, c54.wgmma.edge_fast);
   EXPECT_EQ(c55.wgmma.segment_weight, c54.wgmma.segment_weight);
   EXPECT_EQ(c55.wgmma.v_image, c54.wgmma.v_image);
@@ -1115,6 +1116,9 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
     EXPECT_EQ(c.wgmma.ahead, ahead) << id;
     EXPECT_EQ(c.wgmma.lean_split, 1) << id;
     EXPECT_EQ(c.wgmma.skip_idle, 0) << id;
+    EXPECT_EQ(c.wgmma.idle_discount, 0) << id;
+    EXPECT_EQ(c.wgmma.early_copies, c54.wgmma.early_copies) << id;
+    EXPECT_EQ(c.wgmma.early_rows, c54.wgmma.early_rows) << id;
     EXPECT_EQ(c.wgmma.edge_fast, c54.wgmma.edge_fast) << id;
     EXPECT_EQ(c.wgmma.segment_weight, c54.wgmma.segment_weight) << id;
     EXPECT_EQ(c.wgmma.v_image, c54.wgmma.v_image) << id;

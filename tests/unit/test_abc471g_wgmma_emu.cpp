@@ -706,6 +706,14 @@ TEST(Abc471gCombineTrace, ParsesAndSummarisesTheBlocksWords) {
   EXPECT_FALSE(gp2::trace_from_mark(w, 1'002'000).has_value()) << "an entry before the mark: not this solve's";
   EXPECT_FALSE(gp2::trace_from_mark(std::vector<u64>(COMBINE_TRACE_SLOTS, 0), 0).has_value()) << "no block wrote";
   EXPECT_FALSE(gp2::trace_from_mark(std::vector<u64>(COMBINE_TRACE_SLOTS - 1, 5), 0).has_value()) << "a partial block";
+  std::vector<u64> no_end(COMBINE_TRACE_SLOTS, 0);
+  no_end[r9::TRACE_GT_ENTRY] = 1'000'000;  // entered, never wrote its end: left out
+  EXPECT_FALSE(gp2::trace_from_mark(no_end, 0).has_value());
+  no_end.insert(no_end.end(), w.begin(), w.begin() + COMBINE_TRACE_SLOTS);  // beside block 0 of w: only block 0 counts
+  const std::optional<gp2::TraceFromMark> g = gp2::trace_from_mark(no_end, 970'000);
+  ASSERT_TRUE(g.has_value());
+  EXPECT_NEAR(g->first_entry, 30.0, 1e-9);
+  EXPECT_NEAR(g->last_end, 50.0, 1e-9);
 }
 
 // r49: the host's image of V's four copies is, byte for byte, what load_v builds in shared memory (the emulation's

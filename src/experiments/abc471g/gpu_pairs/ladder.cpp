@@ -165,7 +165,7 @@ std::function<void(PairsConfig&)> with_lean_split(std::function<void(PairsConfig
   };
 }
 
-// r56, r57: a rung's knobs with `ahead` stages copied ahead of the one computed (WgmmaShape::ahead; r54's kernel).
+// r56 .. r59: a rung's knobs with `ahead` stages copied ahead of the one computed (WgmmaShape::ahead; r54's kernel).
 std::function<void(PairsConfig&)> with_ahead(int ahead, std::function<void(PairsConfig&)> knobs) {
   return [ahead, knobs = std::move(knobs)](PairsConfig& c) {
     knobs(c);

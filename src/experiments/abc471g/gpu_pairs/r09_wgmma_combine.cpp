@@ -136,9 +136,9 @@ void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
   if (!is(a.lean_split, 0, 1) || (a.lean_split && (a.tma != 1 || !a.d_rows || a.warpgroups != 4)))
     refuse("lean_split = " + std::to_string(a.lean_split) +
            " (must be 0, or 1 with tma 1, d_rows and 4 warpgroups: r54's split of the skewed product)");
-  if (a.ahead < 0 || a.ahead > a.stages - 2 || (a.ahead && !a.lean_split))
+  if (a.ahead < 0 || a.ahead > a.stages - 2 || (a.ahead && (!a.lean_split || a.early_copies)))
     refuse("ahead = " + std::to_string(a.ahead) + " (must be 0, or 1 .. stages - 2 = " + std::to_string(a.stages - 2) +
-           " with lean_split: r56's copies ahead)");
+           " with lean_split and without early_copies: r56's copies ahead)");
   const int st = a.stages;
   const bool hankel_slots = st == 10 || st == 14;  // the bench and r36: the Hankel kernel with 3 or 7 groups in flight
   if (!(st == static_cast<int>(r09::STAGES) || (st == static_cast<int>(r09::DEEP_STAGES) && rs && a.inflight == 1) ||

@@ -46,7 +46,7 @@ struct WgmmaShape {
   int idle_discount = 0;   // WgmmaCombineArgs::idle_discount (r51: 1, r52: 2; with skip_idle only)
   int edge_fast = 0;       // WgmmaCombineArgs::edge_fast (r53: 1; the skewed combine only)
   int lean_split = 0;      // WgmmaCombineArgs::lean_split (r54: 1; tma 1 only)
-  int ahead = 0;           // WgmmaCombineArgs::ahead (r56, r57: 4, 3; with lean_split only)
+  int ahead = 0;           // WgmmaCombineArgs::ahead (r56 .. r59: 4 .. 1; with lean_split only)
 };
 inline constexpr WgmmaShape WGMMA_SHAPES[] = {
     {WgmmaOperand::Rs, 2, 64, 0, 0},  {WgmmaOperand::Rs, 4, 64, 0, 0},  {WgmmaOperand::Ss, 2, 64, 0, 0},
@@ -161,12 +161,14 @@ struct WgmmaCombineArgs {
   // (range_fits32), else the launch runs r53's kernel. The skewed product (d_rows) with tma 1 and 4 warpgroups only.
   // 0: every thread finds them with 64-bit divisions (r13 .. r53).
   int lean_split = 0;
-  // r56, r57 (r56_slack_three.cpp, r57_slack_four.cpp): the stages the TMA kernel copies ahead of the one it computes,
+  // r56 .. r59 (r56_slack_three.cpp .. r59_slack_six.cpp): the stages the TMA kernel copies ahead of the one it computes,
   // 1 .. stages - 2 (0: stages - 2, six of eight). Thread 0 (warpgroup 0) issues stage r + ahead's copy at stage r and
   // first waits until every warpgroup has released that slot's previous stage, r + ahead - stages; with six ahead that
   // is stage r - 2, which a warpgroup releases in stage r - 1, so warpgroup 0 runs at most one stage ahead of the
   // slowest. Fewer ahead leave it stages - 1 - ahead stages of slack, the copies less time to land. Read by r54's
-  // kernel (lean_split) only.
+  // kernel (lean_split) only: where the split does not fit 32 bits (range_fits32) the launch falls back to r53's
+  // kernel, which copies stages - 2 ahead whatever this says (exact either way; no measured case falls back). Not with
+  // early_copies (r44's path with a shorter lead is not built into any rung or test: refused).
   int ahead = 0;
   // Diagnostic (`scale hopper --trace-csv`; the skewed TMA kernel with 4 warpgroups only): when non-null, thread 0 of each block b <
   // trace_blocks writes COMBINE_TRACE_SLOTS words at d_trace + b * COMBINE_TRACE_SLOTS (r09_wgmma_math.hpp

@@ -22,5 +22,6 @@
 // (the second segment's fill makes their stages 0.53-0.57 us against 0.47), within ~0.3 us of each other, and none
 // holds a light stage; the saving spread over the wave is ~0.6 of a stage a block, under the split's granularity, so
 // they kept their stages. Only the blocks of the last row tile end earlier (the median end -0.8 us, the maximum not).
-// 10^8 336.42 (r54 337.02), 10^9 3035.97 us (3037.89). Kept as a negative rung.
+// 10^8 336.42 (r54 337.02), 10^9 3035.97 us (3037.89). Kept as a negative rung. (Measured on 45189a2, before r56's
+// knob made r54's kernel read the stages ahead at run time; calls 2-4 re-measured r54 on the new code.)
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

@@ -15,7 +15,9 @@
 // Prediction (max case): if the coupling costs, the critical blocks' stages toward the mean: -0.3 to -1.0 us against r54
 // in the same runs; if four stages are too few to hide a copy from L2 under load, a loss (r57, three ahead, says which).
 // Measured (H200, results/h200/2026-12-04-session21/call2, code of 34830d6; every answer exact, GPU tests, memcheck and
-// racecheck clean): HELD in direction, small. Max case 50.78 us [50.72, 50.91] against r54's 50.90 [50.85, 51.04] in the
-// same four rounds (one rung a process): -0.12 us. The cold traces' stages 0.463 -> 0.455 us in blocks of one segment,
-// 0.530 -> 0.514 in blocks of two: the slack was binding. 10^8 337.22 (r54 338.37), 10^9 3050.24 us (3036.00).
+// racecheck clean): WRONG in size, a tie. Max case 50.78 us [50.72, 50.91] against r54's 50.90 [50.85, 51.04] in the
+// same four rounds (one rung a process): -0.12 us, the ranges overlapping. The cold traces' stages 0.463 -> 0.455 us in
+// blocks of one segment, 0.530 -> 0.514 in blocks of two: the slack was binding, as r57 then showed. 10^8 337.22 (r54
+// 338.37); 10^9 3050.24 us against 3036.00, one run each, +14 us, larger than the other rungs' differences at 10^9 and
+// not repeated.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

@@ -692,7 +692,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
     tma_load_3d(ring + slot * TILE, &map, static_cast<int>((sg.s0 + st) * BK), static_cast<int>(sg.a0),
                 static_cast<int>(sg.plane), cuda::smem_addr(&full[slot]));
   };
-  // r56, r57 (LEAN only): fewer stages copied ahead, so that warpgroup 0, whose thread 0 issues the copies, is not held
+  // r56 .. r59 (LEAN only): fewer stages copied ahead, so that warpgroup 0, whose thread 0 issues the copies, is not held
   // to one stage ahead of the slowest warpgroup (check_wgmma_combine_args: 1 .. NST - 2).
   const u32 ahead = LEAN && a.ahead > 0 ? static_cast<u32>(a.ahead) : AHEAD;
   const bool early = a.early_copies != 0 && !noloads;  // r44
@@ -919,7 +919,8 @@ template <u32 WGS>
 void launch_tma(const WgmmaCombineArgs& a, bool ss, cudaStream_t s) {
   if (a.d_rows) {  // r33 (check_wgmma_combine_args: 8 stages; the trace: 4 warpgroups only)
     if constexpr (WGS == 4) {
-      if (a.lean_split) {  // r54 (launch_tma_nst falls back to r53's kernel when the split does not fit 32 bits)
+      if (a.lean_split) {  // r54 (launch_tma_nst falls back to r53's kernel, which ignores `ahead`, when the split does
+                           // not fit 32 bits)
         if (a.d_trace) return launch_tma_nst<WGS, TMA_DEEPER_STAGES, true, false, true, true>(a, s);
         return launch_tma_nst<WGS, TMA_DEEPER_STAGES, true, false, false, true>(a, s);
       }
