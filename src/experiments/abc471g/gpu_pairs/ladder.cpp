@@ -173,6 +173,12 @@ std::function<void(PairsConfig&)> with_ahead(int ahead, std::function<void(Pairs
   };
 }
 
+// r54's knobs (r49 + the fast edge tile + the split in 32 bits), which r55 .. r59 each change in one knob.
+std::function<void(PairsConfig&)> r54_knobs() {
+  return with_lean_split(with_edge_fast(with_v_image(with_segment_weight(
+      8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256))))))));
+}
+
 // r29: a rung's knobs with `loads` 16-byte loads in flight a histogram thread (PairsConfig::hist_loads).
 std::function<void(PairsConfig&)> with_hist_loads(int loads, std::function<void(PairsConfig&)> knobs) {
   return [loads, knobs = std::move(knobs)](PairsConfig& c) {
@@ -560,7 +566,7 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "block's critical path",
                  "r53_edge_tile_fast", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 with_lean_split(with_edge_fast(with_v_image(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256))))))))),
+                 r54_knobs()),
         gpu_rung("p55", 55, "r55_lean_idle_skip", "r54 + the idle warpgroups skip their stages (r51's knobs)",
                  "r54 with the skewed combine's warpgroups that hold no row of the list (the last row tile's) only "
                  "waiting for each stage's bytes and releasing the slot (no fragments, no wgmma; "
@@ -568,35 +574,35 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "(idle_discount 1): r51's move without its 64-bit split or the slow edge tile it happened to fix",
                  "r54_lean_split", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 with_idle_skipped(1, with_lean_split(with_edge_fast(with_v_image(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256)))))))))),
+                 with_idle_skipped(1, r54_knobs())),
         gpu_rung("p56", 56, "r56_slack_three", "r54 + four stages copied ahead, not six (three stages of slack)",
                  "r54 with the TMA kernel copying four stages ahead of the one it computes instead of six "
                  "(WgmmaCombineArgs::ahead): thread 0 of warpgroup 0 waits for a slot's release by every warpgroup "
                  "before it copies into it, which held warpgroup 0 to one stage ahead of the slowest; now three",
                  "r54_lean_split", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 with_ahead(4, with_lean_split(with_edge_fast(with_v_image(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256)))))))))),
+                 with_ahead(4, r54_knobs())),
         gpu_rung("p57", 57, "r57_slack_four", "r54 + three stages copied ahead (four stages of slack)",
                  "r54 with the TMA kernel copying three stages ahead of the one it computes instead of six "
                  "(WgmmaCombineArgs::ahead): four stages of slack for warpgroup 0 against the slowest warpgroup, the "
                  "copies ~1.4 us to land",
                  "r56_slack_three", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 with_ahead(3, with_lean_split(with_edge_fast(with_v_image(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256)))))))))),
+                 with_ahead(3, r54_knobs())),
         gpu_rung("p58", 58, "r58_slack_five", "r54 + two stages copied ahead (five stages of slack)",
                  "r54 with the TMA kernel copying two stages ahead of the one it computes instead of six "
                  "(WgmmaCombineArgs::ahead): five stages of slack for warpgroup 0 against the slowest warpgroup, the "
                  "copies ~0.9 us to land",
                  "r57_slack_four", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 with_ahead(2, with_lean_split(with_edge_fast(with_v_image(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256)))))))))),
+                 with_ahead(2, r54_knobs())),
         gpu_rung("p59", 59, "r59_slack_six", "r54 + one stage copied ahead (six stages of slack)",
                  "r54 with the TMA kernel copying one stage ahead of the one it computes instead of six "
                  "(WgmmaCombineArgs::ahead): the end of the bracket, six stages of slack and the copies ~0.45 us to "
                  "land, less than a copy's latency from L2 under load",
                  "r58_slack_five", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 with_ahead(1, with_lean_split(with_edge_fast(with_v_image(with_segment_weight(8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256)))))))))),
+                 with_ahead(1, r54_knobs())),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =
