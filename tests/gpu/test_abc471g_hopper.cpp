@@ -558,7 +558,7 @@ TEST(Abc471gHopperGpu, DependentCombineRungsAreExact) {
   const auto [loaded, appended] = answers_and_vectors(problems, wants);
   // Each rung three times on a random problem (fused, spilling, in several chunks; from r41 on the first with runs of 52
   // pairs a thread, the max case's two full tiles), once on a test vector.
-  constexpr const char* rungs[] = {"p39", "p40", "p41", "p42", "p43", "p44", "p45", "p46", "p47", "p48", "p49", "p50", "p51", "p52", "p53", "p54", "p55", "p56", "p57", "p58", "p59"};
+  constexpr const char* rungs[] = {"p39", "p40", "p41", "p42", "p43", "p44", "p45", "p46", "p47", "p48", "p49", "p50", "p51", "p52", "p53", "p54", "p55", "p56", "p57", "p58", "p59", "p60"};
   constexpr int n_rungs = static_cast<int>(std::size(rungs));
   for (std::size_t i = 0; i < problems.size(); ++i)
     for (int variant = 0; variant < (i < randoms ? 3 * n_rungs : n_rungs); ++variant) {
@@ -578,6 +578,42 @@ TEST(Abc471gHopperGpu, DependentCombineRungsAreExact) {
     }
   if (loaded == 0) GTEST_SKIP() << "random problems exact; test vectors not found (../shared/testdata/abc471g)";
   EXPECT_GT(appended, 0u) << "no shared test vector with K <= 4096";
+#endif
+}
+
+// r60 (PairsConfig::spread_given): the partition's given pairs in shorter runs over the wave's free threads. The max
+// case's shape (N = 7e6, M = 1e5: on the H200 runs of 41 over 2439 threads, the others 52), the same with a bucket cap that
+// spills and in chunks (the given pairs only in the first), N = 300,007 with runs of 52 (the given pairs in runs of one)
+// and M = 1 (nothing to spread): whole solves against the CPU, three with poison between. Refused without the lean kernel.
+TEST(Abc471gHopperGpu, SpreadGivenRunsAreExact) {
+  JOSEKI_REQUIRE_GPU();
+#ifdef JOSEKI_HAVE_CUDA
+  const gp::PairsRung& r60 = gp::find_rung("p60");
+  if (auto why = joseki::measure::unmet(r60.needs, joseki::gpu::needs_facts(0))) GTEST_SKIP() << "r60 " << *why;
+  const ab::Problem max_case = random_problem(7'000'000, 2300, 100'000, 13, 14),
+                    small = random_problem(300'007, 2300, 100'000, 9, 10), none = random_problem(300'007, 2300, 1, 9, 10);
+  for (const ab::Problem* p : {&max_case, &small, &none}) {
+    const std::uint32_t kp = gp::padded_k(p->k);
+    const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(*p, kp), kp, *p);
+    for (int variant = 0; variant < 3; ++variant) {
+      gp::PairsConfig c = r60.config();
+      c.progress = false;
+      if (variant == 1) c.bucket_cap = p == &max_case ? 40'000 : 8;      // spills into the table
+      if (variant == 2) c.chunk_pairs = p == &max_case ? 1'000'000 : 1'000;  // several chunks
+      if (p != &max_case) c.pairs_per_thread = 52;
+      gp::PairsDevice dev(*p, c, 0);
+      expect_three_solves(dev, want, "r60, variant " + std::to_string(variant) + ", N = " + std::to_string(p->n) +
+                                         ", M = " + std::to_string(p->m()));
+    }
+  }
+  gp::PairsConfig plain = r60.config();
+  plain.partition_lean = 0;
+  try {
+    gp::PairsDevice dev(small, plain, 0);
+    ADD_FAILURE() << "spread_given without the lean partition kernel was accepted";
+  } catch (const joseki::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("PairsConfig::spread_given (r60)"), std::string::npos) << e.what();
+  }
 #endif
 }
 
@@ -741,7 +777,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
     for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10), sparse}) {
       const std::uint32_t kp = gp::padded_k(p.k);
       const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29}) {
+      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30}) {
         // r34: blocks of 128 rows; 4 .. 6: r37 (the partition counts at rotated cells) fused, spilling, in chunks;
         // 7, 8: r38 (the combine as the histograms' programmatic dependent) fused, spilling; 9: r39 (the plain
         // combine as their dependent); 10, 11: r40, r41 (r38 in tiles of 24, of 26); 12: r42 (given tiles, full path);
@@ -753,8 +789,10 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
         // tiles do not fit the window and keep the general path)
         // 24: r54 (the split in 32 bits; the sparse V's several segments a block); 25: r55 (r54 with the idle warpgroups
         // skipping their stages: the sparse V's one tile has three idle, K = 37's and 300's some); 26, 27: r56, r57 (four
-        // and three stages copied ahead); 28, 29: r58, r59 (two and one)
-        gp::PairsConfig c = gp::find_rung(variant == 29  ? "p59"
+        // and three stages copied ahead); 28, 29: r58, r59 (two and one); 30: r60 (the given values' pairs in shorter runs:
+        // K = 300's M = 100,000 over runs of one pair)
+        gp::PairsConfig c = gp::find_rung(variant == 30   ? "p60"
+                                          : variant == 29 ? "p59"
                                           : variant == 28 ? "p58"
                                           : variant == 27 ? "p57"
                                           : variant == 26 ? "p56"
@@ -789,7 +827,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
         dev.poison(s);
         for (int rep = 0; rep < 2; ++rep) {
           dev.enqueue_solve(s);
-          EXPECT_EQ(dev.download(s), want) << "r33/r37..r59, variant " << variant << ", solve " << rep << ", K = " << p.k;
+          EXPECT_EQ(dev.download(s), want) << "r33/r37..r60, variant " << variant << ", solve " << rep << ", K = " << p.k;
         }
       }
     }

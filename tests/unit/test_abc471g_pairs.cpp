@@ -183,6 +183,44 @@ TEST(Abc471gPairsMath, SliceSpreadsAreExactAndFit) {
   EXPECT_EQ(gp::plan_slices_spread(2304ULL * 2304, 132, 1, 1u << 20).size, 40'356u) << "capped at 2^16, fits";
 }
 
+// r60: the given pairs' shorter runs cover them, use only the wave's free threads, stay shorter than the others' run
+// (so the kernel's tiles, counted from `run`, still hold every thread's run), and are off where nothing is free.
+TEST(Abc471gPairsMath, GivenSpreadsFitTheWave) {
+  std::mt19937_64 g(60);
+  int spread = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const std::uint64_t resident = 1 + g() % 200'000, run = 1 + g() % 80;
+    const std::uint64_t pairs = 1 + g() % (resident * run + resident / 7 + 1);  // up to a little beyond one wave
+    const std::uint64_t given = g() % 4 == 0 ? 0 : g() % (pairs + 1);
+    const gp::GivenSpread s = gp::spread_given_runs(pairs, given, run, resident);
+    if (s.threads == 0) {
+      EXPECT_EQ(s.run, 0u);
+      continue;
+    }
+    ++spread;
+    ASSERT_GT(given, 0u);
+    ASSERT_LT(given, pairs);
+    EXPECT_GE(s.run, 1u);
+    EXPECT_LT(s.run, run) << "shorter than the other threads' runs";
+    EXPECT_GE(s.threads * s.run, given) << "every given pair in a short run";
+    EXPECT_LT((s.threads - 1) * s.run, given) << "no short run wholly past the given pairs";
+    const std::uint64_t rest = pairs - std::min(pairs, s.threads * s.run);
+    EXPECT_LE(s.threads + (rest + run - 1) / run, resident) << "one wave";
+    EXPECT_GT(s.threads, (given + run - 1) / run) << "more threads than without the spread";
+  }
+  EXPECT_GT(spread, 1000) << "the draw must reach the spread";
+  // Off: no given pair, all of them given, runs of one pair, or the other pairs fill the wave.
+  EXPECT_EQ(gp::spread_given_runs(1000, 0, 4, 1000).threads, 0u);
+  EXPECT_EQ(gp::spread_given_runs(1000, 1000, 4, 1000).threads, 0u);
+  EXPECT_EQ(gp::spread_given_runs(1000, 10, 1, 1000).threads, 0u);
+  EXPECT_EQ(gp::spread_given_runs(4000, 10, 4, 1000).threads, 0u);
+  // The max case on the H200 (N = 7e6: 6,999,999 pairs, M = 1e5: 99,999 given, one wave of 132 x 4 x 256 threads, runs
+  // of 52): the others need 132,693 threads, 2475 are free, so runs of 41 over 2439 threads.
+  const gp::GivenSpread h200 = gp::spread_given_runs(6'999'999, 99'999, 52, 132 * 4 * 256);
+  EXPECT_EQ(h200.run, 41u);
+  EXPECT_EQ(h200.threads, 2439u);
+}
+
 TEST(Abc471gPairsMath, GoldilocksArithmetic) {
   const std::uint64_t p = gp::GL_P;
   std::mt19937_64 g(3);
@@ -574,7 +612,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 60u);  // r00..r59 (r05..r59: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 61u);  // r00..r60 (r05..r60: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -1126,7 +1164,24 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
     EXPECT_EQ(c.partition_tile, c54.partition_tile) << id;
     EXPECT_EQ(c.combine_dependent, c54.combine_dependent) << id;
     EXPECT_EQ(c.combine_kind, c54.combine_kind) << id;
+    EXPECT_FALSE(c.spread_given) << id;
   }
+  // r60: r57 with the given values' pairs in shorter runs, nothing else changed
+  const gp::PairsRung& r60 = gp::find_rung("p60");
+  const gp::PairsConfig c57 = gp::find_rung("p57").config(), c60 = r60.config();
+  EXPECT_EQ(r60.predecessor, "r57_slack_four");
+  EXPECT_TRUE(c60.spread_given);
+  EXPECT_EQ(c60.wgmma.ahead, c57.wgmma.ahead);
+  EXPECT_EQ(c60.wgmma.lean_split, c57.wgmma.lean_split);
+  EXPECT_EQ(c60.wgmma.skip_idle, c57.wgmma.skip_idle);
+  EXPECT_EQ(c60.wgmma.segment_weight, c57.wgmma.segment_weight);
+  EXPECT_EQ(c60.partition_lean, c57.partition_lean);
+  EXPECT_EQ(c60.partition_tile, c57.partition_tile);
+  EXPECT_EQ(c60.partition_threads, c57.partition_threads);
+  EXPECT_EQ(c60.chunk_pairs, c57.chunk_pairs);
+  EXPECT_EQ(c60.hist_threads, c57.hist_threads);
+  EXPECT_EQ(c60.combine_dependent, c57.combine_dependent);
+  EXPECT_EQ(c60.combine_kind, c57.combine_kind);
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

@@ -81,6 +81,11 @@ struct PartitionArgs {
   // 16-byte loads each histogram thread has in flight before it counts them: 1, 2 or 4 (PairsConfig::hist_loads,
   // r29; 1 until r28).
   int hist_loads = 1;
+  // r60 (PairsConfig::spread_given; the lean kernel only): the chunk's first given_threads threads take runs of
+  // given_run pairs (the given values, spread over the wave's free threads: spread_given_runs), the others runs of
+  // `run` after them. 0: every thread a run of `run`.
+  std::uint64_t given_threads = 0;
+  std::uint64_t given_run = 0;
 };
 struct PartitionLaunch {
   std::uint64_t resident_threads = 1;  // partition threads the GPU holds at once

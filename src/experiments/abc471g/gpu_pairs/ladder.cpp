@@ -173,6 +173,15 @@ std::function<void(PairsConfig&)> with_ahead(int ahead, std::function<void(Pairs
   };
 }
 
+// r60: a rung's knobs with the partition's given values in shorter runs over the wave's free threads
+// (PairsConfig::spread_given).
+std::function<void(PairsConfig&)> with_spread_given(std::function<void(PairsConfig&)> knobs) {
+  return [knobs = std::move(knobs)](PairsConfig& c) {
+    knobs(c);
+    c.spread_given = true;
+  };
+}
+
 // r54's knobs (r49 + the fast edge tile + the split in 32 bits), which r55 .. r59 each change in one knob.
 std::function<void(PairsConfig&)> r54_knobs() {
   return with_lean_split(with_edge_fast(with_v_image(with_segment_weight(
@@ -603,6 +612,13 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r58_slack_five", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_ahead(1, r54_knobs())),
+        gpu_rung("p60", 60, "r60_spread_given", "r57 + the given values' pairs in shorter runs (the partition's stragglers)",
+                 "r57 with the partition threads whose runs lie in the M given values (the kernel's general path, ~1.7x "
+                 "the instructions a pair) taking shorter runs, spread over the threads the wave leaves free "
+                 "(PairsConfig::spread_given), so that their blocks no longer end last",
+                 "r57_slack_four", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_spread_given(with_ahead(3, r54_knobs()))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -365,6 +365,29 @@ constexpr SlicePlan plan_slices_spread(std::uint64_t cells, std::uint32_t sms, s
   return p;
 }
 
+// r60 (PairsConfig::spread_given): the partition's runs when a chunk opens with `given` pairs whose second element is
+// a given value (pair p < M - 1) out of `pairs`. Every thread's run is `run` pairs, and the GPU holds `resident`
+// threads at once. A thread whose run lies in the given values takes the partition kernel's general path, ~1.7x the
+// instructions a pair of a full tile's (session 16), so those threads' blocks end last. Here the threads the generated
+// pairs leave free in the wave share the given pairs: `threads` threads of `run` pairs each come first (every given
+// pair among them), then threads of the chunk's `run` as before, all in one wave (threads + the others <= resident).
+// {0, 0}: no spread (no given pair in the chunk, no free thread, or runs of one pair already).
+struct GivenSpread {
+  std::uint64_t threads = 0;
+  std::uint64_t run = 0;
+};
+constexpr GivenSpread spread_given_runs(std::uint64_t pairs, std::uint64_t given, std::uint64_t run,
+                                        std::uint64_t resident) {
+  if (given == 0 || given >= pairs || run <= 1 || resident == 0) return {};
+  const std::uint64_t generated = (pairs - given + run - 1) / run;  // threads the other pairs need
+  if (generated >= resident) return {};
+  const std::uint64_t free = resident - generated;
+  if (free <= (given + run - 1) / run) return {};  // no more threads than the runs of `run` give them
+  const std::uint64_t short_run = (given + free - 1) / free;
+  if (short_run >= run) return {};
+  return {(given + short_run - 1) / short_run, short_run};
+}
+
 // Padded side of the count table and the slices: a multiple of 128 (every tile shape divides it).
 JOSEKI_HD std::uint32_t padded_k(std::uint32_t k) { return (k + 127u) / 128u * 128u; }
 

@@ -97,6 +97,9 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     throw InputError("gpu-pairs: PairsConfig::hist_threads = " + std::to_string(c.hist_threads) + ": 512 or 1024");
   if (c.hist_loads != 1 && c.hist_loads != 2 && c.hist_loads != 4)
     throw InputError("gpu-pairs: PairsConfig::hist_loads = " + std::to_string(c.hist_loads) + ": 1, 2 or 4");
+  if (c.spread_given && c.partition_lean <= 0)
+    throw InputError("gpu-pairs: PairsConfig::spread_given (r60) shortens the lean partition kernel's runs; it needs "
+                     "partition_lean > 0 (here " + std::to_string(c.partition_lean) + ")");
   if (!c.count_kind.empty() && !find_count_kind(c.count_kind))
     throw InputError("gpu-pairs: PairsConfig::count_kind = '" + c.count_kind +
                      "': no such count kind in this build (count kinds: " + joined(count_kind_names()) + ")");
@@ -223,7 +226,8 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     std::uint64_t holes = 0;
     if (c.partition_lean >= 11 && c.partition_lean <= 14) {
       const std::uint64_t run = std::max<std::uint64_t>(m_ppt, 1), group = c.partition_lean >= 12 ? 4 : 2;
-      const std::uint64_t blocks = ((m_chunk + run - 1) / run + 255) / 256;  // blocks of 256
+      // blocks of 256; r60 (spread_given) may fill the whole wave
+      const std::uint64_t blocks = std::max(((m_chunk + run - 1) / run + 255) / 256, c.spread_given ? (m_resident + 255) / 256 : 0);
       const std::uint64_t tile = c.partition_tile > 0 ? c.partition_tile : 16;  // a tile with no kernel was refused above
       holes = (group - 1) * blocks * ((run + tile - 1) / tile);
     }
@@ -440,6 +444,13 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
       pa.c.begin = b;
       pa.c.end = std::min(a.end, b + m_chunk);
       pa.run = partition_run(pa.c.end - pa.c.begin);  // a short last chunk still fills the GPU
+      if (m_cfg.spread_given) {  // r60: the chunk's given pairs (p < M - 1) in shorter runs over the wave's free threads
+        const std::uint64_t given_end = pa.c.m > 1 ? std::min<std::uint64_t>(pa.c.end, pa.c.m - 1) : 0;
+        const GivenSpread g = spread_given_runs(pa.c.end - pa.c.begin, given_end > pa.c.begin ? given_end - pa.c.begin : 0,
+                                                pa.run, m_resident);
+        pa.given_threads = g.threads;
+        pa.given_run = g.run;
+      }
       pa.tile_pairs = m_cfg.partition_tile;
       pa.lean = m_cfg.partition_lean;
       pa.hist_threads = m_cfg.hist_threads;

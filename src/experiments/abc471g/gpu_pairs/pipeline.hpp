@@ -114,6 +114,10 @@ struct PairsConfig {
   // 1 (r03 .. r28: one load, its eight shared-memory atomics, the next load), 2 or 4; others are refused
   // (InputError).
   int hist_loads = 1;
+  // r60: the partition's threads whose runs lie in the given values (pairs p < M - 1, the kernel's general path) take
+  // shorter runs, spread over the threads the wave has free (pairs_math.hpp spread_given_runs); only with the lean
+  // partition kernel (partition_lean > 0; otherwise refused: InputError). Off: every thread a run of the same length.
+  bool spread_given = false;
   // r08 (count_kind "dsmem"): blocks per cluster, 8 (portable) or 16 (non-portable: the table in fewer,
   // larger ranges); anything else is refused by the PairsDevice (InputError).
   std::uint32_t dsmem_cluster = 8;

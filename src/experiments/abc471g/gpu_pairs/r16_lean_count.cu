@@ -133,8 +133,13 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
   const CountArgs& c = a.c;
   if (a.d_zero && blockIdx.x == 0 && threadIdx.x == 0) *a.d_zero = 0;
   const std::uint64_t gtid = blockIdx.x * static_cast<std::uint64_t>(T) + threadIdx.x;
-  const std::uint64_t p0 = c.begin + gtid * a.run;
-  const std::uint64_t p1 = p0 < c.end ? (c.end - p0 < a.run ? c.end : p0 + a.run) : p0;
+  // r60 (a.given_threads > 0): the first given_threads threads take runs of given_run pairs (given_run < run, so every
+  // thread's run still fits the block's `tiles`), the others runs of `run` after them.
+  const bool short_run = gtid < a.given_threads;
+  const std::uint64_t len = short_run ? a.given_run : a.run;
+  const std::uint64_t p0 = c.begin + (short_run ? gtid * a.given_run
+                                                : a.given_threads * a.given_run + (gtid - a.given_threads) * a.run);
+  const std::uint64_t p1 = p0 < c.end ? (c.end - p0 < len ? c.end : p0 + len) : p0;
   const FastMod32 fm = make_fastmod32(c.k);
   const std::uint32_t shift_key = (1u << 18) - a.slice;  // key = cell + slice * shift_key
   const std::uint32_t kp_rot = c.kp - 1;  // ROTATE: cell = a (kp - 1) + b (+ K when b < a) = a kp + (b - a) mod K
@@ -411,7 +416,9 @@ void prepare_lean_partition() {
 }
 
 void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s, int threads) {
-  const std::uint64_t total = (a.c.end - a.c.begin + a.run - 1) / a.run;
+  const std::uint64_t spread = a.given_threads * a.given_run;  // r60: pairs the short runs cover (0: none)
+  const std::uint64_t pairs = a.c.end - a.c.begin;
+  const std::uint64_t total = a.given_threads + (pairs > spread ? (pairs - spread + a.run - 1) / a.run : 0);
   const LeanKernel k = choose_lean(threads, a.lean, a.tile_pairs, a.run, a.buckets);
   const auto blocks = static_cast<unsigned>((total + static_cast<std::uint64_t>(k.threads) - 1) /
                                             static_cast<std::uint64_t>(k.threads));
