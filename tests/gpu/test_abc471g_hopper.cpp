@@ -581,7 +581,7 @@ TEST(Abc471gHopperGpu, DependentCombineRungsAreExact) {
 #endif
 }
 
-// r60 (PairsConfig::spread_given): the partition's given pairs in shorter runs over the wave's free threads. The max
+// r60, r61 (PairsConfig::spread_given): the partition's given pairs in shorter runs over the wave's free threads. The max
 // case's shape (N = 7e6, M = 1e5: on the H200 runs of 41 over 2439 threads, the others 52), the same with a bucket cap that
 // spills and in chunks (the given pairs only in the first), N = 300,007 with runs of 52 (the given pairs in runs of one)
 // and M = 1 (nothing to spread): whole solves against the CPU, three with poison between. Refused without the lean kernel.
@@ -595,14 +595,14 @@ TEST(Abc471gHopperGpu, SpreadGivenRunsAreExact) {
   for (const ab::Problem* p : {&max_case, &small, &none}) {
     const std::uint32_t kp = gp::padded_k(p->k);
     const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(*p, kp), kp, *p);
-    for (int variant = 0; variant < 3; ++variant) {
-      gp::PairsConfig c = r60.config();
+    for (int variant = 0; variant < 6; ++variant) {  // 3 .. 5: r61 (r32's unrotated count and plain combine)
+      gp::PairsConfig c = gp::find_rung(variant < 3 ? "p60" : "p61").config();
       c.progress = false;
-      if (variant == 1) c.bucket_cap = p == &max_case ? 40'000 : 8;      // spills into the table
-      if (variant == 2) c.chunk_pairs = p == &max_case ? 1'000'000 : 1'000;  // several chunks
+      if (variant % 3 == 1) c.bucket_cap = p == &max_case ? 40'000 : 8;      // spills into the table
+      if (variant % 3 == 2) c.chunk_pairs = p == &max_case ? 1'000'000 : 1'000;  // several chunks
       if (p != &max_case) c.pairs_per_thread = 52;
       gp::PairsDevice dev(*p, c, 0);
-      expect_three_solves(dev, want, "r60, variant " + std::to_string(variant) + ", N = " + std::to_string(p->n) +
+      expect_three_solves(dev, want, std::string(variant < 3 ? "r60" : "r61") + ", variant " + std::to_string(variant) + ", N = " + std::to_string(p->n) +
                                          ", M = " + std::to_string(p->m()));
     }
   }

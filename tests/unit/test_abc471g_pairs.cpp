@@ -612,7 +612,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 61u);  // r00..r60 (r05..r60: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 62u);  // r00..r61 (r05..r61: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -1182,6 +1182,20 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(c60.hist_threads, c57.hist_threads);
   EXPECT_EQ(c60.combine_dependent, c57.combine_dependent);
   EXPECT_EQ(c60.combine_kind, c57.combine_kind);
+  // r61: r32 with the same spread, nothing else changed
+  const gp::PairsRung& r61 = gp::find_rung("p61");
+  const gp::PairsConfig c32 = gp::find_rung("p32").config(), c61 = r61.config();
+  EXPECT_EQ(r61.predecessor, "r32_quad_tiles_24");
+  EXPECT_FALSE(c32.spread_given);
+  EXPECT_TRUE(c61.spread_given);
+  EXPECT_EQ(c61.partition_lean, c32.partition_lean);
+  EXPECT_EQ(c61.partition_tile, c32.partition_tile);
+  EXPECT_EQ(c61.partition_threads, c32.partition_threads);
+  EXPECT_EQ(c61.chunk_pairs, c32.chunk_pairs);
+  EXPECT_EQ(c61.hist_threads, c32.hist_threads);
+  EXPECT_EQ(c61.combine_dependent, c32.combine_dependent);
+  EXPECT_EQ(c61.combine_kind, c32.combine_kind);
+  EXPECT_EQ(c61.wgmma.stages, c32.wgmma.stages);
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

@@ -619,6 +619,13 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r57_slack_four", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_spread_given(with_ahead(3, r54_knobs()))),
+        gpu_rung("p61", 61, "r61_spread_given_10e9", "r32 + the given values' pairs in shorter runs (the 10^9 rung)",
+                 "r32 (unrotated cells, tiles of 24, the plain wgmma combine: the best at 10^9) with r60's shorter runs "
+                 "for the partition threads whose runs lie in the given values (PairsConfig::spread_given): in one chunk "
+                 "of 10^9 pairs their runs of ~7400 pairs on the general path outlast every other thread's",
+                 "r32_quad_tiles_24", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_spread_given(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 24, 12, 1, 1024, 256)))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =
