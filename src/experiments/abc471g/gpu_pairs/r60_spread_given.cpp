@@ -12,5 +12,13 @@
 // Prediction (max case): the SMs holding a given block from ~4.7 to ~4.3 blocks' work against 4, so the partition
 // ~1.5-2 us shorter if its end is those SMs' (~8 % of ~23 us); the solve -1 to -2 us. No change at 10^8 and 10^9 (their
 // runs are longer, and the given values are a smaller share of the first chunk), and none where no thread is free.
-// Measured: (below, once run).
+// Measured (H200, results/h200/2026-12-04-session22, calls 1-2, code of 9cc23a3 and 016e719; every answer exact against
+// cpu-direct, GPU tests, memcheck and racecheck clean): at the max case NOT HELD, a tie: 50.82 us [50.75, 50.94] against
+// r57's 50.91 [50.78, 51.01] (five processes each, one rung a process). The control says why: with M = 1 (no given value)
+// r57 read 50.72-50.98 us and its partition kernel alone 23.36 us against 23.52 (ncu): the given values cost the max case
+// nothing. Its partition's SMs are active 29.1 K-42.1 K cycles (mean 36.0 K) with or without them, every SM holding 3 or
+// 4 blocks: the spread between SMs that ends the kernel is not the given values' (not yet explained). Where the runs are
+// long it holds: N = 10^9 2818.53 us [2815.97, 2820.61] against r57's 3045.86 (one run; three processes for r60), the
+// count alone 2791 against ~3000 us; N = 10^8 334.56 us [334.42, 335.31] against r57's 336.80 [336.48, 337.31] (three
+// processes each), the lowest 10^8 measured.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

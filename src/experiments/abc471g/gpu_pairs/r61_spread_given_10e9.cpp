@@ -11,5 +11,10 @@
 // r61 ~-150 to -250 us against r32's ~2.87 ms, i.e. ~2.62-2.72 ms; 10^8 ~-1 % (runs of 740: the given values lie in
 // 136 threads' runs, 168 threads are free, so runs of 596); the max case a tie (there the given values cost nothing: with M = 1
 // the partition took the same time, session 22 call 1).
-// Measured: (below, once run).
+// Measured (H200, results/h200/2026-12-04-session22/call2, code of 016e719, three processes each, one rung a process; every
+// answer exact against cpu-direct, GPU tests clean): HELD, by less than predicted. N = 10^9 **2769.70 us** [2767.84,
+// 2775.30] against r32's 2874.59 [2874.51, 2874.74]: -104.9 us (-3.65 %), the lowest 10^9 measured (r60 2818.53 in the
+// same runs); the count alone 2718-2728 against 2824-2829 us. So the given threads' runs cost ~105 us of r32's chunk, not
+// 150-250: they held the kernel's end by ~half their extra time. 10^8 340.77 us [340.64, 340.86] against r32's 344.66
+// (-1.1 %); r60 (334.56) stays the 10^8 rung.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
