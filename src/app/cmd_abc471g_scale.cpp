@@ -313,7 +313,9 @@ void add_scale(CLI::App* parent, Context& ctx) {
                        "after each rung on joseki's wgmma combine is timed, one more solve, cold like the timed ones (L2 "
                        "flushed first), with the combine kernel's trace: a summary under the rung (block starts, "
                        "releases and ends, a stage's and an epilogue's time, the first entry and last end from the "
-                       "solve's start) and each block's row in this CSV file");
+                       "solve's start) and each block's row in this CSV file; on the lean partition kernel also the "
+                       "count's blocks (each partition and histogram block's entry, end and SM) in FILE.count.csv "
+                       "(FILE.csv's name with .count before .csv)");
   }
   {  // wgmma (issue 19, r09): the wgmma combine alone, beside "r04's combine alone" of `scale hopper`
     auto spec = std::make_shared<g::InstanceSpec>();

@@ -716,6 +716,67 @@ TEST(Abc471gCombineTrace, ParsesAndSummarisesTheBlocksWords) {
   EXPECT_NEAR(g->last_end, 50.0, 1e-9);
 }
 
+// The count's trace (PairsConfig::trace_count): partition blocks' (entry, end, SM) words, then histogram blocks' (entry,
+// counted, end, SM), read from a mark; blocks that did not run are left out; the summary's spreads, its SMs' last ends
+// and the latest SMs; words that contradict each other are refused.
+TEST(Abc471gWgmmaEmu, CountTraceParsesAndSummarises) {
+  namespace gp2 = joseki::abc471g::pairs;
+  const u32 part = 4;  // room for four partition blocks; block 2 did not run
+  std::vector<u64> w(part * gp2::COUNT_TRACE_PARTITION_WORDS + 3 * gp2::COUNT_TRACE_HIST_WORDS, 0);
+  const u64 mark = 1'000'000;
+  const auto put_part = [&](u32 b, u64 entry, u64 end, u64 sm) {
+    w[b * 3] = mark + entry;
+    w[b * 3 + 1] = mark + end;
+    w[b * 3 + 2] = sm;
+  };
+  put_part(0, 1'000, 20'000, 7);
+  put_part(1, 2'000, 25'000, 7);  // SM 7's last end: 25 us
+  put_part(3, 1'500, 18'000, 3);
+  const auto put_hist = [&](u32 b, u64 entry, u64 counted, u64 end, u64 sm) {
+    u64* h = w.data() + part * 3 + b * 4;
+    h[0] = mark + entry;
+    h[1] = mark + counted;
+    h[2] = mark + end;
+    h[3] = sm;
+  };
+  put_hist(0, 19'000, 27'000, 30'000, 3);
+  put_hist(2, 21'000, 28'000, 33'000, 7);  // histogram block 1 did not run
+  const std::vector<gp2::CountTraceBlock> blocks = gp2::parse_count_trace(w, part, mark);
+  ASSERT_EQ(blocks.size(), 5u);
+  EXPECT_FALSE(blocks[0].histogram);
+  EXPECT_EQ(blocks[2].block, 3u);
+  EXPECT_TRUE(blocks[3].histogram);
+  EXPECT_EQ(blocks[4].block, 2u);
+  EXPECT_NEAR(blocks[4].counted, 28.0, 1e-9);
+  const gp2::CountTraceSummary s = gp2::summarize_count_trace(blocks);
+  EXPECT_EQ(s.partition_blocks, 3u);
+  EXPECT_EQ(s.hist_blocks, 2u);
+  EXPECT_EQ(s.sms, 2u);
+  EXPECT_NEAR(s.part_entry_first, 1.0, 1e-9);
+  EXPECT_NEAR(s.part_entry_last, 2.0, 1e-9);
+  EXPECT_NEAR(s.part_end_min, 18.0, 1e-9);
+  EXPECT_NEAR(s.part_end_median, 20.0, 1e-9);
+  EXPECT_NEAR(s.part_end_max, 25.0, 1e-9);
+  EXPECT_NEAR(s.part_run_median, 19.0, 1e-9);  // 19, 23, 16.5
+  EXPECT_NEAR(s.sm_end_min, 18.0, 1e-9);
+  EXPECT_NEAR(s.sm_end_max, 25.0, 1e-9);
+  EXPECT_EQ(s.late_sms, (std::vector<u32>{7, 3}));
+  EXPECT_NEAR(s.hist_counted_max, 28.0, 1e-9);
+  EXPECT_NEAR(s.hist_end_median, 31.5, 1e-9);
+  EXPECT_NE(gp2::describe_count_trace(s).find("latest SMs 7 3"), std::string::npos) << gp2::describe_count_trace(s);
+  EXPECT_EQ(gp2::count_trace_csv_rows("r", {blocks[0]}), "r,partition,0,7,1.000,20.000,20.000\n");
+  EXPECT_EQ(gp2::describe_count_trace(gp2::summarize_count_trace({})), "no block traced");
+  // Refused: an end before its entry, an entry before the mark, a histogram counted after its end, too few words.
+  std::vector<u64> bad = w;
+  bad[1] = mark + 500;  // block 0 ends before it entered
+  EXPECT_THROW(gp2::parse_count_trace(bad, part, mark), joseki::RunError);
+  EXPECT_THROW(gp2::parse_count_trace(w, part, mark + 5'000), joseki::RunError);
+  bad = w;
+  bad[part * 3 + 1] = mark + 31'000;  // histogram block 0 counted after its end
+  EXPECT_THROW(gp2::parse_count_trace(bad, part, mark), joseki::RunError);
+  EXPECT_THROW(gp2::parse_count_trace(std::vector<u64>(5, 0), part, mark), joseki::RunError);
+}
+
 // r49: the host's image of V's four copies is, byte for byte, what load_v builds in shared memory (the emulation's
 // copies: V2 = V twice over, then V2 shifted by 1, 2, 3 bytes, copy_stride(kp, 1) apart), at K off and on the tiles.
 TEST(Abc471gWgmmaEmu, VCopiesImageIsWhatThePrologueBuilds) {

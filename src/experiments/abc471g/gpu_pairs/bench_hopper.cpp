@@ -134,6 +134,16 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
     if (!trace_out) throw InputError("--trace-csv " + o.trace_csv + ": cannot be written");
     trace_out << TRACE_CSV_HEADER << std::flush;
   }
+  // The count's trace (the lean partition kernel and the fused histograms) beside it: FILE.csv -> FILE.count.csv.
+  std::ofstream count_out;
+  if (!o.trace_csv.empty()) {
+    const std::string& t = o.trace_csv;
+    const std::string path =
+        (t.size() > 4 && t.compare(t.size() - 4, 4, ".csv") == 0 ? t.substr(0, t.size() - 4) : t) + ".count.csv";
+    count_out.open(path, std::ios::trunc);
+    if (!count_out) throw InputError("--trace-csv " + o.trace_csv + ": " + path + " cannot be written");
+    count_out << COUNT_TRACE_CSV_HEADER << std::flush;
+  }
   const std::string set_id = "pairs-hopper " + case_name + " " + bench::now_id();
   auto stamp = [&](Record& r) {
     bench::set_problem_axes(r, p);
@@ -200,6 +210,7 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
         cfg.wgmma.warpgroups == 4) {
       PairsConfig tc = cfg;
       tc.trace_combine = true;
+      tc.trace_count = cfg.partition_lean > 0;  // the lean partition kernel's and the fused histograms' blocks too
       PairsDevice d(p, tc, o.device);
       // The third solve's trace (the graph, if any, replayed), cold as the timed solves are: the L2 flushed before it,
       // then a mark on the global timer just before the solve, so that the combine's entries and ends are also timed
@@ -235,6 +246,19 @@ std::vector<Record> bench_hopper(const Problem& p, const std::string& case_name,
                                   {"end_one_segment_us", ts.end_one_segment},
                                   {"end_two_segments_us", ts.end_two_segments}};
       trace_out << trace_csv_rows(rung.slug, blocks) << std::flush;
+      if (const std::vector<std::uint64_t> cw = d.count_trace(s); !cw.empty()) {
+        const std::vector<CountTraceBlock> cb = parse_count_trace(cw, PairsDevice::COUNT_TRACE_BLOCKS, start);
+        const CountTraceSummary cs = summarize_count_trace(cb);
+        o.say("    count trace: " + describe_count_trace(cs));
+        r.extra["count_trace"] = {{"partition_blocks", cs.partition_blocks}, {"sms", cs.sms},
+                                  {"part_end_min_us", cs.part_end_min},   {"part_end_median_us", cs.part_end_median},
+                                  {"part_end_max_us", cs.part_end_max},   {"part_run_median_us", cs.part_run_median},
+                                  {"sm_end_min_us", cs.sm_end_min},       {"sm_end_median_us", cs.sm_end_median},
+                                  {"sm_end_max_us", cs.sm_end_max},       {"late_sms", cs.late_sms},
+                                  {"hist_blocks", cs.hist_blocks},        {"hist_counted_max_us", cs.hist_counted_max},
+                                  {"hist_end_max_us", cs.hist_end_max}};
+        count_out << count_trace_csv_rows(rung.slug, cb) << std::flush;
+      }
     }
     out.push_back(r);
   }

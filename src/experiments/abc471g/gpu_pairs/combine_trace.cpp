@@ -127,4 +127,102 @@ std::string trace_csv_rows(const std::string& rung, const std::vector<TraceBlock
   return out;
 }
 
+std::vector<CountTraceBlock> parse_count_trace(const std::vector<std::uint64_t>& words, std::uint32_t partition_blocks,
+                                               std::uint64_t mark) {
+  std::vector<CountTraceBlock> out;
+  const std::size_t part_words = static_cast<std::size_t>(partition_blocks) * COUNT_TRACE_PARTITION_WORDS;
+  if (words.size() < part_words) throw RunError("count trace: fewer words than the partition blocks' room");
+  const auto us = [mark](std::uint64_t t) { return static_cast<double>(t - mark) * 1e-3; };
+  const auto check = [mark](const char* kernel, std::size_t b, std::uint64_t entry, std::uint64_t end) {
+    if (entry < mark || end < entry)
+      throw RunError(fmt::format("count trace: {} block {}: entry {} and end {} against the mark {}", kernel, b, entry, end,
+                                 mark));
+  };
+  for (std::size_t b = 0; b < partition_blocks; ++b) {
+    const std::uint64_t* w = words.data() + b * COUNT_TRACE_PARTITION_WORDS;
+    if (w[0] == 0) continue;
+    check("partition", b, w[0], w[1]);
+    out.push_back({false, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(w[2]), us(w[0]), us(w[1]), us(w[1])});
+  }
+  for (std::size_t b = 0; part_words + (b + 1) * COUNT_TRACE_HIST_WORDS <= words.size(); ++b) {
+    const std::uint64_t* w = words.data() + part_words + b * COUNT_TRACE_HIST_WORDS;
+    if (w[0] == 0) continue;
+    check("histogram", b, w[0], w[2]);
+    if (w[1] < w[0] || w[2] < w[1]) throw RunError(fmt::format("count trace: histogram block {}: counted out of order", b));
+    out.push_back({true, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(w[3]), us(w[0]), us(w[1]), us(w[2])});
+  }
+  return out;
+}
+
+CountTraceSummary summarize_count_trace(const std::vector<CountTraceBlock>& blocks) {
+  CountTraceSummary s;
+  std::vector<double> part_end, runs, hist_end;
+  std::vector<std::pair<double, std::uint32_t>> sm_end;  // (end, sm), one a SM
+  bool first_part = true, first_hist = true;
+  for (const CountTraceBlock& b : blocks) {
+    if (b.histogram) {
+      ++s.hist_blocks;
+      s.hist_entry_first = first_hist ? b.entry : std::min(s.hist_entry_first, b.entry);
+      s.hist_entry_last = first_hist ? b.entry : std::max(s.hist_entry_last, b.entry);
+      s.hist_counted_min = first_hist ? b.counted : std::min(s.hist_counted_min, b.counted);
+      s.hist_counted_max = first_hist ? b.counted : std::max(s.hist_counted_max, b.counted);
+      first_hist = false;
+      hist_end.push_back(b.end);
+      continue;
+    }
+    ++s.partition_blocks;
+    s.part_entry_first = first_part ? b.entry : std::min(s.part_entry_first, b.entry);
+    s.part_entry_last = first_part ? b.entry : std::max(s.part_entry_last, b.entry);
+    first_part = false;
+    part_end.push_back(b.end);
+    runs.push_back(b.end - b.entry);
+    auto it = std::find_if(sm_end.begin(), sm_end.end(), [&](const auto& e) { return e.second == b.sm; });
+    if (it == sm_end.end())
+      sm_end.emplace_back(b.end, b.sm);
+    else
+      it->first = std::max(it->first, b.end);
+  }
+  const auto spread = [](std::vector<double>& v, double& lo, double& mid, double& hi) {
+    if (v.empty()) return;
+    lo = *std::min_element(v.begin(), v.end());
+    hi = *std::max_element(v.begin(), v.end());
+    mid = median_of(v);
+  };
+  spread(part_end, s.part_end_min, s.part_end_median, s.part_end_max);
+  spread(runs, s.part_run_min, s.part_run_median, s.part_run_max);
+  spread(hist_end, s.hist_end_min, s.hist_end_median, s.hist_end_max);
+  std::vector<double> sm_ends;
+  for (const auto& e : sm_end) sm_ends.push_back(e.first);
+  spread(sm_ends, s.sm_end_min, s.sm_end_median, s.sm_end_max);
+  s.sms = sm_end.size();
+  std::sort(sm_end.begin(), sm_end.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (std::size_t i = 0; i < sm_end.size() && i < 8; ++i) s.late_sms.push_back(sm_end[i].second);
+  return s;
+}
+
+std::string describe_count_trace(const CountTraceSummary& s) {
+  if (s.partition_blocks == 0 && s.hist_blocks == 0) return "no block traced";
+  std::string late;
+  for (const std::uint32_t sm : s.late_sms) {
+    if (!late.empty()) late.push_back(' ');
+    late.append(std::to_string(sm));
+  }
+  return fmt::format(
+      "partition: {} blocks on {} SMs, entries {:.2f}-{:.2f} us, a block {:.2f} / {:.2f} / {:.2f} us, ends {:.2f} / {:.2f} "
+      "/ {:.2f} us, SMs' last ends {:.2f} / {:.2f} / {:.2f} us (min / median / max; latest SMs {}); histograms: {} blocks, "
+      "entries {:.2f}-{:.2f} us, counted {:.2f}-{:.2f} us, ends {:.2f} / {:.2f} / {:.2f} us (from the solve's start)",
+      s.partition_blocks, s.sms, s.part_entry_first, s.part_entry_last, s.part_run_min, s.part_run_median, s.part_run_max,
+      s.part_end_min, s.part_end_median, s.part_end_max, s.sm_end_min, s.sm_end_median, s.sm_end_max, late, s.hist_blocks,
+      s.hist_entry_first, s.hist_entry_last, s.hist_counted_min, s.hist_counted_max, s.hist_end_min, s.hist_end_median,
+      s.hist_end_max);
+}
+
+std::string count_trace_csv_rows(const std::string& rung, const std::vector<CountTraceBlock>& blocks) {
+  std::string out;
+  for (const CountTraceBlock& b : blocks)
+    out += fmt::format("{},{},{},{},{:.3f},{:.3f},{:.3f}\n", rung, b.histogram ? "histogram" : "partition", b.block, b.sm,
+                       b.entry, b.counted, b.end);
+  return out;
+}
+
 }  // namespace joseki::abc471g::pairs

@@ -51,4 +51,36 @@ std::string trace_csv_rows(const std::string& rung, const std::vector<TraceBlock
 inline constexpr const char* TRACE_CSV_HEADER =
     "rung,block,sm,segments,stages,entry_us,ready_us,go_us,end_us,loops_us,epilogues_us\n";
 
+// The count's trace (a diagnostic of the same `--trace-csv`, PairsConfig::trace_count): the lean partition kernel's
+// blocks write COUNT_TRACE_PARTITION_WORDS words each (entry and end on the global timer, the SM), then the fused
+// histogram blocks COUNT_TRACE_HIST_WORDS each (entry, the end of their counting past the wait for the partition, end,
+// the SM), as PairsDevice::count_trace returns them (`partition_blocks` partition blocks' room first). It answers where
+// the count's part of a solve goes: when the partition's blocks end, SM by SM, and when the histograms are released.
+inline constexpr std::uint32_t COUNT_TRACE_PARTITION_WORDS = 3, COUNT_TRACE_HIST_WORDS = 4;
+struct CountTraceBlock {
+  bool histogram = false;  // else a partition block
+  std::uint32_t block = 0, sm = 0;
+  double entry = 0, counted = 0, end = 0;  // us after the mark (counted: histograms only; a partition block's end)
+};
+struct CountTraceSummary {
+  std::size_t partition_blocks = 0, hist_blocks = 0, sms = 0;
+  double part_entry_first = 0, part_entry_last = 0;         // us after the mark
+  double part_end_min = 0, part_end_median = 0, part_end_max = 0;
+  double part_run_min = 0, part_run_median = 0, part_run_max = 0;  // a block's end - entry
+  double sm_end_min = 0, sm_end_median = 0, sm_end_max = 0;  // each SM's last partition block's end
+  double hist_entry_first = 0, hist_entry_last = 0;
+  double hist_counted_min = 0, hist_counted_max = 0;
+  double hist_end_min = 0, hist_end_median = 0, hist_end_max = 0;
+  std::vector<std::uint32_t> late_sms;  // the SMs whose last partition block ends last, latest first (at most 8)
+};
+// Blocks whose entry word is zero did not run (or were not traced) and are left out. Throws RunError when a block's words
+// contradict each other (an end before its entry, an entry before the mark).
+std::vector<CountTraceBlock> parse_count_trace(const std::vector<std::uint64_t>& words, std::uint32_t partition_blocks,
+                                               std::uint64_t mark);
+CountTraceSummary summarize_count_trace(const std::vector<CountTraceBlock>& blocks);
+std::string describe_count_trace(const CountTraceSummary& s);
+// CSV rows (no header) of one rung's blocks: rung,kernel,block,sm,entry_us,counted_us,end_us.
+std::string count_trace_csv_rows(const std::string& rung, const std::vector<CountTraceBlock>& blocks);
+inline constexpr const char* COUNT_TRACE_CSV_HEADER = "rung,kernel,block,sm,entry_us,counted_us,end_us\n";
+
 }  // namespace joseki::abc471g::pairs

@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "experiments/abc471g/gpu_pairs/combine_trace.hpp"  // COUNT_TRACE_*_WORDS
+
 namespace joseki::abc471g::pairs {
 
 // ---- count (count.cu) -----------------------------------------------------------------
@@ -86,6 +88,11 @@ struct PartitionArgs {
   // `run` after them. 0: every thread a run of `run`.
   std::uint64_t given_threads = 0;
   std::uint64_t given_run = 0;
+  // A diagnostic (PairsConfig::trace_count, `scale hopper --trace-csv`): nullptr, or COUNT_TRACE_PARTITION_WORDS words
+  // for each of the first trace_blocks partition blocks (the lean kernel: entry and end on %globaltimer, %smid) and then
+  // COUNT_TRACE_HIST_WORDS for each fused histogram block (entry, counted, end, %smid); thread 0 of a block writes them.
+  std::uint64_t* d_trace = nullptr;
+  std::uint32_t trace_blocks = 0;
 };
 struct PartitionLaunch {
   std::uint64_t resident_threads = 1;  // partition threads the GPU holds at once

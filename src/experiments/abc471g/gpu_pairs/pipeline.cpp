@@ -239,6 +239,12 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     m_buf = cuda::DeviceBuffer<std::uint16_t>(static_cast<std::size_t>(buckets) * m_cap);
     m_cells_rotated = rotated_variant(c.partition_lean);  // r37, r42: the table and the planes hold P, not C
     m_cursor = cuda::DeviceBuffer<std::uint32_t>(buckets);
+    if (c.trace_count) {  // the count's trace: zeros until a block writes its words
+      m_count_trace = cuda::DeviceBuffer<std::uint64_t>(
+          static_cast<std::size_t>(COUNT_TRACE_BLOCKS) * COUNT_TRACE_PARTITION_WORDS +
+          static_cast<std::size_t>(buckets) * COUNT_TRACE_HIST_WORDS);
+      m_count_trace.poison(nullptr, 0);
+    }
   }
   if (m_counter == Counter::Kind) {  // a pluggable count kind (kinds.hpp; r08: r08_dsmem_count.cu)
     m_count_kind = find_count_kind(c.count_kind);
@@ -450,6 +456,10 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
                                                 pa.run, m_resident);
         pa.given_threads = g.threads;
         pa.given_run = g.run;
+      }
+      if (m_count_trace.size() > 0 && m_fused) {  // one chunk: every block's words are this solve's
+        pa.d_trace = m_count_trace.data();
+        pa.trace_blocks = COUNT_TRACE_BLOCKS;
       }
       pa.tile_pairs = m_cfg.partition_tile;
       pa.lean = m_cfg.partition_lean;
@@ -668,6 +678,14 @@ std::vector<std::uint64_t> PairsDevice::combine_trace(cudaStream_t s) const {
   std::vector<std::uint64_t> t(m_trace.size());
   if (t.empty()) return t;
   m_trace.copy_to_host(t.data(), t.size(), s);
+  JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
+  return t;
+}
+
+std::vector<std::uint64_t> PairsDevice::count_trace(cudaStream_t s) const {
+  std::vector<std::uint64_t> t(m_count_trace.size());
+  if (t.empty()) return t;
+  m_count_trace.copy_to_host(t.data(), t.size(), s);
   JOSEKI_CUDA_CHECK(cudaStreamSynchronize(s));
   return t;
 }

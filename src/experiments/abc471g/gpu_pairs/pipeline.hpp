@@ -71,6 +71,10 @@ struct PairsConfig {
   // A diagnostic (`scale hopper --trace-csv`): the skewed combine's TMA kernel (4 warpgroups) records each
   // block's clocks (WgmmaCombineArgs::d_trace); PairsDevice::combine_trace reads the last solve's.
   bool trace_combine = false;
+  // A diagnostic (`scale hopper --trace-csv`): the lean partition kernel and the fused histograms record each block's
+  // entry and end on the global timer, and its SM (PartitionArgs::d_trace; one fused chunk only); PairsDevice::count_trace
+  // reads the last solve's.
+  bool trace_count = false;
   // Combiner::Gemm: false runs plane 0 on joseki's mma.sync kernel as well (what happens when
   // cuBLASLt cannot be loaded; tests use it to reach that path).
   bool use_cublaslt = true;

@@ -90,6 +90,11 @@ class PairsDevice {
   // wave, at most COMBINE_TRACE_BLOCKS; a block that did not run reads all zeros). Empty without the knob.
   std::vector<std::uint64_t> combine_trace(cudaStream_t s) const;
   static constexpr std::uint32_t COMBINE_TRACE_BLOCKS = 1024;
+  // PairsConfig::trace_count: the last solve's count trace, COUNT_TRACE_PARTITION_WORDS words for each of
+  // COUNT_TRACE_BLOCKS partition blocks, then COUNT_TRACE_HIST_WORDS for each histogram block (kernels.hpp; zeros where a
+  // block did not run or no word was written: several chunks, or r03's kernel). Empty without the knob.
+  std::vector<std::uint64_t> count_trace(cudaStream_t s) const;
+  static constexpr std::uint32_t COUNT_TRACE_BLOCKS = 2048;
   // The counts (for tests), widened to 64 bits, row stride kp.
   std::vector<std::uint64_t> download_table(cudaStream_t s) const;
 
@@ -114,6 +119,7 @@ class PairsDevice {
   cuda::DeviceBuffer<std::uint64_t> m_t64;
   cuda::DeviceBuffer<std::uint64_t> m_answer;
   cuda::DeviceBuffer<std::uint64_t> m_trace;  // PairsConfig::trace_combine only
+  cuda::DeviceBuffer<std::uint64_t> m_count_trace;  // PairsConfig::trace_count only
   // partition count
   Counter m_counter = Counter::Atomic;
   std::uint64_t m_chunk = 1;

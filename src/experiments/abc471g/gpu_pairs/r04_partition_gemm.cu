@@ -32,6 +32,7 @@
 #include <atomic>
 
 #include "backend/cuda/check.hpp"
+#include "backend/cuda/clocks.cuh"
 #include "backend/cuda/launch.cuh"
 #include "experiments/abc471g/gpu_pairs/kernels.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
@@ -186,6 +187,17 @@ __global__ void __launch_bounds__(THREADS) fused_hist_kernel(PartitionArgs a, Fu
   __shared__ std::uint32_t s_max;
   if (threadIdx.x == 0) s_max = 0;  // ordered before its use by the histogram's barriers
   const std::uint32_t b = blockIdx.x;
+  // The count's trace (a diagnostic, a.d_trace): after the partition blocks' words, this block's entry, the end of its
+  // counting (past the wait for the partition), its end and its SM.
+  std::uint64_t* trace = a.d_trace && threadIdx.x == 0
+                             ? a.d_trace + COUNT_TRACE_PARTITION_WORDS * a.trace_blocks + COUNT_TRACE_HIST_WORDS * b
+                             : nullptr;
+  if (trace) trace[0] = cuda::global_timer();
+  const auto trace_end = [trace] {
+    if (!trace) return;
+    trace[2] = cuda::global_timer();
+    trace[3] = static_cast<std::uint64_t>(cuda::sm_id());
+  };
 #if JOSEKI_ARCH_AT_LEAST(900)
   if (f.trigger) asm volatile("griddepcontrol.launch_dependents;" ::: "memory");  // r38: the combine may launch
 #endif
@@ -195,6 +207,7 @@ __global__ void __launch_bounds__(THREADS) fused_hist_kernel(PartitionArgs a, Fu
       f.d_answer[i] = f.d_v[j >= f.k ? j - f.k : j];
     }
   const bool spilled = bucket_histogram<THREADS, true, LOADS>(a, b, s_hist4) > a.cap;
+  if (trace) trace[1] = cuda::global_timer();
   const std::uint32_t cells = a.c.kp * a.c.kp, lo = b * a.slice;
   const std::uint32_t len = cells - lo < a.slice ? cells - lo : a.slice;  // a multiple of 4
   uint4* t4 = reinterpret_cast<uint4*>(a.c.d_table + lo);
@@ -236,7 +249,10 @@ __global__ void __launch_bounds__(THREADS) fused_hist_kernel(PartitionArgs a, Fu
     if (bmax) atomicMax(reinterpret_cast<unsigned long long*>(f.d_max), static_cast<unsigned long long>(bmax));
   }
   // Planes 1.. of this slice: zero while its maximum is < LOW_MAX (then they are left alone).
-  if (bmax < LOW_MAX && before < LOW_MAX) return;
+  if (bmax < LOW_MAX && before < LOW_MAX) {
+    trace_end();
+    return;
+  }
   for (int j = 1; j < f.planes; ++j) {
     std::uint32_t* pj = reinterpret_cast<std::uint32_t*>(f.d_planes + static_cast<std::size_t>(j) * cells + lo);
     const int sh = plane_shift(j, GEMM_LOW_BITS);
@@ -251,6 +267,7 @@ __global__ void __launch_bounds__(THREADS) fused_hist_kernel(PartitionArgs a, Fu
     for (std::uint32_t i = threadIdx.x; i < len / 4; i += THREADS)
       pj[i] = bmax < LOW_MAX ? 0u : pack_bytes(s_hist4[i], sh, 255u);
   }
+  trace_end();
 }
 
 __global__ void __launch_bounds__(256) product_prep_kernel(ProductPrepArgs a) {

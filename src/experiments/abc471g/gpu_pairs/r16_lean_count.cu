@@ -62,6 +62,7 @@
 #include <cub/block/block_scan.cuh>
 
 #include "backend/cuda/check.hpp"
+#include "backend/cuda/clocks.cuh"
 #include "experiments/abc471g/gpu_pairs/kernels.hpp"
 #include "experiments/abc471g/gpu_pairs/pairs_math.hpp"
 
@@ -132,6 +133,9 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
 
   const CountArgs& c = a.c;
   if (a.d_zero && blockIdx.x == 0 && threadIdx.x == 0) *a.d_zero = 0;
+  // The count's trace (a diagnostic, a.d_trace): this block's entry; its end and SM after the last tile.
+  if (a.d_trace && threadIdx.x == 0 && blockIdx.x < a.trace_blocks)
+    a.d_trace[COUNT_TRACE_PARTITION_WORDS * blockIdx.x] = cuda::global_timer();
   const std::uint64_t gtid = blockIdx.x * static_cast<std::uint64_t>(T) + threadIdx.x;
   // r60 (a.given_threads > 0): the first given_threads threads take runs of given_run pairs (given_run < run, so every
   // thread's run still fits the block's `tiles`), the others runs of `run` after them.
@@ -322,6 +326,11 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
   }
   if constexpr (OVERLAP)  // the last tile's entries
     for (std::uint32_t i = threadIdx.x; i < n_prev; i += T) write_out(i, n_prev, spill_prev);
+  if (a.d_trace && threadIdx.x == 0 && blockIdx.x < a.trace_blocks) {  // thread 0's own last store is written
+    std::uint64_t* w = a.d_trace + COUNT_TRACE_PARTITION_WORDS * blockIdx.x;
+    w[1] = cuda::global_timer();
+    w[2] = static_cast<std::uint64_t>(cuda::sm_id());
+  }
 }
 
 // The sorted tile's shared memory; variants 11 and 12 (PAIRED) also hold up to one or three holes a slice (<= 256
