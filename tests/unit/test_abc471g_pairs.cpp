@@ -183,6 +183,54 @@ TEST(Abc471gPairsMath, SliceSpreadsAreExactAndFit) {
   EXPECT_EQ(gp::plan_slices_spread(2304ULL * 2304, 132, 1, 1u << 20).size, 40'356u) << "capped at 2^16, fits";
 }
 
+// r64: the runs in whole warps: every pair in exactly one run, each group a whole number of warps except the tail's last,
+// one wave, the short runs shorter than `run`; the max case's plan on the H200 by hand.
+TEST(Abc471gPairsMath, RunPlansAreWholeWarps) {
+  std::mt19937_64 g(64);
+  int planned = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const std::uint64_t resident = 32 * (1 + g() % 6000), run = 2 + g() % 80;
+    const std::uint64_t pairs = 1 + g() % (resident * run + 1);
+    const std::uint64_t given = g() % 3 == 0 ? 0 : g() % std::min<std::uint64_t>(pairs, 200'000);
+    const gp::RunPlan p = gp::plan_runs(pairs, given, run, resident);
+    if (p.full_threads == 0 && p.given_threads == 0 && p.tail_threads == 0) continue;
+    ++planned;
+    EXPECT_EQ(p.given_threads % 32, 0u);
+    EXPECT_EQ(p.full_threads % 32, 0u);
+    EXPECT_LE(p.given_threads + p.full_threads + (p.tail_threads + 31) / 32 * 32, resident) << "one wave, whole warps";
+    EXPECT_LT(p.given_run, run);
+    EXPECT_LT(p.tail_run, run);
+    EXPECT_GE(p.given_threads * p.given_run, given) << "the given pairs in the short runs";
+    if (given == 0) {
+      EXPECT_EQ(p.given_threads, 0u);
+    }
+    EXPECT_GT(p.full_threads, 0u);
+    const std::uint64_t before_tail = p.given_threads * p.given_run + p.full_threads * run;
+    ASSERT_LE(before_tail, pairs);
+    EXPECT_EQ(p.tail_threads == 0, before_tail == pairs);
+    if (p.tail_threads > 0) {
+      EXPECT_GE(p.tail_threads * p.tail_run, pairs - before_tail) << "every pair in a run";
+      EXPECT_LT((p.tail_threads - 1) * p.tail_run, pairs - before_tail) << "no empty tail thread";
+    }
+  }
+  EXPECT_GT(planned, 1000);
+  EXPECT_EQ(gp::plan_runs(100, 0, 1, 1024).full_threads, 0u) << "runs of one pair: no plan";
+  EXPECT_EQ(gp::plan_runs(100, 100, 4, 1024).full_threads, 0u) << "every pair given: no plan";
+  // The max case on the H200: 6,999,999 pairs, 99,999 given, runs of 52, 135,168 threads. The full runs take 132,672
+  // threads (4146 warps), leaving 78 warps: 77 for the given pairs (runs of 41) and 1 for the 31 last pairs (runs of 1).
+  const gp::RunPlan h = gp::plan_runs(6'999'999, 99'999, 52, 132 * 4 * 256);
+  EXPECT_EQ(h.full_threads, 132'672u);
+  EXPECT_EQ(h.given_threads, 2464u);
+  EXPECT_EQ(h.given_run, 41u);
+  EXPECT_EQ(h.tail_run, 1u);
+  EXPECT_EQ(h.tail_threads, 31u);
+  // Without given values (M = 1): 134,592 full threads, the 1215 last pairs over 18 warps in runs of 3.
+  const gp::RunPlan m1 = gp::plan_runs(6'999'999, 0, 52, 132 * 4 * 256);
+  EXPECT_EQ(m1.full_threads, 134'592u);
+  EXPECT_EQ(m1.tail_run, 3u);
+  EXPECT_EQ(m1.tail_threads, 405u);
+}
+
 // r60: the given pairs' shorter runs cover them, use only the wave's free threads, stay shorter than the others' run
 // (so the kernel's tiles, counted from `run`, still hold every thread's run), and are off where nothing is free.
 TEST(Abc471gPairsMath, GivenSpreadsFitTheWave) {
@@ -612,7 +660,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 62u);  // r00..r61 (r05..r61: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 65u);  // r00..r64 (r05..r64: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -842,11 +890,13 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   for (const gp::PairsRung& r : gp::pairs_ladder()) {
     if (!r.count_kind.empty()) { EXPECT_EQ(r.counter, gp::Counter::Kind) << r.slug; }
     if (r.slug != "r08_dsmem_count") { EXPECT_TRUE(r.count_kind.empty()) << r.slug; }
-    if (r.position < 9) {  // r09 .. r32, r35, r36, r39 combine on r09's wgmma kind, r33, r34, r37, r38, r40 .. r45 on its skewed kind; before
-                           // r09 built-in combiners
+    if (r.position < 9) {  // r09 .. r32, r35, r36, r39, r61 combine on r09's wgmma kind, r33, r34, r37, r38, r40 .. r60,
+                           // r62 .. on its skewed kind; before r09 built-in combiners
       EXPECT_TRUE(r.combine_kind.empty()) << r.slug;
     } else {
-      EXPECT_EQ(r.combine_kind, r.position == 33 || r.position == 34 || r.position == 37 || r.position == 38 || r.position >= 40 ? "wgmma_skew" : "wgmma") << r.slug;
+      const bool skewed = r.position == 33 || r.position == 34 || r.position == 37 || r.position == 38 ||
+                          (r.position >= 40 && r.position != 61);
+      EXPECT_EQ(r.combine_kind, skewed ? "wgmma_skew" : "wgmma") << r.slug;
     }
   }
   const gp::PairsRung& r33 = gp::find_rung("p33");
@@ -1196,6 +1246,42 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(c61.combine_dependent, c32.combine_dependent);
   EXPECT_EQ(c61.combine_kind, c32.combine_kind);
   EXPECT_EQ(c61.wgmma.stages, c32.wgmma.stages);
+  // r62: r57 with the histograms launched as the partition's blocks start; r63: r62 with the cursors one a line
+  const gp::PairsRung &r62 = gp::find_rung("p62"), &r63 = gp::find_rung("p63");
+  const gp::PairsConfig c62 = r62.config(), c63 = r63.config();
+  EXPECT_EQ(r62.predecessor, "r57_slack_four");
+  EXPECT_EQ(r63.predecessor, "r62_count_trigger");
+  EXPECT_FALSE(c57.count_trigger);
+  EXPECT_FALSE(c57.cursor_lines);
+  EXPECT_TRUE(c62.count_trigger);
+  EXPECT_FALSE(c62.cursor_lines);
+  EXPECT_TRUE(c63.count_trigger);
+  EXPECT_TRUE(c63.cursor_lines);
+  for (const gp::PairsConfig* c : {&c62, &c63}) {
+    EXPECT_FALSE(c->spread_given);
+    EXPECT_EQ(c->wgmma.ahead, c57.wgmma.ahead);
+    EXPECT_EQ(c->wgmma.lean_split, c57.wgmma.lean_split);
+    EXPECT_EQ(c->partition_lean, c57.partition_lean);
+    EXPECT_EQ(c->partition_tile, c57.partition_tile);
+    EXPECT_EQ(c->partition_threads, c57.partition_threads);
+    EXPECT_EQ(c->chunk_pairs, c57.chunk_pairs);
+    EXPECT_EQ(c->combine_dependent, c57.combine_dependent);
+    EXPECT_EQ(c->combine_kind, c57.combine_kind);
+  }
+  // r64: r60 with the runs in whole warps, nothing else changed
+  const gp::PairsRung& r64 = gp::find_rung("p64");
+  const gp::PairsConfig c64 = r64.config();
+  EXPECT_EQ(r64.predecessor, "r60_spread_given");
+  EXPECT_TRUE(c64.tail_runs);
+  EXPECT_FALSE(c60.tail_runs);
+  EXPECT_TRUE(c64.spread_given);
+  EXPECT_FALSE(c64.count_trigger);
+  EXPECT_FALSE(c64.cursor_lines);
+  EXPECT_EQ(c64.wgmma.ahead, c60.wgmma.ahead);
+  EXPECT_EQ(c64.partition_lean, c60.partition_lean);
+  EXPECT_EQ(c64.partition_tile, c60.partition_tile);
+  EXPECT_EQ(c64.chunk_pairs, c60.chunk_pairs);
+  EXPECT_EQ(c64.combine_kind, c60.combine_kind);
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

@@ -88,11 +88,23 @@ struct PartitionArgs {
   // `run` after them. 0: every thread a run of `run`.
   std::uint64_t given_threads = 0;
   std::uint64_t given_run = 0;
+  // r64 (PairsConfig::tail_runs, pairs_math.hpp plan_runs): with full_threads > 0, after the given threads come
+  // full_threads runs of `run`, then threads of tail_run pairs (the rest). 0: every thread after the given ones a run of
+  // `run` (r60, and the plain layout).
+  std::uint64_t full_threads = 0;
+  std::uint64_t tail_run = 0;
   // A diagnostic (PairsConfig::trace_count, `scale hopper --trace-csv`): nullptr, or COUNT_TRACE_PARTITION_WORDS words
   // for each of the first trace_blocks partition blocks (the lean kernel: entry and end on %globaltimer, %smid) and then
   // COUNT_TRACE_HIST_WORDS for each fused histogram block (entry, counted, end, %smid); thread 0 of a block writes them.
   std::uint64_t* d_trace = nullptr;
   std::uint32_t trace_blocks = 0;
+  // r62 (PairsConfig::count_trigger; the lean kernel only): each partition block lets the next kernel of its stream (the
+  // fused histograms, a programmatic dependent) launch as it starts (griddepcontrol.launch_dependents, sm_90), so that
+  // the histogram blocks take SMs as the partition's blocks leave them and wait there, counters cleared, for its end.
+  bool trigger_dependents = false;
+  // r63 (PairsConfig::cursor_lines): bucket b's cursor at d_cursor[b * cursor_stride] (32: one 128-byte line each, so
+  // that the partition's reservations do not queue on a few lines of one L2 slice). 1: packed (r03 .. r62).
+  std::uint32_t cursor_stride = 1;
 };
 struct PartitionLaunch {
   std::uint64_t resident_threads = 1;  // partition threads the GPU holds at once

@@ -182,6 +182,31 @@ std::function<void(PairsConfig&)> with_spread_given(std::function<void(PairsConf
   };
 }
 
+// r62: a rung's knobs with the partition letting the fused histograms launch as its blocks start
+// (PairsConfig::count_trigger).
+std::function<void(PairsConfig&)> with_count_trigger(std::function<void(PairsConfig&)> knobs) {
+  return [knobs = std::move(knobs)](PairsConfig& c) {
+    knobs(c);
+    c.count_trigger = true;
+  };
+}
+
+// r63: a rung's knobs with each bucket cursor in its own 128-byte line (PairsConfig::cursor_lines).
+std::function<void(PairsConfig&)> with_cursor_lines(std::function<void(PairsConfig&)> knobs) {
+  return [knobs = std::move(knobs)](PairsConfig& c) {
+    knobs(c);
+    c.cursor_lines = true;
+  };
+}
+
+// r64: a rung's knobs with the partition's runs in whole warps (PairsConfig::tail_runs).
+std::function<void(PairsConfig&)> with_tail_runs(std::function<void(PairsConfig&)> knobs) {
+  return [knobs = std::move(knobs)](PairsConfig& c) {
+    knobs(c);
+    c.tail_runs = true;
+  };
+}
+
 // r54's knobs (r49 + the fast edge tile + the split in 32 bits), which r55 .. r59 each change in one knob.
 std::function<void(PairsConfig&)> r54_knobs() {
   return with_lean_split(with_edge_fast(with_v_image(with_segment_weight(
@@ -626,6 +651,28 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r32_quad_tiles_24", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_spread_given(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 24, 12, 1, 1024, 256)))),
+        gpu_rung("p62", 62, "r62_count_trigger", "r57 + the histograms launched as the partition's blocks start",
+                 "r57 with each partition block executing griddepcontrol.launch_dependents as it starts "
+                 "(PairsConfig::count_trigger): the fused histograms, its programmatic dependent, launched only after "
+                 "its last block had ended (the count's trace: ~1.2 us later); now their blocks take SMs as the "
+                 "partition's leave them, clear their counters and wait there for its end",
+                 "r57_slack_four", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_count_trigger(with_ahead(3, r54_knobs()))),
+        gpu_rung("p63", 63, "r63_cursor_lines", "r62 + each bucket cursor in its own 128-byte line",
+                 "r62 with the 132 bucket cursors, which every partition block reserves from once a tile (one returning "
+                 "global atomic a slice), each in its own 128-byte line instead of 32 to a line "
+                 "(PairsConfig::cursor_lines): the reservations no longer queue on a few lines of one L2 slice",
+                 "r62_count_trigger", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_cursor_lines(with_count_trigger(with_ahead(3, r54_knobs())))),
+        gpu_rung("p64", 64, "r64_whole_warp_runs", "r60 + the partition's runs in whole warps (no mixed warp)",
+                 "r60 with the given values' pairs and the chunk's last pairs in short runs over whole warps, the full "
+                 "runs between them (PairsConfig::tail_runs, plan_runs): the block holding the last, partial run had a "
+                 "warp on both of the kernel's paths and ended ~3 us after every other block (the count's trace)",
+                 "r60_spread_given", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_tail_runs(with_spread_given(with_ahead(3, r54_knobs())))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

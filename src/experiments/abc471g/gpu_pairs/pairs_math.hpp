@@ -388,6 +388,50 @@ constexpr GivenSpread spread_given_runs(std::uint64_t pairs, std::uint64_t given
   return {(given + short_run - 1) / short_run, short_run};
 }
 
+// r64 (PairsConfig::tail_runs): the partition's runs in whole warps. A thread whose run is not `run` generated pairs (the
+// given values, or the chunk's last, partial run) takes the kernel's general path, and a warp holding such a thread
+// beside full ones runs both paths; the block waits for it at every tile's barriers (session 22's count trace: the block
+// holding the last, partial run ended ~3 us after every other block). Here `given` leading pairs go to `given_threads`
+// threads of `given_run` pairs, then `full_threads` threads take runs of `run`, then `tail_threads` threads runs of
+// `tail_run`, the rest; each group a whole number of warps (`warp` threads), all within `resident` threads (one wave), and
+// given_run, tail_run < run (so the kernel's tiles, counted from `run`, hold every run). The threads the full runs leave
+// free are shared by the given pairs and the tail in proportion to their pairs. {} (all zero): no such plan fits (the
+// kernel then takes r60's or the plain layout).
+struct RunPlan {
+  std::uint64_t given_threads = 0, given_run = 0, full_threads = 0, tail_threads = 0, tail_run = 0;
+};
+constexpr RunPlan plan_runs(std::uint64_t pairs, std::uint64_t given, std::uint64_t run, std::uint64_t resident,
+                            std::uint64_t warp = 32) {
+  if (pairs == 0 || run <= 1 || warp == 0 || resident < warp || given >= pairs) return {};
+  const std::uint64_t full0 = (pairs - given) / (warp * run) * warp;  // full runs if the given pairs took none of them
+  const std::uint64_t free_warps = resident > full0 ? (resident - full0) / warp : 0;
+  const std::uint64_t tail0 = pairs - given - full0 * run;  // < warp * run
+  const std::uint64_t short_pairs = given + tail0;
+  if (free_warps == 0 || short_pairs == 0) return {};
+  // The free warps split between the given pairs and the tail, in proportion, each side at least one warp when it has
+  // pairs.
+  std::uint64_t given_warps = given == 0 ? 0 : (free_warps * given + short_pairs / 2) / short_pairs;
+  if (given > 0 && given_warps == 0) given_warps = 1;
+  if (tail0 > 0 && given_warps == free_warps) --given_warps;
+  if (given > 0 && given_warps == 0) return {};
+  RunPlan p;
+  p.given_threads = given_warps * warp;
+  p.given_run = given == 0 ? 0 : (given + p.given_threads - 1) / p.given_threads;
+  const std::uint64_t covered = p.given_threads * p.given_run;  // >= given: the last given runs may reach past it
+  if (covered >= pairs) return {};
+  p.full_threads = (pairs - covered) / (warp * run) * warp;  // full0, or a warp less where the given runs reach past
+  const std::uint64_t tail = pairs - covered - p.full_threads * run;
+  const std::uint64_t used = p.given_threads + p.full_threads;
+  const std::uint64_t tail_warps = resident > used ? (resident - used) / warp : 0;
+  if (tail > 0) {
+    if (tail_warps == 0) return {};
+    p.tail_run = (tail + tail_warps * warp - 1) / (tail_warps * warp);
+    p.tail_threads = (tail + p.tail_run - 1) / p.tail_run;
+  }
+  if (p.given_run >= run || p.tail_run >= run || p.full_threads == 0) return {};
+  return p;
+}
+
 // Padded side of the count table and the slices: a multiple of 128 (every tile shape divides it).
 JOSEKI_HD std::uint32_t padded_k(std::uint32_t k) { return (k + 127u) / 128u * 128u; }
 

@@ -41,7 +41,8 @@ __device__ __forceinline__ std::uint32_t bucket_histogram(const PartitionArgs& a
   std::uint32_t* s_hist = reinterpret_cast<std::uint32_t*>(s_hist4);
   for (std::uint32_t i = threadIdx.x; i <= a.slice / 4; i += THREADS) s_hist4[i] = make_uint4(0, 0, 0, 0);
   if constexpr (DEPENDENT) wait_for_previous_grid();
-  const std::uint32_t filled = a.d_cursor[b];
+  std::uint32_t* const cursor = a.d_cursor + static_cast<std::size_t>(b) * a.cursor_stride;  // r63: one line a cursor
+  const std::uint32_t filled = *cursor;
   const std::uint32_t n = filled < a.cap ? filled : a.cap;
   __syncthreads();
   const std::uint16_t* __restrict__ src = a.d_buf + static_cast<std::size_t>(b) * a.cap;  // cap % 8 == 0
@@ -68,7 +69,7 @@ __device__ __forceinline__ std::uint32_t bucket_histogram(const PartitionArgs& a
   for (; i < n8; i += THREADS) count8(__ldcs(src4 + i));
   for (std::uint32_t j = n8 * 8 + threadIdx.x; j < n; j += THREADS) atomicAdd(&s_hist[src[j]], 1u);
   __syncthreads();
-  if (threadIdx.x == 0) a.d_cursor[b] = 0;  // the bucket is empty again for the next chunk
+  if (threadIdx.x == 0) *cursor = 0;  // the bucket is empty again for the next chunk
   return filled;
 }
 

@@ -100,6 +100,11 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
   if (c.spread_given && c.partition_lean <= 0)
     throw InputError("gpu-pairs: PairsConfig::spread_given (r60) shortens the lean partition kernel's runs; it needs "
                      "partition_lean > 0 (here " + std::to_string(c.partition_lean) + ")");
+  if ((c.count_trigger || c.cursor_lines || c.tail_runs) && c.partition_lean <= 0)
+    throw InputError(std::string("gpu-pairs: PairsConfig::") +
+                     (c.count_trigger ? "count_trigger (r62)" : c.cursor_lines ? "cursor_lines (r63)" : "tail_runs (r64)") +
+                     " changes the lean partition kernel; it needs partition_lean > 0 (here " +
+                     std::to_string(c.partition_lean) + ")");
   if (!c.count_kind.empty() && !find_count_kind(c.count_kind))
     throw InputError("gpu-pairs: PairsConfig::count_kind = '" + c.count_kind +
                      "': no such count kind in this build (count kinds: " + joined(count_kind_names()) + ")");
@@ -227,7 +232,8 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     if (c.partition_lean >= 11 && c.partition_lean <= 14) {
       const std::uint64_t run = std::max<std::uint64_t>(m_ppt, 1), group = c.partition_lean >= 12 ? 4 : 2;
       // blocks of 256; r60 (spread_given) may fill the whole wave
-      const std::uint64_t blocks = std::max(((m_chunk + run - 1) / run + 255) / 256, c.spread_given ? (m_resident + 255) / 256 : 0);
+      const std::uint64_t blocks =
+          std::max(((m_chunk + run - 1) / run + 255) / 256, c.spread_given || c.tail_runs ? (m_resident + 255) / 256 : 0);
       const std::uint64_t tile = c.partition_tile > 0 ? c.partition_tile : 16;  // a tile with no kernel was refused above
       holes = (group - 1) * blocks * ((run + tile - 1) / tile);
     }
@@ -238,7 +244,8 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     m_cap = static_cast<std::uint32_t>((cap + 7) / 8 * 8);
     m_buf = cuda::DeviceBuffer<std::uint16_t>(static_cast<std::size_t>(buckets) * m_cap);
     m_cells_rotated = rotated_variant(c.partition_lean);  // r37, r42: the table and the planes hold P, not C
-    m_cursor = cuda::DeviceBuffer<std::uint32_t>(buckets);
+    m_cursor_stride = c.cursor_lines ? 32u : 1u;  // r63: one 128-byte line a cursor
+    m_cursor = cuda::DeviceBuffer<std::uint32_t>(static_cast<std::size_t>(buckets) * m_cursor_stride);
     if (c.trace_count) {  // the count's trace: zeros until a block writes its words
       m_count_trace = cuda::DeviceBuffer<std::uint64_t>(
           static_cast<std::size_t>(COUNT_TRACE_BLOCKS) * COUNT_TRACE_PARTITION_WORDS +
@@ -445,15 +452,23 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
     pa.cap = m_cap;
     pa.d_buf = m_buf.data();
     pa.d_cursor = m_cursor.data();
+    pa.cursor_stride = m_cursor_stride;
+    pa.trigger_dependents = m_cfg.count_trigger;
     for (std::uint64_t b = a.begin; b < a.end; b += m_chunk) {
       pa.c = a;
       pa.c.begin = b;
       pa.c.end = std::min(a.end, b + m_chunk);
       pa.run = partition_run(pa.c.end - pa.c.begin);  // a short last chunk still fills the GPU
-      if (m_cfg.spread_given) {  // r60: the chunk's given pairs (p < M - 1) in shorter runs over the wave's free threads
-        const std::uint64_t given_end = pa.c.m > 1 ? std::min<std::uint64_t>(pa.c.end, pa.c.m - 1) : 0;
-        const GivenSpread g = spread_given_runs(pa.c.end - pa.c.begin, given_end > pa.c.begin ? given_end - pa.c.begin : 0,
-                                                pa.run, m_resident);
+      const std::uint64_t given_end = pa.c.m > 1 ? std::min<std::uint64_t>(pa.c.end, pa.c.m - 1) : 0;
+      const std::uint64_t given = given_end > pa.c.begin ? given_end - pa.c.begin : 0;  // the chunk's given pairs
+      const RunPlan plan = m_cfg.tail_runs ? plan_runs(pa.c.end - pa.c.begin, given, pa.run, m_resident) : RunPlan{};
+      if (plan.full_threads > 0) {  // r64: whole warps of short runs for the given pairs and the tail
+        pa.given_threads = plan.given_threads;
+        pa.given_run = plan.given_run;
+        pa.full_threads = plan.full_threads;
+        pa.tail_run = plan.tail_run;
+      } else if (m_cfg.spread_given) {  // r60: the chunk's given pairs (p < M - 1) in shorter runs over the free threads
+        const GivenSpread g = spread_given_runs(pa.c.end - pa.c.begin, given, pa.run, m_resident);
         pa.given_threads = g.threads;
         pa.given_run = g.run;
       }

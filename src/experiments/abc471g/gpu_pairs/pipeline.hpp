@@ -122,6 +122,18 @@ struct PairsConfig {
   // shorter runs, spread over the threads the wave has free (pairs_math.hpp spread_given_runs); only with the lean
   // partition kernel (partition_lean > 0; otherwise refused: InputError). Off: every thread a run of the same length.
   bool spread_given = false;
+  // r62: each partition block lets the fused histograms (its programmatic dependent) launch as it starts, so that their
+  // blocks take SMs as the partition's leave them (PartitionArgs::trigger_dependents); the lean kernel only (else
+  // refused: InputError). Off: they launch when the partition's last block has ended.
+  bool count_trigger = false;
+  // r63: each slice's bucket cursor in its own 128-byte line (PartitionArgs::cursor_stride 32); the lean kernel only
+  // (else refused: InputError). Off: the cursors packed, 32 to a line.
+  bool cursor_lines = false;
+  // r64: the partition's runs in whole warps (pairs_math.hpp plan_runs): the given values' pairs in short runs over whole
+  // warps, then the full runs, then the chunk's last pairs in short runs over whole warps, so that no warp holds a thread
+  // on the kernel's general path beside full ones; where no such plan fits one wave, r60's spread (with spread_given) or
+  // the plain layout. The lean kernel only (else refused: InputError).
+  bool tail_runs = false;
   // r08 (count_kind "dsmem"): blocks per cluster, 8 (portable) or 16 (non-portable: the table in fewer,
   // larger ranges); anything else is refused by the PairsDevice (InputError).
   std::uint32_t dsmem_cluster = 8;

@@ -135,6 +135,7 @@ class PairsDevice {
   SlicePlan m_plan;
   cuda::DeviceBuffer<std::uint16_t> m_buf;
   cuda::DeviceBuffer<std::uint32_t> m_cursor;
+  std::uint32_t m_cursor_stride = 1;  // r63 (PairsConfig::cursor_lines): 32
   // A pluggable count kind (PairsConfig::count_kind; kinds.hpp): its stage does the rounds.
   StageContext m_ctx;
   const CountKind* m_count_kind = nullptr;

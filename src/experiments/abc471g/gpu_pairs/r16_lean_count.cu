@@ -61,6 +61,7 @@
 
 #include <cub/block/block_scan.cuh>
 
+#include "backend/cuda/arch.cuh"
 #include "backend/cuda/check.hpp"
 #include "backend/cuda/clocks.cuh"
 #include "experiments/abc471g/gpu_pairs/kernels.hpp"
@@ -136,13 +137,28 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
   // The count's trace (a diagnostic, a.d_trace): this block's entry; its end and SM after the last tile.
   if (a.d_trace && threadIdx.x == 0 && blockIdx.x < a.trace_blocks)
     a.d_trace[COUNT_TRACE_PARTITION_WORDS * blockIdx.x] = cuda::global_timer();
+#if JOSEKI_ARCH_AT_LEAST(900)
+  // r62: the histograms may launch once every partition block has started (all resident: none waits for an SM they
+  // hold); they read nothing of this kernel's before their griddepcontrol.wait, which waits for its end.
+  if (a.trigger_dependents) asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
   const std::uint64_t gtid = blockIdx.x * static_cast<std::uint64_t>(T) + threadIdx.x;
   // r60 (a.given_threads > 0): the first given_threads threads take runs of given_run pairs (given_run < run, so every
   // thread's run still fits the block's `tiles`), the others runs of `run` after them.
-  const bool short_run = gtid < a.given_threads;
-  const std::uint64_t len = short_run ? a.given_run : a.run;
-  const std::uint64_t p0 = c.begin + (short_run ? gtid * a.given_run
-                                                : a.given_threads * a.given_run + (gtid - a.given_threads) * a.run);
+  // r64 (a.full_threads > 0): after the full runs, threads of a.tail_run pairs (tail_run < run too).
+  std::uint64_t p0 = c.begin, i = gtid, len = a.run;
+  if (i < a.given_threads) {
+    len = a.given_run;
+  } else {
+    p0 += a.given_threads * a.given_run;
+    i -= a.given_threads;
+    if (a.full_threads > 0 && i >= a.full_threads) {
+      p0 += a.full_threads * a.run;
+      i -= a.full_threads;
+      len = a.tail_run;
+    }
+  }
+  p0 += i * len;
   const std::uint64_t p1 = p0 < c.end ? (c.end - p0 < len ? c.end : p0 + len) : p0;
   const FastMod32 fm = make_fastmod32(c.k);
   const std::uint32_t shift_key = (1u << 18) - a.slice;  // key = cell + slice * shift_key
@@ -244,7 +260,7 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
       first[u] = offset;
       if (b < a.buckets) {
         s_base[b] = offset;
-        if (cnt[u]) gpos[u] = atomicAdd(a.d_cursor + b, cnt[u]);
+        if (cnt[u]) gpos[u] = atomicAdd(a.d_cursor + b * a.cursor_stride, cnt[u]);  // r63: one line a cursor
         // PAIRED: the holes closing a run (no pair is scattered there; tile t - 1's write-out read s_sorted before
         // this tile's first barrier): its last GROUP - 1 slots, which the scatter then overwrites where they hold pairs
         if (PAIRED && cnt[u])
@@ -427,7 +443,11 @@ void prepare_lean_partition() {
 void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s, int threads) {
   const std::uint64_t spread = a.given_threads * a.given_run;  // r60: pairs the short runs cover (0: none)
   const std::uint64_t pairs = a.c.end - a.c.begin;
-  const std::uint64_t total = a.given_threads + (pairs > spread ? (pairs - spread + a.run - 1) / a.run : 0);
+  std::uint64_t total = a.given_threads + (pairs > spread ? (pairs - spread + a.run - 1) / a.run : 0);
+  if (a.full_threads > 0) {  // r64: the full runs, then the tail's
+    const std::uint64_t covered = spread + a.full_threads * a.run;
+    total = a.given_threads + a.full_threads + (pairs > covered ? (pairs - covered + a.tail_run - 1) / a.tail_run : 0);
+  }
   const LeanKernel k = choose_lean(threads, a.lean, a.tile_pairs, a.run, a.buckets);
   const auto blocks = static_cast<unsigned>((total + static_cast<std::uint64_t>(k.threads) - 1) /
                                             static_cast<std::uint64_t>(k.threads));
