@@ -198,14 +198,16 @@ TEST(Abc471gPairsMath, RunPlansAreWholeWarps) {
     EXPECT_EQ(p.given_threads % 32, 0u);
     EXPECT_EQ(p.full_threads % 32, 0u);
     EXPECT_LE(p.given_threads + p.full_threads + (p.tail_threads + 31) / 32 * 32, resident) << "one wave, whole warps";
-    EXPECT_LT(p.given_run, run);
-    EXPECT_LT(p.tail_run, run);
+    EXPECT_GE(p.run, run);
+    EXPECT_LE(p.run, run + run / 64) << "a run grows by at most 1/64";
+    EXPECT_LT(p.given_run, p.run);
+    EXPECT_LT(p.tail_run, p.run);
     EXPECT_GE(p.given_threads * p.given_run, given) << "the given pairs in the short runs";
     if (given == 0) {
       EXPECT_EQ(p.given_threads, 0u);
     }
     EXPECT_GT(p.full_threads, 0u);
-    const std::uint64_t before_tail = p.given_threads * p.given_run + p.full_threads * run;
+    const std::uint64_t before_tail = p.given_threads * p.given_run + p.full_threads * p.run;
     ASSERT_LE(before_tail, pairs);
     EXPECT_EQ(p.tail_threads == 0, before_tail == pairs);
     if (p.tail_threads > 0) {
@@ -229,6 +231,22 @@ TEST(Abc471gPairsMath, RunPlansAreWholeWarps) {
   EXPECT_EQ(m1.full_threads, 134'592u);
   EXPECT_EQ(m1.tail_run, 3u);
   EXPECT_EQ(m1.tail_threads, 405u);
+  EXPECT_EQ(h.run, 52u);
+  EXPECT_EQ(m1.run, 52u);
+  // 10^8 (runs of 740 leave six free warps, the given runs 625 > 4/7 of 740): the runs grow to 741, eleven free warps,
+  // the given pairs in 320 runs of 313, the 1344 last pairs in 32 of 37 (at most 42).
+  const gp::RunPlan e8 = gp::plan_runs(99'999'999, 99'999, 740, 132 * 4 * 256);
+  EXPECT_EQ(e8.run, 741u);
+  EXPECT_EQ(e8.given_threads, 320u);
+  EXPECT_EQ(e8.given_run, 313u);
+  EXPECT_EQ(e8.tail_threads, 32u);
+  EXPECT_LE(7 * e8.tail_run, 4 * e8.run);
+  // 10^9 (one free warp at 7399): 7400, the given pairs in 32 runs of 3125.
+  const gp::RunPlan e9 = gp::plan_runs(999'999'999, 99'999, 7399, 132 * 4 * 256);
+  EXPECT_EQ(e9.run, 7400u);
+  EXPECT_EQ(e9.given_threads, 32u);
+  EXPECT_EQ(e9.given_run, 3125u);
+  EXPECT_LE(7 * e9.tail_run, 4 * e9.run);
 }
 
 // r60: the given pairs' shorter runs cover them, use only the wave's free threads, stay shorter than the others' run
@@ -660,7 +678,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 65u);  // r00..r64 (r05..r64: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 67u);  // r00..r66 (r05..r66: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -890,12 +908,12 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   for (const gp::PairsRung& r : gp::pairs_ladder()) {
     if (!r.count_kind.empty()) { EXPECT_EQ(r.counter, gp::Counter::Kind) << r.slug; }
     if (r.slug != "r08_dsmem_count") { EXPECT_TRUE(r.count_kind.empty()) << r.slug; }
-    if (r.position < 9) {  // r09 .. r32, r35, r36, r39, r61 combine on r09's wgmma kind, r33, r34, r37, r38, r40 .. r60,
-                           // r62 .. on its skewed kind; before r09 built-in combiners
+    if (r.position < 9) {  // r09 .. r32, r35, r36, r39, r61, r66 combine on r09's wgmma kind, r33, r34, r37, r38, r40 .. r60,
+                           // r62 .. r65 on its skewed kind; before r09 built-in combiners
       EXPECT_TRUE(r.combine_kind.empty()) << r.slug;
     } else {
       const bool skewed = r.position == 33 || r.position == 34 || r.position == 37 || r.position == 38 ||
-                          (r.position >= 40 && r.position != 61);
+                          (r.position >= 40 && r.position != 61 && r.position != 66);
       EXPECT_EQ(r.combine_kind, skewed ? "wgmma_skew" : "wgmma") << r.slug;
     }
   }
@@ -1282,6 +1300,22 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(c64.partition_tile, c60.partition_tile);
   EXPECT_EQ(c64.chunk_pairs, c60.chunk_pairs);
   EXPECT_EQ(c64.combine_kind, c60.combine_kind);
+  // r65: r64 with r62's trigger; r66: r61 with r64's whole-warp runs
+  const gp::PairsRung &r65 = gp::find_rung("p65"), &r66 = gp::find_rung("p66");
+  const gp::PairsConfig c65 = r65.config(), c66 = r66.config();
+  EXPECT_EQ(r65.predecessor, "r64_whole_warp_runs");
+  EXPECT_TRUE(c65.count_trigger);
+  EXPECT_TRUE(c65.tail_runs);
+  EXPECT_TRUE(c65.spread_given);
+  EXPECT_FALSE(c65.cursor_lines);
+  EXPECT_EQ(c65.partition_tile, c64.partition_tile);
+  EXPECT_EQ(r66.predecessor, "r61_spread_given_10e9");
+  EXPECT_TRUE(c66.tail_runs);
+  EXPECT_TRUE(c66.spread_given);
+  EXPECT_FALSE(c66.count_trigger);
+  EXPECT_EQ(c66.partition_lean, c61.partition_lean);
+  EXPECT_EQ(c66.partition_tile, c61.partition_tile);
+  EXPECT_EQ(c66.combine_kind, c61.combine_kind);
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

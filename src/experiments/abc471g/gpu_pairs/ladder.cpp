@@ -673,6 +673,19 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r60_spread_given", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_tail_runs(with_spread_given(with_ahead(3, r54_knobs())))),
+        gpu_rung("p65", 65, "r65_whole_warps_trigger", "r64 + r62's histograms launched as the partition's blocks start",
+                 "r64 with r62's trigger (PairsConfig::count_trigger): the two count changes that held at the max case "
+                 "together",
+                 "r64_whole_warp_runs", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_count_trigger(with_tail_runs(with_spread_given(with_ahead(3, r54_knobs()))))),
+        gpu_rung("p66", 66, "r66_whole_warps_10e9", "r61 + r64's runs in whole warps (the 10^9 rung)",
+                 "r61 (r32 with the given values spread) with r64's runs in whole warps (PairsConfig::tail_runs); at 10^9 "
+                 "the wave leaves one free warp at 7399 pairs a thread, so plan_runs lengthens the runs to 7400 to free "
+                 "two: the given pairs in 32 runs of 3125, the last pairs in 32 runs under 4/7 of a full one",
+                 "r61_spread_given_10e9", Combiner::Gemm, Counter::Partition, "", "wgmma",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_tail_runs(with_spread_given(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 24, 12, 1, 1024, 256))))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -230,7 +230,9 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     // the holes do not eat the slack.
     std::uint64_t holes = 0;
     if (c.partition_lean >= 11 && c.partition_lean <= 14) {
-      const std::uint64_t run = std::max<std::uint64_t>(m_ppt, 1), group = c.partition_lean >= 12 ? 4 : 2;
+      // r64 (tail_runs): plan_runs may lengthen the runs by up to 1/64
+      const std::uint64_t run = std::max<std::uint64_t>(m_ppt, 1) + (c.tail_runs ? m_ppt / 64 : 0),
+                          group = c.partition_lean >= 12 ? 4 : 2;
       // blocks of 256; r60 (spread_given) may fill the whole wave
       const std::uint64_t blocks =
           std::max(((m_chunk + run - 1) / run + 255) / 256, c.spread_given || c.tail_runs ? (m_resident + 255) / 256 : 0);
@@ -467,6 +469,7 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
         pa.given_run = plan.given_run;
         pa.full_threads = plan.full_threads;
         pa.tail_run = plan.tail_run;
+        pa.run = plan.run;  // run, or a little longer where the wave had too few free warps
       } else if (m_cfg.spread_given) {  // r60: the chunk's given pairs (p < M - 1) in shorter runs over the free threads
         const GivenSpread g = spread_given_runs(pa.c.end - pa.c.begin, given, pa.run, m_resident);
         pa.given_threads = g.threads;
