@@ -12,5 +12,10 @@
 // of counters and wait at griddepcontrol.wait, which still waits for the partition's end and its writes.
 // Prediction (max case): the ~1.2 us launch and the counters' clearing (~0.3 us) off the critical path: -1 to -1.5 us.
 // Nothing at 10^9 (one launch gap in ~2.8 ms).
-// Measured: (below, once run).
+// Measured (H200, results/h200/2026-12-04-session22, calls 4-5, code of 4ebe459 and 3774ee8; one rung a process, every
+// answer exact against cpu-direct, GPU tests, memcheck and racecheck clean): HELD, a little beyond the prediction. Max case
+// 49.20 us [49.15, 49.28] against r57's 50.87 [50.85, 50.91] (four processes each, call 4): -1.67 us; 49.38 [49.22, 49.54]
+// in call 5 (r60 51.07); the count alone 31.96 against 33.12 us. Its trace: the histogram blocks enter 17.8-24.2 us into
+// the solve, as the partition's blocks leave their SMs (r57's entered 1.2-1.5 us after the partition's last end), and
+// count from its end. 10^8 331.84 us (r60 330.80), 10^9 3009.70 us (r57's rotated count; one run each).
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

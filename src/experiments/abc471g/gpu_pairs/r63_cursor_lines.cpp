@@ -10,5 +10,10 @@
 // barrier. Here each cursor has a line of its own, 132 lines spread over the L2's slices.
 // Prediction: if the reservations queue on their lines, the partition's blocks closer together and -1 to -3 us at the
 // max case, more at 10^9 (285 tiles a thread); if the L2 serves a line's atomics as fast as separate lines', a tie.
-// Measured: (below, once run).
+// Measured (H200, results/h200/2026-12-04-session22/call4, code of 4ebe459, four processes each, one rung a process; every
+// answer exact, GPU tests and sanitizers clean): WRONG, a loss. Max case 49.89 us [49.82, 49.95] against r62's 49.20
+// [49.15, 49.28]: +0.69 us; the count alone 32.53 against 31.96 us. Its trace's partition blocks took 10.0-21.2 us (r62's
+// 9.7-20.4): the reservations' lines were not what kept the blocks apart (that was the last partial run and the given
+// values' runs: r64). Why 132 lines cost more than five was not measured (one more line a reservation to miss in L1/L2 is
+// a guess). Kept as a negative rung.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"

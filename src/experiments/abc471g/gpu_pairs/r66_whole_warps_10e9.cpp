@@ -9,5 +9,9 @@
 // Prediction: at 10^8 r64 gained 7 % on r60 (330.80 -> 307.65 us, one run: there its last, partial run of ~740 pairs on
 // both paths ended the partition); at 10^9 the same block holds one partial run of ~7400 pairs, so -1 to -5 % against
 // r61's 2769.70 us (~2.63-2.74 ms).
-// Measured: (below, once run).
+// Measured (H200, results/h200/2026-12-04-session22/call5, code of 3774ee8, three processes each, one rung a process; every
+// answer exact against cpu-direct, GPU tests, memcheck and racecheck clean): HELD, beyond the prediction. N = 10^9
+// **2563.33 us** [2562.90, 2564.72] against r61's 2758.59 [2755.10, 2759.01] in the same runs: -195.3 us (-7.1 %); the
+// count alone 2514.7-2516.7 against 2708.9-2710.6 us. The lowest 10^9 measured (r61 2769.70 in call 2, r32 2874.59): the
+// block holding the last, partial run of ~7400 pairs on both of the kernel's paths had been ending the partition at 10^9.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
