@@ -558,7 +558,7 @@ TEST(Abc471gHopperGpu, DependentCombineRungsAreExact) {
   const auto [loaded, appended] = answers_and_vectors(problems, wants);
   // Each rung three times on a random problem (fused, spilling, in several chunks; from r41 on the first with runs of 52
   // pairs a thread, the max case's two full tiles), once on a test vector.
-  constexpr const char* rungs[] = {"p39", "p40", "p41", "p42", "p43", "p44", "p45", "p46", "p47", "p48", "p49", "p50", "p51", "p52", "p53", "p54", "p55", "p56", "p57", "p58", "p59", "p60", "p62", "p63", "p64", "p65"};
+  constexpr const char* rungs[] = {"p39", "p40", "p41", "p42", "p43", "p44", "p45", "p46", "p47", "p48", "p49", "p50", "p51", "p52", "p53", "p54", "p55", "p56", "p57", "p58", "p59", "p60", "p62", "p63", "p64", "p65", "p67"};
   constexpr int n_rungs = static_cast<int>(std::size(rungs));
   for (std::size_t i = 0; i < problems.size(); ++i)
     for (int variant = 0; variant < (i < randoms ? 3 * n_rungs : n_rungs); ++variant) {
@@ -796,7 +796,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
     for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10), sparse}) {
       const std::uint32_t kp = gp::padded_k(p.k);
       const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34}) {
+      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35}) {
         // r34: blocks of 128 rows; 4 .. 6: r37 (the partition counts at rotated cells) fused, spilling, in chunks;
         // 7, 8: r38 (the combine as the histograms' programmatic dependent) fused, spilling; 9: r39 (the plain
         // combine as their dependent); 10, 11: r40, r41 (r38 in tiles of 24, of 26); 12: r42 (given tiles, full path);
@@ -810,8 +810,10 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
         // skipping their stages: the sparse V's one tile has three idle, K = 37's and 300's some); 26, 27: r56, r57 (four
         // and three stages copied ahead); 28, 29: r58, r59 (two and one); 30: r60 (the given values' pairs in shorter runs:
         // K = 300's M = 100,000 over runs of one pair); 31, 32: r62 (the histograms launched as the partition's blocks
-        // start), r63 (the cursors one a line); 33, 34: r64 (the runs in whole warps), r65 (r64 with r62's trigger)
-        gp::PairsConfig c = gp::find_rung(variant == 34   ? "p65"
+        // start), r63 (the cursors one a line); 33, 34: r64 (the runs in whole warps), r65 (r64 with r62's trigger);
+        // 35: r67 (the histograms' previous maximum read as they start)
+        gp::PairsConfig c = gp::find_rung(variant == 35   ? "p67"
+                                          : variant == 34 ? "p65"
                                           : variant == 33 ? "p64"
                                           : variant == 32 ? "p63"
                                           : variant == 31 ? "p62"
@@ -851,7 +853,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
         dev.poison(s);
         for (int rep = 0; rep < 2; ++rep) {
           dev.enqueue_solve(s);
-          EXPECT_EQ(dev.download(s), want) << "r33/r37..r65, variant " << variant << ", solve " << rep << ", K = " << p.k;
+          EXPECT_EQ(dev.download(s), want) << "r33/r37..r67, variant " << variant << ", solve " << rep << ", K = " << p.k;
         }
       }
     }

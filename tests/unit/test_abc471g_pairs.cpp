@@ -678,7 +678,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 67u);  // r00..r66 (r05..r66: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 68u);  // r00..r67 (r05..r67: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -1316,6 +1316,18 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(c66.partition_lean, c61.partition_lean);
   EXPECT_EQ(c66.partition_tile, c61.partition_tile);
   EXPECT_EQ(c66.combine_kind, c61.combine_kind);
+  // r67: r65 with the histograms' previous maximum read early, nothing else changed
+  const gp::PairsRung& r67 = gp::find_rung("p67");
+  const gp::PairsConfig c67 = r67.config();
+  EXPECT_EQ(r67.predecessor, "r65_whole_warps_trigger");
+  EXPECT_FALSE(c65.hist_early_max);
+  EXPECT_TRUE(c67.hist_early_max);
+  EXPECT_EQ(c67.count_trigger, c65.count_trigger);
+  EXPECT_EQ(c67.tail_runs, c65.tail_runs);
+  EXPECT_EQ(c67.spread_given, c65.spread_given);
+  EXPECT_EQ(c67.cursor_lines, c65.cursor_lines);
+  EXPECT_EQ(c67.partition_tile, c65.partition_tile);
+  EXPECT_EQ(c67.combine_kind, c65.combine_kind);
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

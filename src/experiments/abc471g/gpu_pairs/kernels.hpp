@@ -192,6 +192,9 @@ struct FuseArgs {
   const std::uint8_t* d_v = nullptr;  // V, K bytes
   std::uint32_t k = 1, a0 = 0;        // a0 < K
   bool trigger = false;
+  // r67 (PairsConfig::hist_early_max): each histogram block reads its slice's previous maximum (d_slice_max[b], written
+  // by this block in the previous solve) as it starts, not after its counting, off the critical path.
+  bool early_before = false;
 };
 // The partition count of a solve's only chunk whose histograms write the planes directly: no
 // table, no slicing pass. A slice whose bucket spilled adds the table's counts of its cells and

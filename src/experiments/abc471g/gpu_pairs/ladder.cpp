@@ -207,6 +207,14 @@ std::function<void(PairsConfig&)> with_tail_runs(std::function<void(PairsConfig&
   };
 }
 
+// r67: a rung's knobs with the histograms reading their previous maximum as they start (PairsConfig::hist_early_max).
+std::function<void(PairsConfig&)> with_hist_early_max(std::function<void(PairsConfig&)> knobs) {
+  return [knobs = std::move(knobs)](PairsConfig& c) {
+    knobs(c);
+    c.hist_early_max = true;
+  };
+}
+
 // r54's knobs (r49 + the fast edge tile + the split in 32 bits), which r55 .. r59 each change in one knob.
 std::function<void(PairsConfig&)> r54_knobs() {
   return with_lean_split(with_edge_fast(with_v_image(with_segment_weight(
@@ -686,6 +694,13 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r61_spread_given_10e9", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_tail_runs(with_spread_given(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 24, 12, 1, 1024, 256))))),
+        gpu_rung("p67", 67, "r67_hist_early_max", "r65 + each histogram block's previous maximum read as it starts",
+                 "r65 with the fused histograms reading their slice's maximum of the previous solve (which decides "
+                 "whether its upper planes need zeroing) as they start, not after their counting: one global load's "
+                 "round trip off the critical path of every histogram block (PairsConfig::hist_early_max)",
+                 "r65_whole_warps_trigger", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_hist_early_max(with_count_trigger(with_tail_runs(with_spread_given(with_ahead(3, r54_knobs())))))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

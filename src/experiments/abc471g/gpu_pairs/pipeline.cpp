@@ -491,6 +491,7 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
         fa.d_max = reinterpret_cast<std::uint64_t*>(m_t32.data() + table_entries());
         fa.skew = skew_writes();
         fa.skew_stage = m_skew_stage;
+        fa.early_before = m_cfg.hist_early_max;  // r67
         const bool dependent = m_cfg.combine_dependent && m_combine_stage;  // r38
         if (dependent) {
           fa.d_answer = m_answer.data();

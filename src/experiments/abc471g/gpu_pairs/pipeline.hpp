@@ -134,6 +134,9 @@ struct PairsConfig {
   // on the kernel's general path beside full ones; where no such plan fits one wave, r60's spread (with spread_given) or
   // the plain layout. The lean kernel only (else refused: InputError).
   bool tail_runs = false;
+  // r67: each fused histogram block reads its slice's previous maximum as it starts instead of after its counting
+  // (FuseArgs::early_before). Fused counts only; elsewhere nothing reads it.
+  bool hist_early_max = false;
   // r08 (count_kind "dsmem"): blocks per cluster, 8 (portable) or 16 (non-portable: the table in fewer,
   // larger ranges); anything else is refused by the PairsDevice (InputError).
   std::uint32_t dsmem_cluster = 8;

@@ -206,6 +206,8 @@ __global__ void __launch_bounds__(THREADS) fused_hist_kernel(PartitionArgs a, Fu
       const std::uint32_t j = f.a0 + i;
       f.d_answer[i] = f.d_v[j >= f.k ? j - f.k : j];
     }
+  // r67: this slice's maximum in the previous solve, read now (nothing of this solve writes it before this block does)
+  const std::uint32_t before_at_start = f.early_before ? f.d_slice_max[b] : 0u;
   const bool spilled = bucket_histogram<THREADS, true, LOADS>(a, b, s_hist4) > a.cap;
   if (trace) trace[1] = cuda::global_timer();
   const std::uint32_t cells = a.c.kp * a.c.kp, lo = b * a.slice;
@@ -242,7 +244,7 @@ __global__ void __launch_bounds__(THREADS) fused_hist_kernel(PartitionArgs a, Fu
         f.d_planes, s_hist4, s_bytes, lo, len, a.c.k, a.c.kp, [](uint4 h) { return pack_bytes(h, 0, LOW_MAX - 1); },
         [](std::uint32_t c) { return c & (LOW_MAX - 1); });
   const std::uint32_t bmax = s_max;
-  const std::uint32_t before = f.d_slice_max[b];  // this slice's maximum in the previous solve
+  const std::uint32_t before = f.early_before ? before_at_start : f.d_slice_max[b];  // the previous solve's maximum
   __syncthreads();                                // every thread has read it before it changes
   if (threadIdx.x == 0) {
     f.d_slice_max[b] = bmax;
