@@ -608,6 +608,20 @@ TEST(Abc471gHopperGpu, SpreadGivenRunsAreExact) {
                                          ", M = " + std::to_string(p->m()));
     }
   }
+  // r64 in chunks of 2^20 where the first chunk's plan fits with no tail and the second's does not (session 22's review:
+  // the first chunk's layout, left in place, made the second's launch divide by zero)
+  {
+    const ab::Problem two = random_problem(2'097'153, 2300, 2995, 15, 16);
+    const std::uint32_t kp = gp::padded_k(two.k);
+    const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(two, kp), kp, two);
+    for (const char* id : {"p64", "p65"}) {
+      gp::PairsConfig c = gp::find_rung(id).config();
+      c.progress = false;
+      c.chunk_pairs = 1ULL << 20;
+      gp::PairsDevice dev(two, c, 0);
+      expect_three_solves(dev, want, std::string(id) + " in chunks of 2^20, N = 2,097,153, M = 2995");
+    }
+  }
   gp::PairsConfig plain = r60.config();
   plain.partition_lean = 0;
   try {

@@ -249,6 +249,56 @@ TEST(Abc471gPairsMath, RunPlansAreWholeWarps) {
   EXPECT_LE(7 * e9.tail_run, 4 * e9.run);
 }
 
+// r60, r64: each chunk's layout as the device chooses it (chunk_layout) and the kernel's thread-to-run map (thread_run,
+// layout_threads): the launched threads' runs tile the chunk, contiguously and once each, none longer than the kernel's
+// tiles hold, within one wave where a spread applies; over every chunk of a solve, including chunks that start past 0, a
+// chunk whose plan fits followed by one whose plan does not (a layout left over from it once divided by zero), runs of one
+// pair, and the rungs' shapes.
+TEST(Abc471gPairsMath, ChunkLayoutsTileEveryChunk) {
+  struct Case {
+    std::uint64_t n, m, chunk, resident, tile;
+  };
+  const std::uint64_t h200 = 132 * 4 * 256;
+  const Case cases[] = {{7'000'000, 100'000, 1ULL << 31, h200, 26},  {7'000'000, 1, 1ULL << 31, h200, 26},
+                        {2'097'153, 2995, 1ULL << 20, h200, 26},     {300'007, 100'000, 1000, h200, 26},
+                        {7'000'000, 100'000, 1'000'000, h200, 26},   {100'000'000, 100'000, 1ULL << 31, h200, 26},
+                        {5'000'000, 4'000'000, 1ULL << 20, 40'000, 24}, {10'000, 9'999, 1ULL << 31, 1024, 16},
+                        {1'234'567, 77'777, 300'000, 8192, 28},      {64, 2, 1ULL << 31, 32, 16}};
+  for (const Case& k : cases)
+    for (const bool spread : {false, true})
+      for (const bool tail : {false, true}) {
+        const std::uint64_t pairs_total = k.n - 1;
+        for (std::uint64_t b = 0; b < pairs_total; b += k.chunk) {
+          const std::uint64_t e = std::min(pairs_total, b + k.chunk), pairs = e - b;
+          const std::uint64_t run = (pairs + k.resident - 1) / k.resident;  // partition_run
+          const gp::ChunkLayout l = gp::chunk_layout(b, e, k.m, run, k.resident, k.tile, spread, tail);
+          const std::string what = "N = " + std::to_string(k.n) + ", M = " + std::to_string(k.m) + ", chunk at " +
+                                   std::to_string(b) + (spread ? ", spread" : "") + (tail ? ", tail runs" : "");
+          ASSERT_GE(l.run, run) << what;
+          ASSERT_LE(l.run, std::max<std::uint64_t>(run + run / 64, run)) << what;
+          const std::uint64_t total =
+              gp::layout_threads(pairs, l.run, l.given_threads, l.given_run, l.full_threads, l.tail_run);
+          if (l.given_threads > 0 || l.full_threads > 0) {
+            EXPECT_LE(total, k.resident) << what << ": one wave";
+          }
+          std::uint64_t next = b;
+          for (std::uint64_t t = 0; t < total; ++t) {
+            const gp::ThreadRun r = gp::thread_run(t, b, l.run, l.given_threads, l.given_run, l.full_threads, l.tail_run);
+            ASSERT_LE(r.len, l.run) << what << ", thread " << t << ": longer than the kernel's tiles hold";
+            const std::uint64_t first = std::min(r.first, e), last = std::min(r.first + r.len, e);
+            ASSERT_EQ(first, std::min(next, e)) << what << ", thread " << t << ": not contiguous";
+            next = std::max(next, last);
+          }
+          ASSERT_EQ(next, e) << what << ": pairs left out";
+          const gp::ThreadRun after = gp::thread_run(total, b, l.run, l.given_threads, l.given_run, l.full_threads, l.tail_run);
+          EXPECT_GE(after.first, e) << what << ": a pair past the launched threads";
+          if (tail && k.n == 7'000'000 && k.chunk > k.n) {
+            EXPECT_GT(l.full_threads, 0u) << what << ": the max case's plan";
+          }
+        }
+      }
+}
+
 // r60: the given pairs' shorter runs cover them, use only the wave's free threads, stay shorter than the others' run
 // (so the kernel's tiles, counted from `run`, still hold every thread's run), and are off where nothing is free.
 TEST(Abc471gPairsMath, GivenSpreadsFitTheWave) {

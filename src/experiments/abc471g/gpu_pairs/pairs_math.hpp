@@ -397,7 +397,8 @@ constexpr GivenSpread spread_given_runs(std::uint64_t pairs, std::uint64_t given
 // given_run, tail_run < run (so the kernel's tiles, counted from `run`, hold every run). The threads the full runs leave
 // free are shared by the given pairs and the tail in proportion to their pairs. {} (all zero): no such plan fits (the
 // kernel then takes r60's or the plain layout).
-// The full runs grow by up to 1/64 (`run` in the plan: the kernel's run) until the short runs are under 4/7 of a full one:
+// The full runs grow by up to 1/64, and not past the tile `run` ends in (`run` in the plan: the kernel's run), until the
+// short runs are under 4/7 of a full one:
 // a few pairs more a thread free whole warps (10^9 on the H200: one free warp at 7399 pairs a thread, five at 7403).
 // Where none is, the plan at the shortest run that fits.
 struct RunPlan {
@@ -437,9 +438,11 @@ constexpr RunPlan plan_runs_at(std::uint64_t pairs, std::uint64_t given, std::ui
   return p;
 }
 constexpr RunPlan plan_runs(std::uint64_t pairs, std::uint64_t given, std::uint64_t run, std::uint64_t resident,
-                            std::uint64_t warp = 32) {
+                            std::uint64_t warp = 32, std::uint64_t tile = 0) {
   RunPlan first{};
-  for (std::uint64_t r = run; r <= run + run / 64; ++r) {
+  // tile > 0 (the kernel's pairs a thread and tile): never past the tile that `run` ends in, so no thread gets a tile more.
+  const std::uint64_t last = tile > 0 ? std::uint64_t{(run + tile - 1) / tile * tile} : run + run / 64;
+  for (std::uint64_t r = run; r <= run + run / 64 && r <= last; ++r) {
     const RunPlan p = plan_runs_at(pairs, given, r, resident, warp);
     if (p.full_threads == 0) continue;
     if (first.full_threads == 0) first = p;
@@ -447,6 +450,66 @@ constexpr RunPlan plan_runs(std::uint64_t pairs, std::uint64_t given, std::uint6
     if (7 * p.given_run <= 4 * r && 7 * p.tail_run <= 4 * r) return p;
   }
   return first;  // the shortest runs that fit, the short ones not short enough; {} when none fits
+}
+
+// The run of partition thread `t` of a chunk starting at pair `begin` (what lean_partition_kernel computes, and the host's
+// thread count below): r60's given threads (given_threads runs of given_run), r64's full runs (full_threads of `run`,
+// then tail runs of tail_run; full_threads 0: every thread after the given ones a run of `run`). first: the run's first
+// pair; len: its length (the run is [first, min(first + len, end))).
+struct ThreadRun {
+  std::uint64_t first = 0, len = 0;
+};
+JOSEKI_HD ThreadRun thread_run(std::uint64_t t, std::uint64_t begin, std::uint64_t run, std::uint64_t given_threads,
+                               std::uint64_t given_run, std::uint64_t full_threads, std::uint64_t tail_run) {
+  std::uint64_t first = begin, i = t, len = run;
+  if (i < given_threads) {
+    len = given_run;
+  } else {
+    first += given_threads * given_run;
+    i -= given_threads;
+    if (full_threads > 0 && i >= full_threads) {
+      first += full_threads * run;
+      i -= full_threads;
+      len = tail_run;
+    }
+  }
+  return {first + i * len, len};
+}
+// The threads a chunk of `pairs` needs under that layout (the launch's count; every later thread's run is empty).
+constexpr std::uint64_t layout_threads(std::uint64_t pairs, std::uint64_t run, std::uint64_t given_threads,
+                                       std::uint64_t given_run, std::uint64_t full_threads, std::uint64_t tail_run) {
+  const std::uint64_t spread = given_threads * given_run;
+  if (full_threads == 0) return given_threads + (pairs > spread ? (pairs - spread + run - 1) / run : 0);
+  const std::uint64_t covered = spread + full_threads * run;
+  return given_threads + full_threads + (pairs > covered && tail_run > 0 ? (pairs - covered + tail_run - 1) / tail_run : 0);
+}
+
+// One chunk's layout, as PairsDevice::enqueue_round chooses it: pairs [begin, end), the given values' pairs those with
+// p < m - 1, `run` pairs a thread (partition_run), `resident` threads in one wave, the kernel's pairs a tile. tail_runs
+// (r64): plan_runs where it fits; else spread_given (r60): spread_given_runs; else every thread a run of `run`.
+struct ChunkLayout {
+  std::uint64_t run = 0, given_threads = 0, given_run = 0, full_threads = 0, tail_run = 0;
+};
+constexpr ChunkLayout chunk_layout(std::uint64_t begin, std::uint64_t end, std::uint64_t m, std::uint64_t run,
+                                   std::uint64_t resident, std::uint64_t tile, bool spread_given, bool tail_runs) {
+  ChunkLayout l;
+  l.run = run;
+  const std::uint64_t pairs = end > begin ? end - begin : 0;
+  const std::uint64_t given_end = m > 1 ? (end < m - 1 ? end : m - 1) : 0;
+  const std::uint64_t given = given_end > begin ? given_end - begin : 0;
+  const RunPlan plan = tail_runs ? plan_runs(pairs, given, run, resident, 32, tile) : RunPlan{};
+  if (plan.full_threads > 0) {
+    l.run = plan.run;
+    l.given_threads = plan.given_threads;
+    l.given_run = plan.given_run;
+    l.full_threads = plan.full_threads;
+    l.tail_run = plan.tail_run;
+  } else if (spread_given) {
+    const GivenSpread g = spread_given_runs(pairs, given, run, resident);
+    l.given_threads = g.threads;
+    l.given_run = g.run;
+  }
+  return l;
 }
 
 // Padded side of the count table and the slices: a multiple of 128 (every tile shape divides it).

@@ -230,14 +230,15 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     // the holes do not eat the slack.
     std::uint64_t holes = 0;
     if (c.partition_lean >= 11 && c.partition_lean <= 14) {
-      // r64 (tail_runs): plan_runs may lengthen the runs by up to 1/64
-      const std::uint64_t run = std::max<std::uint64_t>(m_ppt, 1) + (c.tail_runs ? m_ppt / 64 : 0),
+      // r64 (tail_runs): plan_runs may lengthen the runs by up to 1/64 (tiles counted from the longest; blocks from the
+      // shortest, the most threads)
+      const std::uint64_t run = std::max<std::uint64_t>(m_ppt, 1), longest = run + (c.tail_runs ? run / 64 : 0),
                           group = c.partition_lean >= 12 ? 4 : 2;
-      // blocks of 256; r60 (spread_given) may fill the whole wave
+      // blocks of 256; r60 (spread_given) and r64 may fill the whole wave
       const std::uint64_t blocks =
           std::max(((m_chunk + run - 1) / run + 255) / 256, c.spread_given || c.tail_runs ? (m_resident + 255) / 256 : 0);
       const std::uint64_t tile = c.partition_tile > 0 ? c.partition_tile : 16;  // a tile with no kernel was refused above
-      holes = (group - 1) * blocks * ((run + tile - 1) / tile);
+      holes = (group - 1) * blocks * ((longest + tile - 1) / tile);
     }
     const std::uint64_t share = m_chunk / buckets + m_chunk / buckets / 16 + 1024 + holes;
     // buckets * cap < 2^32 (32-bit indices) and cap + 2^16 < 2^32 (the kernel's limits stay in range).
@@ -461,20 +462,15 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
       pa.c.begin = b;
       pa.c.end = std::min(a.end, b + m_chunk);
       pa.run = partition_run(pa.c.end - pa.c.begin);  // a short last chunk still fills the GPU
-      const std::uint64_t given_end = pa.c.m > 1 ? std::min<std::uint64_t>(pa.c.end, pa.c.m - 1) : 0;
-      const std::uint64_t given = given_end > pa.c.begin ? given_end - pa.c.begin : 0;  // the chunk's given pairs
-      const RunPlan plan = m_cfg.tail_runs ? plan_runs(pa.c.end - pa.c.begin, given, pa.run, m_resident) : RunPlan{};
-      if (plan.full_threads > 0) {  // r64: whole warps of short runs for the given pairs and the tail
-        pa.given_threads = plan.given_threads;
-        pa.given_run = plan.given_run;
-        pa.full_threads = plan.full_threads;
-        pa.tail_run = plan.tail_run;
-        pa.run = plan.run;  // run, or a little longer where the wave had too few free warps
-      } else if (m_cfg.spread_given) {  // r60: the chunk's given pairs (p < M - 1) in shorter runs over the free threads
-        const GivenSpread g = spread_given_runs(pa.c.end - pa.c.begin, given, pa.run, m_resident);
-        pa.given_threads = g.threads;
-        pa.given_run = g.run;
-      }
+      // Each chunk's own layout (pa is reused across the chunks: every field is set again here).
+      const ChunkLayout l = chunk_layout(pa.c.begin, pa.c.end, pa.c.m, pa.run, m_resident,
+                                         m_cfg.partition_tile > 0 ? m_cfg.partition_tile : 16, m_cfg.spread_given,
+                                         m_cfg.tail_runs);
+      pa.run = l.run;  // run, or a little longer where r64's plan needed free warps
+      pa.given_threads = l.given_threads;
+      pa.given_run = l.given_run;
+      pa.full_threads = l.full_threads;
+      pa.tail_run = l.tail_run;
       if (m_count_trace.size() > 0 && m_fused) {  // one chunk: every block's words are this solve's
         pa.d_trace = m_count_trace.data();
         pa.trace_blocks = COUNT_TRACE_BLOCKS;

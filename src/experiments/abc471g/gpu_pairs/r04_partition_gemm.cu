@@ -193,7 +193,9 @@ __global__ void __launch_bounds__(THREADS) fused_hist_kernel(PartitionArgs a, Fu
                              ? a.d_trace + COUNT_TRACE_PARTITION_WORDS * a.trace_blocks + COUNT_TRACE_HIST_WORDS * b
                              : nullptr;
   if (trace) trace[0] = cuda::global_timer();
-  const auto trace_end = [trace] {
+  const bool tracing = a.d_trace != nullptr;  // the same for the whole grid
+  const auto trace_end = [trace, tracing] {
+    if (tracing) __syncthreads();  // the block's end, not thread 0's
     if (!trace) return;
     trace[2] = cuda::global_timer();
     trace[3] = static_cast<std::uint64_t>(cuda::sm_id());

@@ -144,8 +144,11 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
 #endif
   const std::uint64_t gtid = blockIdx.x * static_cast<std::uint64_t>(T) + threadIdx.x;
   // r60 (a.given_threads > 0): the first given_threads threads take runs of given_run pairs (given_run < run, so every
-  // thread's run still fits the block's `tiles`), the others runs of `run` after them.
-  // r64 (a.full_threads > 0): after the full runs, threads of a.tail_run pairs (tail_run < run too).
+  // thread's run still fits the block's `tiles`), the others runs of `run` after them. r64 (a.full_threads > 0): after the
+  // full runs, threads of a.tail_run pairs (tail_run < run too). pairs_math.hpp thread_run.
+  // pairs_math.hpp's thread_run, written out here: called, it made ptxas spill 4 bytes in tiles of 26. The unit test
+  // ChunkLayoutsTileEveryChunk checks thread_run and layout_threads (the launch's count); a map here that differed from
+  // them would miss or double pairs in the GPU tests' whole solves under every layout (SpreadGivenRunsAreExact).
   std::uint64_t p0 = c.begin, i = gtid, len = a.run;
   if (i < a.given_threads) {
     len = a.given_run;
@@ -342,7 +345,8 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
   }
   if constexpr (OVERLAP)  // the last tile's entries
     for (std::uint32_t i = threadIdx.x; i < n_prev; i += T) write_out(i, n_prev, spill_prev);
-  if (a.d_trace && threadIdx.x == 0 && blockIdx.x < a.trace_blocks) {  // thread 0's own last store is written
+  if (a.d_trace) __syncthreads();  // the trace (the same for the whole grid): the block's end, not thread 0's
+  if (a.d_trace && threadIdx.x == 0 && blockIdx.x < a.trace_blocks) {
     std::uint64_t* w = a.d_trace + COUNT_TRACE_PARTITION_WORDS * blockIdx.x;
     w[1] = cuda::global_timer();
     w[2] = static_cast<std::uint64_t>(cuda::sm_id());
@@ -441,13 +445,8 @@ void prepare_lean_partition() {
 }
 
 void launch_lean_partition(const PartitionArgs& a, int bits, cudaStream_t s, int threads) {
-  const std::uint64_t spread = a.given_threads * a.given_run;  // r60: pairs the short runs cover (0: none)
-  const std::uint64_t pairs = a.c.end - a.c.begin;
-  std::uint64_t total = a.given_threads + (pairs > spread ? (pairs - spread + a.run - 1) / a.run : 0);
-  if (a.full_threads > 0) {  // r64: the full runs, then the tail's
-    const std::uint64_t covered = spread + a.full_threads * a.run;
-    total = a.given_threads + a.full_threads + (pairs > covered ? (pairs - covered + a.tail_run - 1) / a.tail_run : 0);
-  }
+  const std::uint64_t total =  // pairs_math.hpp layout_threads: r60's and r64's layouts, or every thread a run of `run`
+      layout_threads(a.c.end - a.c.begin, a.run, a.given_threads, a.given_run, a.full_threads, a.tail_run);
   const LeanKernel k = choose_lean(threads, a.lean, a.tile_pairs, a.run, a.buckets);
   const auto blocks = static_cast<unsigned>((total + static_cast<std::uint64_t>(k.threads) - 1) /
                                             static_cast<std::uint64_t>(k.threads));
