@@ -173,52 +173,30 @@ std::function<void(PairsConfig&)> with_ahead(int ahead, std::function<void(Pairs
   };
 }
 
-// r60: a rung's knobs with the partition's given values in shorter runs over the wave's free threads
-// (PairsConfig::spread_given).
-std::function<void(PairsConfig&)> with_spread_given(std::function<void(PairsConfig&)> knobs) {
-  return [knobs = std::move(knobs)](PairsConfig& c) {
+// r60 .. r67: a rung's knobs with one of the count's switches on (PairsConfig::spread_given, count_trigger, cursor_lines,
+// tail_runs, hist_early_max).
+std::function<void(PairsConfig&)> with_on(bool PairsConfig::*knob, std::function<void(PairsConfig&)> knobs) {
+  return [knob, knobs = std::move(knobs)](PairsConfig& c) {
     knobs(c);
-    c.spread_given = true;
+    c.*knob = true;
   };
 }
 
-// r62: a rung's knobs with the partition letting the fused histograms launch as its blocks start
-// (PairsConfig::count_trigger).
-std::function<void(PairsConfig&)> with_count_trigger(std::function<void(PairsConfig&)> knobs) {
-  return [knobs = std::move(knobs)](PairsConfig& c) {
-    knobs(c);
-    c.count_trigger = true;
-  };
-}
-
-// r63: a rung's knobs with each bucket cursor in its own 128-byte line (PairsConfig::cursor_lines).
-std::function<void(PairsConfig&)> with_cursor_lines(std::function<void(PairsConfig&)> knobs) {
-  return [knobs = std::move(knobs)](PairsConfig& c) {
-    knobs(c);
-    c.cursor_lines = true;
-  };
-}
-
-// r64: a rung's knobs with the partition's runs in whole warps (PairsConfig::tail_runs).
-std::function<void(PairsConfig&)> with_tail_runs(std::function<void(PairsConfig&)> knobs) {
-  return [knobs = std::move(knobs)](PairsConfig& c) {
-    knobs(c);
-    c.tail_runs = true;
-  };
-}
-
-// r67: a rung's knobs with the histograms reading their previous maximum as they start (PairsConfig::hist_early_max).
-std::function<void(PairsConfig&)> with_hist_early_max(std::function<void(PairsConfig&)> knobs) {
-  return [knobs = std::move(knobs)](PairsConfig& c) {
-    knobs(c);
-    c.hist_early_max = true;
-  };
-}
+// r32's knobs (r31 in tiles of 24, one chunk): the 10^9 rung, which r61 and r66 change.
+std::function<void(PairsConfig&)> r32_knobs() { return in_one_chunk(wgmma_knobs(1, 1, 8, 1, 24, 12, 1, 1024, 256)); }
 
 // r54's knobs (r49 + the fast edge tile + the split in 32 bits), which r55 .. r59 each change in one knob.
 std::function<void(PairsConfig&)> r54_knobs() {
   return with_lean_split(with_edge_fast(with_v_image(with_segment_weight(
       8, with_combine_epilogue(1, 0, with_dependent_combine(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 26, 13, 1, 1024, 256))))))));
+}
+
+// r57's knobs (r54 with three stages copied ahead), which r60, r62 .. r65 and r67 build on.
+std::function<void(PairsConfig&)> r57_knobs() { return with_ahead(3, r54_knobs()); }
+
+// r64's knobs (r57 with the given values spread and the runs in whole warps), which r65 and r67 build on.
+std::function<void(PairsConfig&)> r64_knobs() {
+  return with_on(&PairsConfig::tail_runs, with_on(&PairsConfig::spread_given, r57_knobs()));
 }
 
 // r29: a rung's knobs with `loads` 16-byte loads in flight a histogram thread (PairsConfig::hist_loads).
@@ -453,7 +431,7 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "spills 8 bytes, in tiles of 24 it does not, and in chunks of 2^28 the tiles of 24 were faster",
                  "r31_quad_write_out", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 in_one_chunk(wgmma_knobs(1, 1, 8, 1, 24, 12, 1, 1024, 256))),
+                 r32_knobs()),
         gpu_rung("p33", 33, "r33_skewed_combine", "r31 + the combine on V's zero rows only",
                  "r31 with the planes skewed (row a rotated left by a, written so by the histograms) so that the "
                  "masked product's rows x with V[x] = 1 drop out whole: the wgmma product runs on the compacted "
@@ -630,7 +608,7 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "copies ~1.4 us to land",
                  "r56_slack_three", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 with_ahead(3, r54_knobs())),
+                 r57_knobs()),
         gpu_rung("p58", 58, "r58_slack_five", "r54 + two stages copied ahead (five stages of slack)",
                  "r54 with the TMA kernel copying two stages ahead of the one it computes instead of six "
                  "(WgmmaCombineArgs::ahead): five stages of slack for warpgroup 0 against the slowest warpgroup, the "
@@ -651,14 +629,14 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "(PairsConfig::spread_given), so that their blocks no longer end last",
                  "r57_slack_four", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 with_spread_given(with_ahead(3, r54_knobs()))),
+                 with_on(&PairsConfig::spread_given, r57_knobs())),
         gpu_rung("p61", 61, "r61_spread_given_10e9", "r32 + the given values' pairs in shorter runs (the 10^9 rung)",
                  "r32 (unrotated cells, tiles of 24, the plain wgmma combine: the best at 10^9) with r60's shorter runs "
                  "for the partition threads whose runs lie in the given values (PairsConfig::spread_given): in one chunk "
                  "of 10^9 pairs their runs of ~7400 pairs on the general path outlast every other thread's",
                  "r32_quad_tiles_24", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 with_spread_given(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 24, 12, 1, 1024, 256)))),
+                 with_on(&PairsConfig::spread_given, r32_knobs())),
         gpu_rung("p62", 62, "r62_count_trigger", "r57 + the histograms launched as the partition's blocks start",
                  "r57 with each partition block executing griddepcontrol.launch_dependents as it starts "
                  "(PairsConfig::count_trigger): the fused histograms, its programmatic dependent, launched only after "
@@ -666,41 +644,41 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "partition's leave them, clear their counters and wait there for its end",
                  "r57_slack_four", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 with_count_trigger(with_ahead(3, r54_knobs()))),
+                 with_on(&PairsConfig::count_trigger, r57_knobs())),
         gpu_rung("p63", 63, "r63_cursor_lines", "r62 + each bucket cursor in its own 128-byte line",
                  "r62 with the 132 bucket cursors, which every partition block reserves from once a tile (one returning "
                  "global atomic a slice), each in its own 128-byte line instead of 32 to a line "
                  "(PairsConfig::cursor_lines): the reservations no longer queue on a few lines of one L2 slice",
                  "r62_count_trigger", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 with_cursor_lines(with_count_trigger(with_ahead(3, r54_knobs())))),
+                 with_on(&PairsConfig::cursor_lines, with_on(&PairsConfig::count_trigger, r57_knobs()))),
         gpu_rung("p64", 64, "r64_whole_warp_runs", "r60 + the partition's runs in whole warps (no mixed warp)",
                  "r60 with the given values' pairs and the chunk's last pairs in short runs over whole warps, the full "
                  "runs between them (PairsConfig::tail_runs, plan_runs): the block holding the last, partial run had a "
                  "warp on both of the kernel's paths and ended ~3 us after every other block (the count's trace)",
                  "r60_spread_given", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 with_tail_runs(with_spread_given(with_ahead(3, r54_knobs())))),
+                 r64_knobs()),
         gpu_rung("p65", 65, "r65_whole_warps_trigger", "r64 + r62's histograms launched as the partition's blocks start",
                  "r64 with r62's trigger (PairsConfig::count_trigger): the two count changes that held at the max case "
                  "together",
                  "r64_whole_warp_runs", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 with_count_trigger(with_tail_runs(with_spread_given(with_ahead(3, r54_knobs()))))),
+                 with_on(&PairsConfig::count_trigger, r64_knobs())),
         gpu_rung("p66", 66, "r66_whole_warps_10e9", "r61 + r64's runs in whole warps (the 10^9 rung)",
                  "r61 (r32 with the given values spread) with r64's runs in whole warps (PairsConfig::tail_runs); at 10^9 "
                  "the wave leaves one free warp at 7399 pairs a thread, so plan_runs lengthens the runs to 7400 to free "
                  "two: the given pairs in 32 runs of 3125, the last pairs in 32 runs under 4/7 of a full one",
                  "r61_spread_given_10e9", Combiner::Gemm, Counter::Partition, "", "wgmma",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 with_tail_runs(with_spread_given(in_one_chunk(wgmma_knobs(1, 1, 8, 1, 24, 12, 1, 1024, 256))))),
+                 with_on(&PairsConfig::tail_runs, with_on(&PairsConfig::spread_given, r32_knobs()))),
         gpu_rung("p67", 67, "r67_hist_early_max", "r65 + each histogram block's previous maximum read as it starts",
                  "r65 with the fused histograms reading their slice's maximum of the previous solve (which decides "
                  "whether its upper planes need zeroing) as they start, not after their counting: one global load's "
                  "round trip off the critical path of every histogram block (PairsConfig::hist_early_max)",
                  "r65_whole_warps_trigger", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 with_hist_early_max(with_count_trigger(with_tail_runs(with_spread_given(with_ahead(3, r54_knobs())))))),
+                 with_on(&PairsConfig::hist_early_max, with_on(&PairsConfig::count_trigger, r64_knobs()))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =
