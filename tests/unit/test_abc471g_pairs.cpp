@@ -728,7 +728,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 68u);  // r00..r67 (r05..r67: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 69u);  // r00..r68 (r05..r68: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -1378,6 +1378,19 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(c67.cursor_lines, c65.cursor_lines);
   EXPECT_EQ(c67.partition_tile, c65.partition_tile);
   EXPECT_EQ(c67.combine_kind, c65.combine_kind);
+  // r68: r65 launched kernel by kernel (no graph), nothing else changed
+  const gp::PairsRung& r68 = gp::find_rung("p68");
+  const gp::PairsConfig c68 = r68.config();
+  EXPECT_EQ(r68.predecessor, "r65_whole_warps_trigger");
+  EXPECT_TRUE(c65.graph);
+  EXPECT_FALSE(c68.graph);
+  EXPECT_EQ(c68.count_trigger, c65.count_trigger);
+  EXPECT_EQ(c68.tail_runs, c65.tail_runs);
+  EXPECT_EQ(c68.spread_given, c65.spread_given);
+  EXPECT_EQ(c68.hist_early_max, c65.hist_early_max);
+  EXPECT_EQ(c68.partition_tile, c65.partition_tile);
+  EXPECT_EQ(c68.combine_kind, c65.combine_kind);
+  EXPECT_EQ(c68.wgmma.ahead, c65.wgmma.ahead);
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

@@ -145,6 +145,66 @@ void chain_records(GpuContext& g, const ProbeOptions& o, std::vector<Record>& re
   }
 }
 
+// The head (issue 19, r68): what a cold GPU_COMPUTE figure holds before its first kernel runs. One tiny kernel timed as
+// every cold figure is (the L2 flushed on the stream, the start event, the launch, the stop event; the launch enqueued
+// while the flush runs, so no host gap is timed), launched on the stream and as a one-node CUDA graph. What one kernel
+// takes is the same both ways: the difference is the graph's start on the GPU. Checked: the kernel ran every time (its
+// entry stamp is written again after being poisoned, and the chain's word advanced once a launch).
+void head_records(GpuContext& g, const ProbeOptions& o, std::vector<Record>& recs) {
+  const cudaStream_t s = g.stream();
+  cuda::DeviceBuffer<std::uint32_t> state(1);
+  cuda::DeviceBuffer<unsigned long long> t_entry(1), t_ready(1);
+  ChainGraph graph(state.data(), t_entry.data(), t_ready.data(), 1, s);
+  std::map<std::string, double> med;
+  for (const char* kind : {"stream", "graph"}) {
+    const std::string k = kind;
+    Record r = make_record("launch", "head_" + k,
+                           k == "stream" ? "one tiny kernel, a stream launch, timed cold as every GPU_COMPUTE figure "
+                                           "(L2 flush, start event, launch, stop event)"
+                                         : "the same kernel as a one-node CUDA graph (cudaGraphLaunch), timed cold",
+                           Scope::GpuCompute, "cold");
+    // The kernel folds index 0 into the word: state = state * 31 each launch, so from 1 the word is 31^launches.
+    const std::uint32_t one_word = 1;
+    state.copy_from_host(&one_word, 1, s);
+    t_entry.poison(s, 0xFF);
+    g.sync();
+    int launches = 0;
+    const auto m = g.timer().measure(
+        [&](cudaStream_t st) {
+          ++launches;
+          if (k == "stream") launch_chain_stream(state.data(), t_entry.data(), t_ready.data(), 1, st);
+          else graph.launch(st);
+        },
+        measure::Mode::Cold, o.rule);
+    std::uint32_t want = 1;
+    for (int i = 0; i < launches; ++i) want *= 31u;
+    Checker chk("head");
+    chk.expect(to_host(state, 1, s)[0], want, fmt::format("the word after {} launches", launches));
+    chk.expect(to_host(t_entry, 1, s)[0] != ~0ull, true, "the kernel's entry stamp written");
+    r.validation = chk.text();
+    if (!chk.ok()) {
+      r.skipped = "validation failed";
+      recs.push_back(r);
+      continue;
+    }
+    r.unit = "s";
+    r.set_measurement(m);
+    med[k] = m.stats.median;
+    r.extra["display"] = fmt::format("{:.2f} us from the start event to the stop event", m.stats.median * 1e6);
+    recs.push_back(r);
+  }
+  if (med.count("stream") && med.count("graph"))
+    recs.push_back(verdict_record(
+        "launch", "graph_head",
+        "a CUDA graph starts as fast as a stream launch (a one-shot solve as one graph pays nothing at its head)",
+        med["graph"] < med["stream"] + 0.5e-6 ? Verdict::Holds
+        : med["graph"] > med["stream"] + 1.5e-6 ? Verdict::DoesNotHold
+                                                 : Verdict::Depends,
+        fmt::format("one tiny kernel timed cold: stream launch {:.2f} us, one-node graph {:.2f} us ({:+.2f} us)",
+                    med["stream"] * 1e6, med["graph"] * 1e6, (med["graph"] - med["stream"]) * 1e6),
+        med["graph"] - med["stream"], "s (graph head - stream head)"));
+}
+
 std::vector<Record> run_launch(const ProbeOptions& o) {
   auto [g, s, d] = GpuProbeRun(o.device);
   std::vector<Record> recs;
@@ -164,6 +224,7 @@ std::vector<Record> run_launch(const ProbeOptions& o) {
   }
 
   chain_records(g, o, recs);
+  head_records(g, o, recs);
 
   // Copies: the host data are random, checked after the round trip H2D -> D2H.
   const std::vector<std::size_t> sizes = o.quick ? std::vector<std::size_t>{4096, 1 << 20, 64 << 20}

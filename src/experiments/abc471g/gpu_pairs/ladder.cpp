@@ -194,6 +194,14 @@ std::function<void(PairsConfig&)> r54_knobs() {
 // r57's knobs (r54 with three stages copied ahead), which r60, r62 .. r65 and r67 build on.
 std::function<void(PairsConfig&)> r57_knobs() { return with_ahead(3, r54_knobs()); }
 
+// r68: a rung's knobs with one switch off (r68: PairsConfig::graph, the solve launched kernel by kernel).
+std::function<void(PairsConfig&)> with_off(bool PairsConfig::*knob, std::function<void(PairsConfig&)> knobs) {
+  return [knob, knobs = std::move(knobs)](PairsConfig& c) {
+    knobs(c);
+    c.*knob = false;
+  };
+}
+
 // r64's knobs (r57 with the given values spread and the runs in whole warps), which r65 and r67 build on.
 std::function<void(PairsConfig&)> r64_knobs() {
   return with_on(&PairsConfig::tail_runs, with_on(&PairsConfig::spread_given, r57_knobs()));
@@ -679,6 +687,14 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r65_whole_warps_trigger", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_on(&PairsConfig::hist_early_max, with_on(&PairsConfig::count_trigger, r64_knobs()))),
+        gpu_rung("p68", 68, "r68_stream_launches", "r65 launched kernel by kernel (no CUDA graph)",
+                 "r65 with its kernels launched one by one on the stream (partition, then the histograms and the "
+                 "combine as programmatic dependents, the prep on the side stream) instead of replayed as one CUDA "
+                 "graph (PairsConfig::graph off): the launch probe's cold head (a graph's first kernel after the "
+                 "start event) against a stream launch's",
+                 "r65_whole_warps_trigger", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_off(&PairsConfig::graph, with_on(&PairsConfig::count_trigger, r64_knobs()))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =
