@@ -558,7 +558,7 @@ TEST(Abc471gHopperGpu, DependentCombineRungsAreExact) {
   const auto [loaded, appended] = answers_and_vectors(problems, wants);
   // Each rung three times on a random problem (fused, spilling, in several chunks; from r41 on the first with runs of 52
   // pairs a thread, the max case's two full tiles), once on a test vector.
-  constexpr const char* rungs[] = {"p39", "p40", "p41", "p42", "p43", "p44", "p45", "p46", "p47", "p48", "p49", "p50", "p51", "p52", "p53", "p54", "p55", "p56", "p57", "p58", "p59", "p60", "p62", "p63", "p64", "p65", "p67", "p68"};
+  constexpr const char* rungs[] = {"p39", "p40", "p41", "p42", "p43", "p44", "p45", "p46", "p47", "p48", "p49", "p50", "p51", "p52", "p53", "p54", "p55", "p56", "p57", "p58", "p59", "p60", "p62", "p63", "p64", "p65", "p67", "p68", "p69"};
   constexpr int n_rungs = static_cast<int>(std::size(rungs));
   for (std::size_t i = 0; i < problems.size(); ++i)
     for (int variant = 0; variant < (i < randoms ? 3 * n_rungs : n_rungs); ++variant) {
@@ -647,6 +647,46 @@ TEST(Abc471gHopperGpu, SpreadGivenRunsAreExact) {
           << e.what();
     }
   }
+#endif
+}
+
+// r69 (PairsConfig::combine_flags): the combine released by the histograms' count of ended blocks, which its last block
+// sets back to zero. Whole solves against the CPU: five back to back (the graph replayed: every solve relies on the
+// previous one's reset), then after a poison two more; V all ones (no combine block: the counters cleared by a memset,
+// then a solve that waits again), V all zeros, counts above 127 (upper planes), K off the tile sizes, the max case's K;
+// refused without the dependent skewed combine.
+TEST(Abc471gHopperGpu, FlagReleaseSolvesAreExact) {
+  JOSEKI_REQUIRE_GPU();
+#ifdef JOSEKI_HAVE_CUDA
+  const gp::PairsRung& r69 = gp::find_rung("p69");
+  if (auto why = joseki::measure::unmet(r69.needs, joseki::gpu::needs_facts(0))) GTEST_SKIP() << "r69 " << *why;
+  const std::vector<ab::Problem> problems = {random_problem(300'007, 2300, 100'000, 9, 10),
+                                             random_problem(4'099, 31, 17, 7, 8, 1.0),
+                                             random_problem(4'099, 130, 17, 7, 8, 0.0),
+                                             gp::testing::heavy_cell_problem(70'001, 13, 4, 70'000),
+                                             random_problem(100'003, 37, 5'000, 7, 8, 0.3)};
+  for (const ab::Problem& p : problems) {
+    const std::uint32_t kp = gp::padded_k(p.k);
+    const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
+    gp::PairsConfig c = r69.config();
+    c.progress = false;
+    gp::PairsDevice dev(p, c, 0);
+    joseki::cuda::Stream s;
+    dev.poison(s);
+    for (int rep = 0; rep < 7; ++rep) {
+      if (rep == 5) dev.poison(s);
+      dev.enqueue_solve(s);
+      EXPECT_EQ(dev.download(s), want) << "r69, solve " << rep << ", N = " << p.n << ", K = " << p.k;
+    }
+    EXPECT_GT(dev.graph_kernel_nodes(), 0) << "the later solves are graph replays";
+  }
+  // Refused where nothing would reset the count or wait for it: without the dependent launch, or another combine kind.
+  gp::PairsConfig bad = r69.config();
+  bad.combine_dependent = false;
+  EXPECT_THROW(gp::PairsDevice(problems[0], bad, 0), joseki::InputError);
+  bad = gp::find_rung("p39").config();
+  bad.combine_flags = true;
+  EXPECT_THROW(gp::PairsDevice(problems[0], bad, 0), joseki::InputError);
 #endif
 }
 
@@ -810,7 +850,7 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
     for (const ab::Problem& p : {random_problem(4'099, 37, 17, 5, 6), random_problem(300'007, 300, 100'000, 9, 10), sparse}) {
       const std::uint32_t kp = gp::padded_k(p.k);
       const ab::Answer want = gp::combine_direct(gp::cpu_pair_table(p, kp), kp, p);
-      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35}) {
+      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36}) {
         // r34: blocks of 128 rows; 4 .. 6: r37 (the partition counts at rotated cells) fused, spilling, in chunks;
         // 7, 8: r38 (the combine as the histograms' programmatic dependent) fused, spilling; 9: r39 (the plain
         // combine as their dependent); 10, 11: r40, r41 (r38 in tiles of 24, of 26); 12: r42 (given tiles, full path);
@@ -825,8 +865,10 @@ TEST(Abc471gHopperGpu, SanitizerShapes) {
         // and three stages copied ahead); 28, 29: r58, r59 (two and one); 30: r60 (the given values' pairs in shorter runs:
         // K = 300's M = 100,000 over runs of one pair); 31, 32: r62 (the histograms launched as the partition's blocks
         // start), r63 (the cursors one a line); 33, 34: r64 (the runs in whole warps), r65 (r64 with r62's trigger);
-        // 35: r67 (the histograms' previous maximum read as they start)
-        gp::PairsConfig c = gp::find_rung(variant == 35   ? "p67"
+        // 35: r67 (the histograms' previous maximum read as they start); 36: r69 (the combine released by the histograms'
+        // count of ended blocks)
+        gp::PairsConfig c = gp::find_rung(variant == 36   ? "p69"
+                                          : variant == 35 ? "p67"
                                           : variant == 34 ? "p65"
                                           : variant == 33 ? "p64"
                                           : variant == 32 ? "p63"

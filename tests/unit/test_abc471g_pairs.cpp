@@ -728,7 +728,7 @@ TEST(Abc471gPairsSolver, PreconditionsAreInputErrors) {
   ab::Problem mid = random_problem(10, 5000, 1, 1, 1);
   EXPECT_TRUE(gp::pairs_precondition(mid, gp::Combiner::TensorCore).empty());
   EXPECT_THROW(ab::find_solver("gpu-pairs-ntt").solve(mid, {}), joseki::InputError);
-  EXPECT_EQ(gp::pairs_ladder().size(), 69u);  // r00..r68 (r05..r68: issue 19)
+  EXPECT_EQ(gp::pairs_ladder().size(), 70u);  // r00..r69 (r05..r69: issue 19)
   EXPECT_EQ(gp::find_rung("r02_atomic_tc_int8").predecessor, "r01_atomic_ntt");
   EXPECT_EQ(gp::find_rung("r03_partition_tc").predecessor, "r02_atomic_tc_int8");
   EXPECT_EQ(gp::find_rung("r04_partition_gemm").predecessor, "r03_partition_tc");
@@ -1391,6 +1391,18 @@ TEST(Abc471gPairsLadder, TheLaddersKindsAreRegisteredByTheirRungFiles) {
   EXPECT_EQ(c68.partition_tile, c65.partition_tile);
   EXPECT_EQ(c68.combine_kind, c65.combine_kind);
   EXPECT_EQ(c68.wgmma.ahead, c65.wgmma.ahead);
+  // r69: r65 with the combine released by the histograms' count, nothing else changed
+  const gp::PairsRung& r69 = gp::find_rung("p69");
+  const gp::PairsConfig c69 = r69.config();
+  EXPECT_EQ(r69.predecessor, "r65_whole_warps_trigger");
+  EXPECT_FALSE(c65.combine_flags);
+  EXPECT_TRUE(c69.combine_flags);
+  EXPECT_TRUE(c69.graph);
+  EXPECT_TRUE(c69.combine_dependent);
+  EXPECT_EQ(c69.count_trigger, c65.count_trigger);
+  EXPECT_EQ(c69.tail_runs, c65.tail_runs);
+  EXPECT_EQ(c69.hist_early_max, c65.hist_early_max);
+  EXPECT_EQ(c69.combine_kind, c65.combine_kind);
 }
 
 TEST(Abc471gPairsSolver, WithoutAGpuTheErrorIsPlain) {

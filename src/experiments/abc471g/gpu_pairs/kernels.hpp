@@ -195,6 +195,9 @@ struct FuseArgs {
   // r67 (PairsConfig::hist_early_max): each histogram block reads its slice's previous maximum (d_slice_max[b], written
   // by this block in the previous solve) as it starts, not after its counting, off the critical path.
   bool early_before = false;
+  // r69 (PairsConfig::combine_flags): each histogram block adds 1 here after its last write (a release: its threads'
+  // proxy fences, a barrier, thread 0's fence), which the combine waits for instead of griddepcontrol.wait. nullptr: none.
+  std::uint32_t* d_done = nullptr;
 };
 // The partition count of a solve's only chunk whose histograms write the planes directly: no
 // table, no slicing pass. A slice whose bucket spilled adds the table's counts of its cells and

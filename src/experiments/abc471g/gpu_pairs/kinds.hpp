@@ -94,6 +94,12 @@ struct CombinePlanes {
   // The combine kernel's trace (a diagnostic; WgmmaCombineArgs::d_trace): a kind that has none leaves it untouched.
   std::uint64_t* d_trace = nullptr;
   std::uint32_t trace_blocks = 0;
+  // r69 (PairsConfig::combine_flags; dependent only): the fused histograms count their blocks' ends at d_done[0]; the
+  // combine waits there for done_target (their blocks) instead of griddepcontrol.wait, and its last block sets d_done[0]
+  // and d_done[1] (its own count of ended blocks) back to zero for the next solve. A kind that launches nothing sets
+  // both to zero itself; a kind whose kernel cannot wait so refuses it.
+  std::uint32_t* d_done = nullptr;
+  std::uint32_t done_target = 0;
 };
 
 // A combine kind's per-device part: it takes the planes in place of the built-in products (mma.sync,

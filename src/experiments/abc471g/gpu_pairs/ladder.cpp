@@ -695,6 +695,14 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "r65_whole_warps_trigger", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
                  with_off(&PairsConfig::graph, with_on(&PairsConfig::count_trigger, r64_knobs()))),
+        gpu_rung("p69", 69, "r69_flag_release", "r65 + the combine released by a count of the histograms' ended blocks",
+                 "r65 with each histogram block adding 1 to a counter after its last write (proxy fences, a barrier, a "
+                 "GPU fence) and the dependent combine's blocks polling it with acquire loads instead of waiting in "
+                 "griddepcontrol.wait, which returned 1.1-1.3 us after the last histogram block ended "
+                 "(PairsConfig::combine_flags)",
+                 "r65_whole_warps_trigger", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
+                 {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
+                 with_on(&PairsConfig::combine_flags, with_on(&PairsConfig::count_trigger, r64_knobs()))),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

@@ -120,6 +120,10 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
     throw InputError("gpu-pairs: PairsConfig::combine_dependent (r38) launches a combine kind's TMA kernel as a "
                      "programmatic dependent of the histograms; it needs combine_kind (here '" + c.combine_kind +
                      "') and wgmma.tma = 1 (here " + std::to_string(c.wgmma.tma) + ")");
+  if (c.combine_flags && (!c.combine_dependent || c.combine_kind != "wgmma_skew"))
+    throw InputError("gpu-pairs: PairsConfig::combine_flags (r69) replaces the dependent skewed combine's "
+                     "griddepcontrol.wait; it needs combine_dependent (here " + std::string(c.combine_dependent ? "on" : "off") +
+                     ") and combine_kind 'wgmma_skew' (here '" + c.combine_kind + "')");
   // r37: the partition kernel that rotates each pair's cell writes P[a][d] = C[a][(a + d) mod K], which only a
   // combine kind that reads the planes skewed can take (any other would answer wrong).
   if (rotated_variant(c.partition_lean) &&
@@ -316,6 +320,10 @@ PairsDevice::PairsDevice(const Problem& p, const PairsConfig& c, int device, std
       if (m_fused) {
         m_slice_max = cuda::DeviceBuffer<std::uint32_t>(m_plan.slices);
         m_skew_stage = prepare_partition_fused(m_plan.size, skew_writes());
+        if (c.combine_flags) {  // r69: the histograms' and the combine's ended blocks, zero between solves
+          m_sync = cuda::DeviceBuffer<std::uint32_t>(2);
+          JOSEKI_CUDA_CHECK(cudaMemset(m_sync.data(), 0, m_sync.bytes()));
+        }
       }
     }
   } else {
@@ -489,6 +497,7 @@ void PairsDevice::enqueue_round(std::size_t r, cudaStream_t s, bool generate_onl
         fa.skew_stage = m_skew_stage;
         fa.early_before = m_cfg.hist_early_max;  // r67
         const bool dependent = m_cfg.combine_dependent && m_combine_stage;  // r38
+        if (dependent && m_sync.size() > 0) fa.d_done = m_sync.data();    // r69
         if (dependent) {
           fa.d_answer = m_answer.data();
           fa.d_v = m_v.data();
@@ -624,6 +633,10 @@ void PairsDevice::enqueue_combine(cudaStream_t s) {
       cp.kp = m_kp;
       cp.d_answer = m_answer.data();
       cp.dependent = dependent;
+      if (dependent && m_sync.size() > 0) {  // r69: the histograms of this solve counted their blocks there
+        cp.d_done = m_sync.data();
+        cp.done_target = m_plan.slices;
+      }
       if (m_cfg.trace_combine) {
         cp.d_trace = m_trace.data();
         cp.trace_blocks = static_cast<std::uint32_t>(m_trace.size() / r09::COMBINE_TRACE_SLOTS);
@@ -680,6 +693,9 @@ void PairsDevice::poison(cudaStream_t s) {
   if (m_count_stage) m_count_stage->poison(s);
   m_partials.poison(s);
   m_sum.poison(s);
+  // r69's counters are the solves' protocol, not an output: zero, as every solve leaves them (poisoned, the next
+  // combine would wait for a count that never comes, or not wait at all).
+  if (m_sync.size() > 0) JOSEKI_CUDA_CHECK(cudaMemsetAsync(m_sync.data(), 0, m_sync.bytes(), s));
 }
 
 Answer PairsDevice::download(cudaStream_t s) const {

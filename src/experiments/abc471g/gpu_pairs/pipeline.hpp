@@ -137,6 +137,10 @@ struct PairsConfig {
   // r67: each fused histogram block reads its slice's previous maximum as it starts instead of after its counting
   // (FuseArgs::early_before). Fused counts only; elsewhere nothing reads it.
   bool hist_early_max = false;
+  // r69: the dependent combine waits for a count of the fused histograms' ended blocks (FuseArgs::d_done,
+  // CombinePlanes::d_done) instead of griddepcontrol.wait, which returns ~1.1-1.3 us after their last block ends (the
+  // traces of r65). Needs combine_dependent and the combine kind wgmma_skew (else refused: InputError).
+  bool combine_flags = false;
   // r08 (count_kind "dsmem"): blocks per cluster, 8 (portable) or 16 (non-portable: the table in fewer,
   // larger ranges); anything else is refused by the PairsDevice (InputError).
   std::uint32_t dsmem_cluster = 8;

@@ -181,6 +181,7 @@ class PairsDevice {
   bool m_fused = false;
   bool m_table_clean = false;  // the table, the buckets' cursors are zero (kept so by the fused count)
   cuda::DeviceBuffer<std::uint32_t> m_slice_max;
+  cuda::DeviceBuffer<std::uint32_t> m_sync;  // r69 (PairsConfig::combine_flags): ended histogram and combine blocks
   // r05: the whole solve as one CUDA graph (PairsConfig::graph; r05_whole_graph.cpp)
   struct Graph;
   std::shared_ptr<Graph> m_graph;  // shared_ptr: Graph is incomplete here (its deleter is captured where it is made)

@@ -200,6 +200,20 @@ __global__ void __launch_bounds__(THREADS) fused_hist_kernel(PartitionArgs a, Fu
     trace[2] = cuda::global_timer();
     trace[3] = static_cast<std::uint64_t>(cuda::sm_id());
   };
+  // r69 (f.d_done): this block's writes are done; one more ended block for the combine, which waits for their count. Each
+  // thread's proxy fence orders its plane stores before the combine's copies (the async proxy) read them; the barrier
+  // and thread 0's fence make them all visible before the count.
+  const auto signal_done = [&f] {
+    if (!f.d_done) return;
+#if JOSEKI_ARCH_AT_LEAST(900)
+    asm volatile("fence.proxy.async.global;" ::: "memory");
+#endif
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      __threadfence();
+      atomicAdd(f.d_done, 1u);
+    }
+  };
 #if JOSEKI_ARCH_AT_LEAST(900)
   if (f.trigger) asm volatile("griddepcontrol.launch_dependents;" ::: "memory");  // r38: the combine may launch
 #endif
@@ -254,6 +268,7 @@ __global__ void __launch_bounds__(THREADS) fused_hist_kernel(PartitionArgs a, Fu
   }
   // Planes 1.. of this slice: zero while its maximum is < LOW_MAX (then they are left alone).
   if (bmax < LOW_MAX && before < LOW_MAX) {
+    signal_done();
     trace_end();
     return;
   }
@@ -271,6 +286,7 @@ __global__ void __launch_bounds__(THREADS) fused_hist_kernel(PartitionArgs a, Fu
     for (std::uint32_t i = threadIdx.x; i < len / 4; i += THREADS)
       pj[i] = bmax < LOW_MAX ? 0u : pack_bytes(s_hist4[i], sh, 255u);
   }
+  signal_done();
   trace_end();
 }
 

@@ -111,6 +111,9 @@ void check_wgmma_combine_args(const WgmmaCombineArgs& a, WgmmaOperand op) {
   if (!is(a.tma, 0, 1)) refuse("tma = " + std::to_string(a.tma) + " (must be 0 or 1)");
   if (!is(a.dependent, 0, 1) || (a.dependent && a.tma != 1))
     refuse("dependent = " + std::to_string(a.dependent) + " (must be 0, or 1 with tma 1: r38's launch)");
+  if (a.d_done && (!a.dependent || a.done_target == 0))
+    refuse("d_done set with dependent = " + std::to_string(a.dependent) + ", done_target = " +
+           std::to_string(a.done_target) + " (r69's wait: a dependent launch, at least one histogram block)");
   if (!is(a.window_pad, 0, 1) || (a.window_pad && !a.d_rows))
     refuse("window_pad = " + std::to_string(a.window_pad) + " (must be 0, or 1 with d_rows: r43's skewed epilogue)");
   if (!is(a.early_copies, 0, 1) || (a.early_copies && a.tma != 1))

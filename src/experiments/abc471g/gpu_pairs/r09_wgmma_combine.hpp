@@ -114,6 +114,12 @@ struct WgmmaCombineArgs {
   // r33's windows) runs first, then griddepcontrol.wait, and only then does it read d_max, the planes and the answers.
   // tma 1 only. 0: a plain launch (the prologue after d_max is read, as r13 .. r37).
   int dependent = 0;
+  // r69 (r69_flag_release.cpp; dependent only): instead of griddepcontrol.wait, thread 0 waits until d_done[0] (the
+  // fused histograms' ended blocks, each adding 1 after its writes) reaches done_target, with acquire loads, then a proxy
+  // fence before the copies; the last block to end sets d_done[0] and d_done[1] (the combine's ended blocks) to zero.
+  // A wait of ~2 s traps (a solve whose histograms never end is an error, not a hang). nullptr: griddepcontrol.wait.
+  std::uint32_t* d_done = nullptr;
+  std::uint32_t done_target = 0;
   // r43 (r43_padded_windows.cpp): 1 sets r33's four window copies (one per quad lane q) WINDOW_PAD words further apart
   // than a window's 512 x warpgroups entries, so that the epilogue's shared atomics of one warp, whose rows' x differ
   // irregularly and whose lanes q shift the entry by -2 q, spread over the banks (an emulation of the max case's

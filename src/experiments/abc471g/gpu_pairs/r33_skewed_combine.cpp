@@ -76,7 +76,11 @@ class SkewedCombineStage final : public CombineStage {
     prepare_wgmma_combine(ctx.kp);
   }
   void enqueue(const CombinePlanes& cp, CUstream_st* s) override {
-    if (m_count == 0) return;  // V all ones: no x with U[x] = 1, the sum is empty
+    if (m_count == 0) {  // V all ones: no x with U[x] = 1, the sum is empty
+      // r69: no combine block sets the histograms' count back to zero: do it here, after them in stream order
+      if (cp.d_done) JOSEKI_CUDA_CHECK(cudaMemsetAsync(cp.d_done, 0, 2 * sizeof(std::uint32_t), s));
+      return;
+    }
     WgmmaCombineArgs wa;
     wa.d_planes = cp.d_planes;
     wa.planes = cp.planes;
@@ -87,6 +91,8 @@ class SkewedCombineStage final : public CombineStage {
     wa.kp = cp.kp;
     wa.d_answer = cp.d_answer;
     wa.dependent = cp.dependent ? 1 : 0;
+    wa.d_done = cp.d_done;  // r69
+    wa.done_target = cp.done_target;
     wa.d_trace = cp.d_trace;
     wa.trace_blocks = cp.trace_blocks;
     wa.d_rows = m_rows.data();

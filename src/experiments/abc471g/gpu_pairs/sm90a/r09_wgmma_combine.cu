@@ -630,12 +630,40 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
   }
   // r38 (a.dependent): launched as a programmatic dependent of the histograms, the prologue runs while they finish;
   // then wait for their end (and their writes) before d_max, the planes and the answers are read.
+  // r69 (a.d_done): instead, thread 0 waits for the histograms' count of ended blocks (acquire loads; each block adds 1
+  // after its writes), then orders the copies it issues after what it saw (proxy fence); the barrier hands that to the
+  // block. A wait of 2^25 sleeps (~2 s or more) traps: histograms that never end are an error, not a hang.
   if (a.dependent) {
     prologue();
     if (tracing) tr(TRACE_CLK_READY) = clock64();
-    asm volatile("griddepcontrol.wait;" ::: "memory");
+    if (a.d_done) {
+      if (tid == 0) {
+        u32 spins = 0;
+        for (;;) {
+          u32 done;
+          asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(done) : "l"(a.d_done) : "memory");
+          if (done >= a.done_target) break;
+          __nanosleep(32);
+          if (++spins == (1u << 25)) __trap();
+        }
+        asm volatile("fence.proxy.async.global;" ::: "memory");
+      }
+      __syncthreads();
+    } else {
+      asm volatile("griddepcontrol.wait;" ::: "memory");
+    }
     if (tracing) tr(TRACE_CLK_GO) = clock64();
   }
+  // r69: the combine's last block to end sets both counts back to zero for the next solve (which starts after this
+  // kernel ends). Thread 0 only: it passed its block's wait before it counts the block as ended.
+  const auto finish = [&] {
+    if (!a.d_done || tid != 0) return;
+    __threadfence();
+    if (atomicAdd(a.d_done + 1, 1u) == gridDim.x - 1) {
+      a.d_done[0] = 0;
+      a.d_done[1] = 0;
+    }
+  };
   const int planes = planes_to_run(a.planes, a.d_max != nullptr, a.d_max ? *a.d_max : 0, a.low_bits);
   const Units un = units_rows(SKEW ? a.rows : K, K, planes, WGS, BK);
   const u32 sw = static_cast<u32>(a.segment_weight);  // r46: the split weighs each segment
@@ -670,6 +698,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
   };
   if (u_begin >= u_end) {  // the whole block
     if (tracing && !a.dependent) tr(TRACE_CLK_READY) = tr(TRACE_CLK_GO) = clock64();
+    finish();
     trace_end();
     return;
   }
@@ -825,6 +854,7 @@ __global__ void __launch_bounds__(block_threads(WGS), 4 / WGS)
       masked_row_sums(a, d, s_v, plane, k0, a0, row_lo, wg, warp, g, q);
     if (tracing) tr(TRACE_CLK_EPILOGUES) += clock64();
   }
+  finish();
   trace_end();
 #elif defined(__CUDA_ARCH__)
   (void)map;
