@@ -12,5 +12,10 @@
 // Prediction: if a graph's head costs ~2 us more than a stream launch's, r68 gains up to that at the max case, less
 // what the graph saved at its boundaries (r05: ~1 us at r04's six kernels; here the boundaries are programmatic
 // dependents that overlap their neighbours either way). If the heads are equal, a tie or a loss.
-// Measured: see results/h200/2026-12-04-session23 (NOTE.md).
+// Measured (H200, results/h200/2026-12-04-session23/call1, five processes each, one rung a process; every answer exact
+// against cpu-direct, GPU test DependentCombineRungsAreExact with r68): a LOSS, as predicted for equal heads. The probe's
+// heads are equal: one tiny kernel timed cold reads 3.07 us launched on the stream and 3.17 us as a one-node graph, so
+// the ~3.4 us before the partition is what any cold figure pays for its first kernel, not the graph's. Max case 47.62 us
+// [47.49, 47.65] against r65's 47.36 [47.26, 47.39] in the same runs (+0.26 us: the graph's boundaries, as r05 found);
+// 10^8 310.69 us against 310.75 (a tie). Kept as a negative rung: the graph costs the solve nothing at its head.
 #include "experiments/abc471g/gpu_pairs/pipeline.hpp"
