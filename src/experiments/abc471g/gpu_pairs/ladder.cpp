@@ -173,8 +173,8 @@ std::function<void(PairsConfig&)> with_ahead(int ahead, std::function<void(Pairs
   };
 }
 
-// r60 .. r67: a rung's knobs with one of the count's switches on (PairsConfig::spread_given, count_trigger, cursor_lines,
-// tail_runs, hist_early_max).
+// r60 .. r69: a rung's knobs with one switch on (PairsConfig::spread_given, count_trigger, cursor_lines, tail_runs,
+// hist_early_max, combine_flags).
 std::function<void(PairsConfig&)> with_on(bool PairsConfig::*knob, std::function<void(PairsConfig&)> knobs) {
   return [knob, knobs = std::move(knobs)](PairsConfig& c) {
     knobs(c);
@@ -202,10 +202,14 @@ std::function<void(PairsConfig&)> with_off(bool PairsConfig::*knob, std::functio
   };
 }
 
-// r64's knobs (r57 with the given values spread and the runs in whole warps), which r65 and r67 build on.
+// r64's knobs (r57 with the given values spread and the runs in whole warps), which r65 builds on.
 std::function<void(PairsConfig&)> r64_knobs() {
   return with_on(&PairsConfig::tail_runs, with_on(&PairsConfig::spread_given, r57_knobs()));
 }
+
+// r65's knobs (r64 with the histograms triggered as the partition's blocks start), which r67 .. r69 each change in one
+// knob.
+std::function<void(PairsConfig&)> r65_knobs() { return with_on(&PairsConfig::count_trigger, r64_knobs()); }
 
 // r29: a rung's knobs with `loads` 16-byte loads in flight a histogram thread (PairsConfig::hist_loads).
 std::function<void(PairsConfig&)> with_hist_loads(int loads, std::function<void(PairsConfig&)> knobs) {
@@ -672,7 +676,7 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "together",
                  "r64_whole_warp_runs", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 with_on(&PairsConfig::count_trigger, r64_knobs())),
+                 r65_knobs()),
         gpu_rung("p66", 66, "r66_whole_warps_10e9", "r61 + r64's runs in whole warps (the 10^9 rung)",
                  "r61 (r32 with the given values spread) with r64's runs in whole warps (PairsConfig::tail_runs); at 10^9 "
                  "the wave leaves one free warp at 7399 pairs a thread, so plan_runs lengthens the runs to 7400 to free "
@@ -686,7 +690,7 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "round trip off the critical path of every histogram block (PairsConfig::hist_early_max)",
                  "r65_whole_warps_trigger", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 with_on(&PairsConfig::hist_early_max, with_on(&PairsConfig::count_trigger, r64_knobs()))),
+                 with_on(&PairsConfig::hist_early_max, r65_knobs())),
         gpu_rung("p68", 68, "r68_stream_launches", "r65 launched kernel by kernel (no CUDA graph)",
                  "r65 with its kernels launched one by one on the stream (partition, then the histograms and the "
                  "combine as programmatic dependents, the prep on the side stream) instead of replayed as one CUDA "
@@ -694,7 +698,7 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "start event) against a stream launch's",
                  "r65_whole_warps_trigger", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 with_off(&PairsConfig::graph, with_on(&PairsConfig::count_trigger, r64_knobs()))),
+                 with_off(&PairsConfig::graph, r65_knobs())),
         gpu_rung("p69", 69, "r69_flag_release", "r65 + the combine released by a count of the histograms' ended blocks",
                  "r65 with each histogram block adding 1 to a counter after its last write (proxy fences, a barrier, a "
                  "GPU fence) and the dependent combine's blocks polling it with acquire loads instead of waiting in "
@@ -702,7 +706,7 @@ const std::vector<PairsRung>& pairs_ladder() {
                  "(PairsConfig::combine_flags)",
                  "r65_whole_warps_trigger", Combiner::Gemm, Counter::Partition, "", "wgmma_skew",
                  {measure::Feature::Wgmma, measure::Feature::TensorMapCopy},
-                 with_on(&PairsConfig::combine_flags, with_on(&PairsConfig::count_trigger, r64_knobs()))),
+                 with_on(&PairsConfig::combine_flags, r65_knobs())),
     };
     v[2].sizes_technique = "gpu-pairs, atomic count (RED.ADD per pair) + tensor-core combine, one process, events";
     v[3].sizes_technique =

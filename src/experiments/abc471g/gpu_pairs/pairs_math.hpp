@@ -441,8 +441,9 @@ constexpr RunPlan plan_runs(std::uint64_t pairs, std::uint64_t given, std::uint6
                             std::uint64_t warp = 32, std::uint64_t tile = 0) {
   RunPlan first{};
   // tile > 0 (the kernel's pairs a thread and tile): never past the tile that `run` ends in, so no thread gets a tile more.
-  const std::uint64_t last = tile > 0 ? std::uint64_t{(run + tile - 1) / tile * tile} : run + run / 64;
-  for (std::uint64_t r = run; r <= run + run / 64 && r <= last; ++r) {
+  const std::uint64_t longest = run + run / 64, tile_end = tile > 0 ? (run + tile - 1) / tile * tile : longest;
+  const std::uint64_t last = tile_end < longest ? tile_end : longest;
+  for (std::uint64_t r = run; r <= last; ++r) {
     const RunPlan p = plan_runs_at(pairs, given, r, resident, warp);
     if (p.full_threads == 0) continue;
     if (first.full_threads == 0) first = p;

@@ -145,10 +145,10 @@ __global__ void __launch_bounds__(T, MINB) lean_partition_kernel(PartitionArgs a
   const std::uint64_t gtid = blockIdx.x * static_cast<std::uint64_t>(T) + threadIdx.x;
   // r60 (a.given_threads > 0): the first given_threads threads take runs of given_run pairs (given_run < run, so every
   // thread's run still fits the block's `tiles`), the others runs of `run` after them. r64 (a.full_threads > 0): after the
-  // full runs, threads of a.tail_run pairs (tail_run < run too). pairs_math.hpp thread_run.
-  // pairs_math.hpp's thread_run, written out here: called, it made ptxas spill 4 bytes in tiles of 26. The unit test
-  // ChunkLayoutsTileEveryChunk checks thread_run and layout_threads (the launch's count); a map here that differed from
-  // them would miss or double pairs in the GPU tests' whole solves under every layout (SpreadGivenRunsAreExact).
+  // full runs, threads of a.tail_run pairs (tail_run < run too). This is pairs_math.hpp's thread_run written out: called,
+  // it made ptxas spill 4 bytes in tiles of 26. The unit test ChunkLayoutsTileEveryChunk checks thread_run and
+  // layout_threads (the launch's count); a map here that differed from them would miss or double pairs in the GPU tests'
+  // whole solves under every layout (SpreadGivenRunsAreExact).
   std::uint64_t p0 = c.begin, i = gtid, len = a.run;
   if (i < a.given_threads) {
     len = a.given_run;
