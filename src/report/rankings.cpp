@@ -5,7 +5,9 @@
 // vk_v1_atomic), v2 = shared/workgroup tree (r02_shared_tree, vk_v2_tree), v3 = coarsened + tree
 // (r03_coarsen, vk_v3_coarsen), v4 = warp/subgroup sums (r04_warp_shuffle, vk_v4_subgroup),
 // v5 = 16-byte loads (r05_vector_loads, vk_v5_vec4), v6 = single pass (r06_single_pass,
-// vk_v6_single_pass).
+// vk_v6_single_pass). r01b_atomic_opaque (v1 with an address the compiler cannot prove uniform) has no
+// row of its own: over r01 it gives a CUDA column its opaque_over_uniform ratio, which the Vulkan columns
+// take from their probes (atomic_opaque / atomic_uniform), and the rule on that ratio.
 #include "report/rankings.hpp"
 
 #include <algorithm>
@@ -47,6 +49,11 @@ std::string ranking_of(const std::map<std::string, double>& t, const std::vector
   return s;
 }
 
+// Holds where the compiler merges a warp's same-address atomics only when it can prove the address
+// uniform (nvcc: r01b 29x r01 on the H200); does not where it merges them at run time or where nothing
+// merges them (both cost the same).
+constexpr const char* kOpaqueRule = "an atomic the compiler cannot prove uniform costs >= 2x a uniform one";
+
 void derive_rules(RankColumn& c) {
   auto has = [&](const char* k) { return c.t.count(k) > 0; };
   if (has("v1") && has("v2")) c.rule["one atomic per element (v1) beats the tree (v2)"] = c.t["v1"] < c.t["v2"];
@@ -55,6 +62,10 @@ void derive_rules(RankColumn& c) {
   if (has("v3") && has("v4")) c.rule["warp/subgroup sums (v4) beat the tree (v3)"] = c.t["v4"] < c.t["v3"] * 0.98;
   if (has("v4") && has("v5")) c.rule["16-byte loads (v5) beat 4-byte loads (v4)"] = c.t["v5"] < c.t["v4"] * 0.98;
   if (has("v5") && has("v6")) c.rule["one pass (v6) beats fill + dispatch (v5)"] = c.t["v6"] < c.t["v5"] * 0.98;
+  // The ladder's own pair (same size and mode as the column) wins over a probe's ratio.
+  if (has("v1") && c.opaque_s > 0) c.ratio["opaque_over_uniform"] = c.opaque_s / c.t["v1"];
+  if (const auto it = c.ratio.find("opaque_over_uniform"); it != c.ratio.end())
+    c.rule[kOpaqueRule] = it->second >= 2.0;
   c.ranking = ranking_of(c.t, {"v1", "v2", "v3"});
 }
 
@@ -91,6 +102,7 @@ std::vector<RankColumn> rank_columns(const std::string& set_name, const std::vec
       continue;
     }
     if (r.rung < 1) continue;
+    if (r.variant == "r01b_atomic_opaque") c.opaque_s = r.summary->median;
     if (const auto it = rung_alias().find(r.variant); it != rung_alias().end()) c.t[it->second] = r.summary->median;
     if (c.best.empty() || r.summary->median < c.best_s) {
       c.best_s = r.summary->median;
@@ -193,7 +205,8 @@ std::string rankings_markdown(const std::vector<RankColumn>& cols, const std::st
   return (heading.empty() ? std::string() : heading + "\n\n") + t.markdown() +
          "\nv1 one atomic per element, v2 shared/workgroup-memory tree, v3 coarsened + tree, v4 warp/subgroup "
                "sums, v5 16-byte loads, v6 single pass (CUDA r01..r06, Vulkan vk_v1..vk_v6). A rule \"flips\" when "
-               "the columns disagree. Ratios: probe.vulkan (Vulkan) / probe.profile (CUDA).\n";
+               "the columns disagree. Ratios: probe.vulkan (Vulkan) / probe.profile (CUDA); a CUDA column's "
+               "opaque_over_uniform is its ladder's r01b_atomic_opaque / r01_atomic.\n";
 }
 
 

@@ -21,6 +21,7 @@ struct RankColumn {
   std::string label;
   bool reference = false;                    // from the seed, not measured here
   std::map<std::string, double> t;           // v1..v6 -> median seconds
+  double opaque_s = 0;                       // r01b_atomic_opaque's median (CUDA), 0 when absent
   std::map<std::string, std::string> text;   // reference cells (ranges)
   std::string best;                          // best ladder rung (any rung) and its time
   double best_s = 0;

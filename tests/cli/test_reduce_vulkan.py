@@ -72,6 +72,7 @@ def lavapipe_ladder_is_exact_and_recorded(s):
 
 LAVAPIPE = os.path.join(ROOT, "results/dev-2core/2026-12-01-vulkan-lavapipe")
 H200_TOUR = os.path.join(ROOT, "results/h200/2026-11-30-tour-final/records.json.gz")
+H200_VULKAN = os.path.join(ROOT, "results/h200/2026-12-01-device-call-1")
 
 
 @suite.test
@@ -95,6 +96,49 @@ def rankings_side_by_side_marks_the_flip(s):
     p = s.run("rankings", LAVAPIPE, "--no-seed", "--n", "2^24")
     expect_exit(p, 0)
     expect("from the seed" not in p.stdout, p.stdout[:300])
+
+
+@suite.test
+def rankings_same_gpu_two_apis_flip_the_opaque_atomic(s):
+    """The H200 through Vulkan (device call 1's records) beside the H200 through CUDA (the final tour):
+    an atomic whose address the compiler cannot prove uniform costs 30x a uniform one in CUDA (r01b over
+    r01) and about the same through NVIDIA's Vulkan driver (its probes): one GPU, two APIs, the rule flips.
+    The other rules agree between the two APIs on the one GPU."""
+    import gzip
+    names = ["vulkan_2p24_cold.json.gz", "vk_probes.json.gz"]
+    if not os.path.exists(H200_TOUR) or not all(os.path.exists(os.path.join(H200_VULKAN, n)) for n in names):
+        raise Skip("the committed record sets are not in this checkout")
+    sets = {"h200_vulkan": [(os.path.join(H200_VULKAN, n), n[:-3]) for n in names],
+            "h200_cuda": [(H200_TOUR, "h200_tour.json")]}
+    for d, files in sets.items():
+        os.makedirs(os.path.join(s.tmp, d), exist_ok=True)
+        for src, name in files:
+            with gzip.open(src, "rt") as f, open(os.path.join(s.tmp, d, name), "w") as g:
+                g.write(f.read())
+    p = s.run("rankings", "--no-seed", os.path.join(s.tmp, "h200_vulkan"), os.path.join(s.tmp, "h200_cuda"),
+              "--n", "2^24")
+    expect_exit(p, 0)
+    out = p.stdout
+    header = [l for l in out.splitlines() if l.startswith("| row")]
+    expect(len(header) == 1, out[:600])
+    cols = [c.strip() for c in header[0].strip("|").split("|")]
+    vk = next((i for i, c in enumerate(cols) if "NVIDIA H200 · vulkan" in c), None)
+    cu = next((i for i, c in enumerate(cols) if "NVIDIA H200 · cuda" in c), None)
+    expect(vk is not None and cu is not None, cols)
+
+    def cells(prefix):
+        rows = [l for l in out.splitlines() if l.startswith("| " + prefix)]
+        expect(len(rows) == 1, (prefix, out))
+        return [c.strip() for c in rows[0].strip("|").split("|")]
+
+    rule = cells("rule: an atomic the compiler cannot prove uniform")
+    expect(rule[vk] == "does not hold" and rule[cu] == "holds" and rule[-1] == "**flips**", rule)
+    ratio = cells("cost ratio: opaque_over_uniform")
+    expect(float(ratio[cu]) > 20 and float(ratio[vk]) < 1.5, ratio)
+    for r in ("rule: one atomic per element (v1) beats the tree (v2)", "rule: coarsening (v3) beats v1 and v2",
+              "rule: 16-byte loads (v5) beat 4-byte loads (v4)"):
+        c = cells(r)
+        expect(c[vk] == c[cu] and c[-1] == "same", c)
 
 
 @suite.test

@@ -194,6 +194,7 @@ nlohmann::json to_json(const Facts& f) {
           {"subgroup_size", f.subgroup_size},
           {"subgroup_ops", f.subgroup_ops},
           {"subgroup_in_compute", f.subgroup_in_compute},
+          {"subgroup_arithmetic", f.subgroup_arithmetic},
           {"timestamp_period_ns", f.timestamp_period_ns},
           {"timestamp_valid_bits", f.timestamp_valid_bits},
           {"max_shared_bytes", f.max_shared_bytes},

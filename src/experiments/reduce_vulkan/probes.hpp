@@ -1,5 +1,5 @@
 // The cost probes the reduction ranking depends on, in Vulkan (issue 16): same-address atomics
-// (uniform and opaque address), the workgroup-barrier cost, coalesced vs strided reads; the
+// (uniform and opaque address per element, and one lone atomic per subgroup), the workgroup-barrier cost, coalesced vs strided reads; the
 // cost-ratio profile, the ranking of v1 / v2 / v3 it predicts, and the measured ranking (the
 // ladder's v1..v3 at the same n) beside it. Every probe's result is checked exactly.
 #pragma once
@@ -48,8 +48,11 @@ struct VkProbeResult {
 struct VkUnitCosts {
   double load_elem_s = 0;        // one coalesced 4-byte load
   double atomic_elem_s = 0;      // one same-address atomicAdd per element, uniform address (v1's cost)
-  double atomic_lone_s = 0;      // one same-address atomic the compiler cannot aggregate (opaque address)
+  double atomic_lone_s = 0;      // one same-address atomic from one lane (the probe atomic_lone; v2's and v3's
+                                 // one per workgroup): no other lane to merge it with
   double barrier_s = 0;          // one barrier of a 256-invocation workgroup
+  double atomic_opaque_s = 0;    // recorded, not in the model: one same-address atomicAdd per element, an address
+                                 // the compiler cannot prove uniform (a driver may still merge them at run time)
 };
 struct VkPrediction {
   std::vector<std::pair<std::string, double>> times;  // v1, v2, v3
