@@ -116,11 +116,13 @@ std::vector<RankColumn> rank_columns(const std::string& set_name, const std::vec
     const auto& rt = ratios[dev_api];
     for (const auto& [name, v] : rt)
       if (name[0] != '_') c.ratio[name] = v;
-    // CUDA's probe profile: unit costs -> the same ratios where they mean the same thing.
+    // One same-address atomic that nothing merges, over one load: CUDA's probe profile (its same-address
+    // atomic with an opaque address, which nvcc does not merge), Vulkan's lone-atomic probe. Not from
+    // Vulkan's opaque per-element probe: NVIDIA's driver merges those at run time (docs/VULKAN.md).
     if (rt.count("_global_load_elem_s") && rt.count("_atomic_same_op_s"))
-      c.ratio["opaque_atomic_over_load"] = rt.at("_atomic_same_op_s") / rt.at("_global_load_elem_s");
-    if (rt.count("atomic_over_load") && rt.count("opaque_over_uniform"))
-      c.ratio["opaque_atomic_over_load"] = rt.at("atomic_over_load") * rt.at("opaque_over_uniform");
+      c.ratio["lone_atomic_over_load"] = rt.at("_atomic_same_op_s") / rt.at("_global_load_elem_s");
+    if (rt.count("atomic_over_load") && rt.count("lone_over_uniform"))
+      c.ratio["lone_atomic_over_load"] = rt.at("atomic_over_load") * rt.at("lone_over_uniform");
     if (const auto it = predicted.find(dev_api); it != predicted.end()) c.predicted = it->second;
     derive_rules(c);
     out.push_back(std::move(c));
