@@ -4,7 +4,7 @@
 //
 // Rungs v1..v3 are seed 000's (wgpu/WGSL on an Apple M4: 16.7 M u32, v1 ~ 2-4 ms, v2 ~ 5-15 ms,
 // v3 ~ 1-2 ms, 50-65 GB/s); v4..v6 continue the CUDA ladder's r04..r06 in Vulkan. Predictions
-// and outcomes: docs/VULKAN.md (H200: not yet measured on the H200 at the time of writing).
+// and outcomes: docs/VULKAN.md (the H200's figures: device call 1 of 2026-12-01).
 #include "experiments/reduce_vulkan/ladder.hpp"
 
 #include <unistd.h>
