@@ -4,7 +4,7 @@
 // Prediction: closes most of the gap to the stream-read ceiling.
 // Measured: lavapipe 2^20 cold 1.02 ms, 85 % of the Vulkan stream-read ceiling (2.08x v4); 2^24 cold 52.0 ms (74 %); H200 (device call 1 of 2026-12-01, results/h200/2026-12-01-device-call-1), cold:
 //   2^20 / 2^24 / 2^28 = 8.96 us / 28.06 us / 252.45 us (74.5 / 91.7 / 98.0 % of the Vulkan ceiling); at 2^28
-//   95.3 % of CUDA's best rung (r10, 238.98 us): the goal >= 95 % met, in one run.
+//   95.3 % of CUDA's best rung (r10, 240.46 us): the goal >= 95 % met, in one run.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
