@@ -8,7 +8,10 @@
 #   3. r01, r01b, r01c at 2^20, 2^24, 2^28 cold, three processes (r01c's prediction: r01's time within ~10 %)
 #   4. the Vulkan probes at 2^24, three processes (the lone atomic's prediction: ~0.75-0.8 ns, and v2's model
 #      ~100 us against 95.30 us measured in device call 1 of 2026-12-01)
-#   5. joseki rankings: H200 Vulkan (these probes, a 2^24 cold Vulkan ladder) against H200 CUDA (3.'s records)
+#   5. the README row "the same ladder through a second API" in three processes each: the Vulkan ladder and CUDA's
+#      bandwidth rungs at 2^28 cold (best Vulkan rung against best CUDA rung; device call 1 of 2026-12-01: 95.3 %,
+#      one run)
+#   6. joseki rankings: H200 Vulkan (these probes, a 2^24 cold Vulkan ladder) against H200 CUDA (3.'s records)
 source scripts/device/calls/lib.sh
 source scripts/device/parts.sh
 if ls .gl/*.deb >/dev/null 2>&1; then for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig; fi
@@ -41,6 +44,15 @@ done
 timeout 60 "$J" --json "$W/vulkan_2p24_cold.json" reduce --backend vulkan --n 2^24 --max-samples 100 --timeout 0.5 \
   > "$W/vulkan_2p24_cold.md" 2>&1
 echo "== vulkan 2^24 rc $?"
+for i in 1 2 3; do
+  timeout 60 "$J" --json "$W/vulkan_2p28_$i.json" reduce --backend vulkan --n 2^28 --max-samples 100 --timeout 0.5 \
+    > "$W/vulkan_2p28_$i.md" 2>&1
+  echo "== vulkan 2^28 ($i) rc $?"; grep -E '^\| (\(ceiling\)|vk_v5|vk_v6)' "$W/vulkan_2p28_$i.md" | cut -c1-160
+  timeout 60 "$J" --json "$W/cuda_bw_2p28_$i.json" reduce --n 2^28 --rungs r05,r06,r07,r08,r09,r10,r11 \
+    --max-samples 100 --timeout 0.5 > "$W/cuda_bw_2p28_$i.md" 2>&1
+  echo "== cuda 2^28 ($i) rc $?"; grep -E '^\| (\(ceiling\)|r10|r05)' "$W/cuda_bw_2p28_$i.md" | cut -c1-160
+done
+stamp
 mkdir -p "$W/sets/h200_vulkan" "$W/sets/h200_cuda"
 cp "$W/vk_probes_1.json" "$W/vulkan_2p24_cold.json" "$W/sets/h200_vulkan/"; cp "$W/cuda_2p24_1.json" "$W/sets/h200_cuda/"
 "$J" rankings --no-seed "$W/sets/h200_vulkan" "$W/sets/h200_cuda" --n 2^24 > "$W/rankings_2p24.md" 2>&1
