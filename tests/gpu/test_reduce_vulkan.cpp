@@ -104,13 +104,16 @@ TEST(VulkanProbes, ExactProbesAndAVerdict) {
       probes.insert(r.variant);
     }
   std::set<std::string> want{"atomic_uniform", "atomic_opaque", "read_coalesced", "read_strided", "barrier",
-                             "barrier_none"};
+                             "barrier_none", "head"};
   // The lone atomic (one per subgroup, from one lane) runs where subgroup arithmetic exists (lavapipe,
   // NVIDIA); elsewhere the opaque probe stands in and the cost's description says so.
   bool lone = false;
   for (const auto& r : res.records)
     if (r.extra.contains("vulkan")) lone = r.extra["vulkan"].value("subgroup_arithmetic", false);
-  if (lone) want.insert("atomic_lone");
+  if (lone) {
+    want.insert("atomic_lone");
+    want.insert("atomic_lone_base");
+  }
   EXPECT_EQ(probes, want);
   double lone_s = 0, opaque_s = 0;
   for (const auto& r : res.records) {
@@ -119,11 +122,23 @@ TEST(VulkanProbes, ExactProbesAndAVerdict) {
       EXPECT_EQ(r.technique.find("probe atomic_lone") != std::string::npos, lone) << r.technique;
     }
     if (r.variant == "cost:atomic_opaque_s" && r.summary) opaque_s = r.summary->median;
-    if (r.variant == "atomic_lone") {
-      EXPECT_GT(r.axes.get_int("subgroup_size"), 0);
+    if (r.variant == "atomic_lone" || r.variant == "atomic_lone_base") {
+      const std::int64_t sg = r.axes.get_int("subgroup_size");  // read back from the shader
+      EXPECT_TRUE(sg > 0 && sg <= 256 && (sg & (sg - 1)) == 0) << sg;
+    }
+    if (r.variant == "ratio:lone_over_uniform") {
+      EXPECT_TRUE(lone) << "lone_over_uniform without the lone probe";
     }
   }
-  EXPECT_GT(lone_s, 0.0);
+  double head_s = 0, read_s = 0;
+  for (const auto& r : res.records) {
+    if (r.variant == "cost:head_s" && r.summary) head_s = r.summary->median;
+    if (r.variant == "read_coalesced" && r.summary) read_s = r.summary->median;
+  }
+  // The head (fill, barrier, a one-workgroup dispatch) is part of every probe's time, so below the read of n words.
+  EXPECT_GT(head_s, 0.0);
+  EXPECT_LT(head_s, read_s);
+  EXPECT_GE(lone_s, 0.0);  // 0 where the atomics hide behind the loads and sums (lavapipe)
   EXPECT_GT(opaque_s, 0.0);
   if (!lone) {
     EXPECT_EQ(lone_s, opaque_s);

@@ -4,7 +4,7 @@
 # `vulkan`).
 #   1. GPU tests: every reduce rung exact at edge sizes and offsets (r01c, new, among them), the Vulkan ladder and
 #      probes (the lone-atomic probe, new, among them); stop if any fails
-#   2. compute-sanitizer memcheck and racecheck of r01c (validation only, small sizes)
+#   2. compute-sanitizer memcheck, racecheck and synccheck (the warp intrinsics) of r01c (validation only, small sizes)
 #   3. r01, r01b, r01c at 2^20, 2^24, 2^28 cold, three processes (r01c's prediction: r01's time within ~10 %)
 #   4. the Vulkan probes at 2^24, three processes (the lone atomic's prediction: ~0.75-0.8 ns, and v2's model
 #      ~100 us against 95.30 us measured in device call 1 of 2026-12-01)
@@ -21,7 +21,7 @@ timeout 300 "$B/joseki_gpu_tests" --gtest_filter='ReduceGpu.*:Vulkan*' --gtest_b
 rc=$?; tail -3 "$W/gpu_tests.log"; grep -E "Failure|Expected|Which is|SKIPPED" "$W/gpu_tests.log" | head -20
 if [[ $rc != 0 ]]; then echo "GPU tests failed (rc $rc)"; exit 1; fi
 stamp
-for tool in memcheck racecheck; do
+for tool in memcheck racecheck synccheck; do
   timeout 120 $SAN --tool $tool --log-file "$W/san_${tool}_r01c.log" "$J" reduce --rungs r01c --validate-only \
     > "$W/san_${tool}_r01c.out" 2>&1
   echo "== $tool r01c rc $?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|exact|wrong" "$W/san_${tool}_r01c.log" "$W/san_${tool}_r01c.out" | head -5

@@ -10,7 +10,7 @@
 // Prediction: r01's time within ~10 % (one RED per warp, as nvcc's own merge of r01), i.e. ~30x faster
 //   than r01b; the match and the warp sum are a few instructions an element behind the L2's
 //   same-address rate. Bottleneck: the same-address atomic rate, once per warp.
-// Preconditions: block a multiple of 32 (every rung's); sm_80 or newer (redux.sync). Workspace: 32
+// Preconditions: block a multiple of 32 (every rung's: the full-warp ballot); sm_80 or newer (redux.sync). Workspace: 32
 //   zero words (r01b's). Result zeroed by a memset (timed).
 // H200: not yet measured on the H200 (written in a session without a device).
 #include "experiments/reduce/common.cuh"

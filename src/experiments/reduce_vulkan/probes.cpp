@@ -193,18 +193,36 @@ class Probes {
     }
     // The lone atomic (one per subgroup, from one lane: nothing any compiler or driver could merge),
     // where subgroup arithmetic exists; elsewhere the opaque per-element probe stands in for it.
-    double t_lone = 0;
-    const double subgroup = f.subgroup_size > 0 ? static_cast<double>(f.subgroup_size) : 1.0;
+    // Its baseline is the same shader without the atomic (MODE 1), which also reports the subgroup size the pipeline
+    // ran with (word 1): the atomics are ceil(n / that size), one per (full) subgroup.
+    double t_lone = 0, t_lone_base = 0;
+    std::uint32_t subgroup = 0;
     if (f.subgroup_arithmetic) {
-      vk::Pipeline p(m_ctx, spirv("probe_atomic_lone"), {256}, 4, "probe_atomic_lone");
-      auto body = [&](VkCommandBuffer cb) {
-        vkCmdFillBuffer(cb, out.handle(), 0, 8, 0);
-        vk::barrier(cb);
-        p.dispatch(cb, {&in, &out, &in, &out}, pc_n, gx, gy);
-      };
-      measure::Record r = probe_record("atomic_lone", "subgroupAdd, then one atomicAdd per subgroup from one lane", n);
-      r.axes.set("subgroup_size", static_cast<std::int64_t>(f.subgroup_size));
-      t_lone = timed(std::move(r), body, out, expected, n);
+      double t[2] = {0, 0};
+      for (std::uint32_t mode : {1u, 0u}) {
+        vk::Pipeline p(m_ctx, spirv("probe_atomic_lone"), {256, mode}, 4, "probe_atomic_lone");
+        auto body = [&](VkCommandBuffer cb) {
+          vkCmdFillBuffer(cb, out.handle(), 0, 8, 0);
+          vk::barrier(cb);
+          p.dispatch(cb, {&in, &out, &in, &out}, pc_n, gx, gy);
+        };
+        measure::Record r = mode == 0 ? probe_record("atomic_lone", "subgroupAdd, then one atomicAdd per subgroup from one lane", n)
+                                      : probe_record("atomic_lone_base", "atomic_lone without its atomic (the baseline)", n);
+        t[mode] = timed(std::move(r), body, out, mode == 0 ? expected : 0u, n);
+        if (mode == 1) {
+          std::uint32_t got[2] = {0, 0};
+          out.download(got, sizeof got);
+          subgroup = got[1];
+          if (t[1] > 0 && (subgroup == 0 || subgroup > 256 || (subgroup & (subgroup - 1)) != 0)) {
+            m_out.failures.push_back(fmt::format("probe atomic_lone_base (Vulkan): gl_SubgroupSize read back as {}", subgroup));
+            return;
+          }
+        }
+      }
+      t_lone = t[0];
+      t_lone_base = t[1];
+      for (measure::Record& r : m_out.records)
+        if (r.variant == "atomic_lone" || r.variant == "atomic_lone_base") r.axes.set("subgroup_size", std::int64_t{subgroup});
     }
     // Coalesced vs strided reads: K words per invocation, 16 on a GPU (enough invocations to fill
     // it), 256 on a CPU device (lavapipe), where each workgroup's tree costs microseconds and
@@ -260,6 +278,19 @@ class Probes {
       r.axes.set("groups", std::int64_t{GROUPS});
       t_bar[mode] = timed(std::move(r), body, out, bexp, 0);
     }
+    // The head: the fill, the barrier and a one-workgroup dispatch that stores one word, timed like every figure.
+    double t_head = 0;
+    {
+      vk::Pipeline p(m_ctx, spirv("probe_head"), {256}, 4, "probe_head");
+      const std::uint32_t marker = 0x600DC0DEu, pc[2] = {marker, 0};
+      auto body = [&](VkCommandBuffer cb) {
+        vkCmdFillBuffer(cb, out.handle(), 0, 8, 0);
+        vk::barrier(cb);
+        p.dispatch(cb, {&in, &out, &in, &out}, pc, 1);
+      };
+      t_head = timed(probe_record("head", "the output filled, a barrier, one workgroup storing one word", 1), body, out,
+                     marker, 0);
+    }
     if (!m_out.failures.empty()) return;
 
     VkUnitCosts c;
@@ -267,19 +298,18 @@ class Probes {
     c.load_elem_s = t_read[0] / N;
     c.atomic_elem_s = t_atomic[0] / N;
     c.atomic_opaque_s = t_atomic[1] / N;
-    // One lone atomic: the lone probe's time less its loads, over its n / subgroup atomics; no less
-    // than a quarter of its whole time per atomic (where the atomics are cheap beside the loads, the
-    // difference is noise). Without the lone probe: the opaque per-element atomic.
+    // One lone atomic: the lone probe's time less its baseline's (the same loads and subgroup sums), over its
+    // ceil(n / subgroup) atomics; 0 where the probe is not slower than its baseline (the atomics hide behind the
+    // rest: lavapipe). Without the lone probe: the opaque per-element atomic.
     const std::string lone_what =
-        t_lone > 0 ? fmt::format("one same-address atomicAdd from one lane (probe atomic_lone: one per subgroup of {}, "
-                                 "its loads taken off)",
-                                 f.subgroup_size)
+        t_lone > 0 ? fmt::format("one same-address atomicAdd from one lane (probe atomic_lone less its baseline, over "
+                                 "one atomic per subgroup of {}{})",
+                                 subgroup, t_lone > t_lone_base ? "" : "; not slower than its baseline: 0")
                    : std::string("one same-address atomicAdd per element, opaque address (no subgroup arithmetic "
                                  "here for the lone probe; where a driver merges a subgroup's atomics at run time "
                                  "this under-counts a lone one)");
     if (t_lone > 0) {
-      const double atomics = N / subgroup, whole = t_lone / atomics;
-      c.atomic_lone_s = std::max((t_lone - N * c.load_elem_s) / atomics, whole / 4);
+      c.atomic_lone_s = std::max(0.0, (t_lone - t_lone_base) / std::ceil(N / subgroup));
     } else {
       c.atomic_lone_s = c.atomic_opaque_s;
     }
@@ -290,14 +320,16 @@ class Probes {
     add_value("cost:atomic_opaque_s", "same-address atomicAdd per element, an address the compiler cannot prove uniform",
               c.atomic_opaque_s, "s");
     add_value("cost:atomic_lone_s", lone_what, c.atomic_lone_s, "s");
+    add_value("cost:head_s", "what every timed figure here holds besides its shader's work (probe head)", t_head, "s");
     add_value("cost:barrier_s", "one barrier of a 256-invocation workgroup, device-wide ((with - without) / count)",
               c.barrier_s, "s");
     add_value("ratio:atomic_over_load", "same-address atomic per element / coalesced load per element",
               c.atomic_elem_s / c.load_elem_s, "x");
     add_value("ratio:opaque_over_uniform", "opaque-address atomic / uniform-address atomic (per element)",
               c.atomic_opaque_s / c.atomic_elem_s, "x");
-    add_value("ratio:lone_over_uniform", "one lone atomic / one uniform-address atomic per element (what merging saves)",
-              c.atomic_lone_s / c.atomic_elem_s, "x");
+    if (t_lone > 0)  // only from the lone probe itself: the opaque stand-in is what a driver may merge
+      add_value("ratio:lone_over_uniform", "one lone atomic / one uniform-address atomic per element (what merging saves)",
+                c.atomic_lone_s / c.atomic_elem_s, "x");
     add_value("ratio:barrier_over_load", "one workgroup barrier / one coalesced load (device-wide)",
               c.barrier_s / c.load_elem_s, "x");
     add_value("ratio:strided_over_coalesced", "strided (128 B apart) / coalesced reads of the same words",

@@ -36,6 +36,9 @@ JOSEKI_SPIRV(probe_atomic)
 JOSEKI_SPIRV(probe_atomic_lone)
 #include "probe_atomic_lone.spv.h"
 ;
+JOSEKI_SPIRV(probe_head)
+#include "probe_head.spv.h"
+;
 JOSEKI_SPIRV(probe_barrier)
 #include "probe_barrier.spv.h"
 ;
@@ -50,7 +53,7 @@ std::span<const std::uint32_t> spirv(const std::string& name) {
   static const std::map<std::string, std::span<const std::uint32_t>> table = {
       JOSEKI_ENTRY(v1_atomic),   JOSEKI_ENTRY(v2_tree),       JOSEKI_ENTRY(v3_coarsen),    JOSEKI_ENTRY(v4_subgroup),
       JOSEKI_ENTRY(v5_vec4),     JOSEKI_ENTRY(v6_single_pass), JOSEKI_ENTRY(stream_read),  JOSEKI_ENTRY(probe_atomic),
-      JOSEKI_ENTRY(probe_atomic_lone), JOSEKI_ENTRY(probe_barrier), JOSEKI_ENTRY(probe_strided)};
+      JOSEKI_ENTRY(probe_atomic_lone), JOSEKI_ENTRY(probe_head), JOSEKI_ENTRY(probe_barrier), JOSEKI_ENTRY(probe_strided)};
 #undef JOSEKI_ENTRY
   const auto it = table.find(name);
   if (it == table.end()) throw std::out_of_range("Vulkan: no embedded shader named " + name);
