@@ -299,8 +299,8 @@ class Probes {
     c.atomic_elem_s = t_atomic[0] / N;
     c.atomic_opaque_s = t_atomic[1] / N;
     // One lone atomic: the lone probe's time less its baseline's (the same loads and subgroup sums), over its
-    // ceil(n / subgroup) atomics; 0 where the probe is not slower than its baseline (the atomics hide behind the
-    // rest: lavapipe). Without the lone probe: the opaque per-element atomic.
+    // ceil(n / subgroup) atomics; 0 where the probe is not slower than its baseline (within the noise: it happened on
+    // a loaded lavapipe). Without the lone probe: the opaque per-element atomic.
     const std::string lone_what =
         t_lone > 0 ? fmt::format("one same-address atomicAdd from one lane (probe atomic_lone less its baseline, over "
                                  "one atomic per subgroup of {}{})",
