@@ -105,9 +105,10 @@ void add_vulkan_command(CLI::App& app, Context& ctx) {
     measure::StoppingRule rule;
   };
   auto pa = std::make_shared<ProbeArgs>();
-  auto* pr = cmd->add_subcommand("probes", "same-address atomics (uniform, opaque address), workgroup-barrier cost, "
-                                           "coalesced vs strided reads; the cost-ratio profile and the v1/v2/v3 "
-                                           "ranking it predicts, against the measured ranking");
+  auto* pr = cmd->add_subcommand("probes", "same-address atomics (uniform and opaque address per element, one lone "
+                                           "atomic per subgroup), workgroup-barrier cost, coalesced vs strided reads, "
+                                           "the fixed head of a timed dispatch; the cost-ratio profile and the "
+                                           "v1/v2/v3 ranking it predicts, against the measured ranking");
   pr->add_option("--n", pa->n, "elements for the atomic and read probes and the ladder (default 2^24)");
   pr->add_option("--seed", pa->seed, "random seed of the input (default: fresh each run)");
   pr->add_flag("--sweep", pa->sweep, "sweep v3 in the measured ladder (the seed's sweep and tie rule)");
