@@ -4,8 +4,9 @@
 //   still read from memory (slot[lane], 32 zeros), so nvcc still cannot prove it uniform: the merging is
 //   the kernel's, not the compiler's.
 // Why: on the H200 through NVIDIA's Vulkan driver an atomic per element at an address read from memory
-//   costs 1.03x the constant address (probe atomic_opaque, results/h200/2026-12-01-device-call-1), where
-//   CUDA's r01b costs 30.7x r01 (2^24, 2026-11-30 tour): the driver merges a subgroup's equal addresses
+//   costs 1.03x the constant address (probe atomic_opaque at 2^24: median of six runs in four device calls
+//   of 2026-12-01, 1.029-1.032), where CUDA's r01b costs 30.6x r01 (2^24, three runs of device call 3,
+//   30.6-30.7): the driver merges a subgroup's equal addresses
 //   at run time, nvcc only those it can prove uniform (docs/VULKAN.md, "What flips").
 // Prediction: r01's time within ~10 % (one RED per warp, as nvcc's own merge of r01), i.e. ~30x faster
 //   than r01b; the match and the warp sum are a few instructions an element behind the L2's
