@@ -6,13 +6,13 @@
 // Why: on the H200 through NVIDIA's Vulkan driver an atomic per element at an address read from memory
 //   costs 1.03x the constant address (probe atomic_opaque at 2^24: median of six runs in four device calls
 //   of 2026-12-01, 1.029-1.032), where CUDA's r01b costs 30.6x r01 (2^24, three runs of device call 3,
-//   30.6-30.7): the driver merges a subgroup's equal addresses
-//   at run time, nvcc only those it can prove uniform (docs/VULKAN.md, "What flips").
+//   30.6-30.7): the driver merges a subgroup's equal addresses at run time, nvcc only those it can prove
+//   uniform (docs/VULKAN.md, "What flips").
 // Prediction: r01's time within ~10 % (one RED per warp, as nvcc's own merge of r01), i.e. ~30x faster
 //   than r01b; the match and the warp sum are a few instructions an element behind the L2's
 //   same-address rate. Bottleneck: the same-address atomic rate, once per warp.
-// Preconditions: block a multiple of 32 (every rung's: the full-warp ballot); sm_80 or newer (redux.sync). Workspace: 32
-//   zero words (r01b's). Result zeroed by a memset (timed).
+// Preconditions: block a multiple of 32 (every rung's: the full-warp ballot); sm_80 or newer (redux.sync).
+//   Workspace: 32 zero words (r01b's). Result zeroed by a memset (timed).
 // H200: not yet measured on the H200 (written in a session without a device).
 #include "experiments/reduce/common.cuh"
 

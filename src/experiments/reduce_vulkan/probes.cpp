@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -180,11 +181,7 @@ class Probes {
     double t_atomic[2] = {0, 0};
     for (std::uint32_t mode : {0u, 1u}) {
       vk::Pipeline p(m_ctx, spirv("probe_atomic"), {256, mode}, 4, "probe_atomic");
-      auto body = [&](VkCommandBuffer cb) {
-        vkCmdFillBuffer(cb, out.handle(), 0, 8, 0);
-        vk::barrier(cb);
-        p.dispatch(cb, {&in, &out, &idx, &out}, pc_n, gx, gy);
-      };
+      const vk::Record body = zeroed_dispatch(p, out, {&in, &out, &idx, &out}, pc_n, gx, gy);
       const std::string v = mode == 0 ? "atomic_uniform" : "atomic_opaque";
       t_atomic[mode] = timed(probe_record(v, mode == 0 ? "one atomicAdd per element, address the constant 0"
                                                        : "one atomicAdd per element, address read from memory (0)",
@@ -201,11 +198,7 @@ class Probes {
       double t[2] = {0, 0};
       for (std::uint32_t mode : {1u, 0u}) {
         vk::Pipeline p(m_ctx, spirv("probe_atomic_lone"), {256, mode}, 4, "probe_atomic_lone");
-        auto body = [&](VkCommandBuffer cb) {
-          vkCmdFillBuffer(cb, out.handle(), 0, 8, 0);
-          vk::barrier(cb);
-          p.dispatch(cb, {&in, &out, &in, &out}, pc_n, gx, gy);
-        };
+        const vk::Record body = zeroed_dispatch(p, out, {&in, &out, &in, &out}, pc_n, gx, gy);
         measure::Record r = mode == 0 ? probe_record("atomic_lone", "subgroupAdd, then one atomicAdd per subgroup from one lane", n)
                                       : probe_record("atomic_lone_base", "atomic_lone without its atomic (the baseline)", n);
         t[mode] = timed(std::move(r), body, out, mode == 0 ? expected : 0u, n);
@@ -236,11 +229,7 @@ class Probes {
           static_cast<std::uint32_t>(std::min<std::size_t>((n + per_group - 1) / per_group, f.max_workgroup_count[0]));
       const std::uint32_t pc[2] = {static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(n / 32)};
       if (std::size_t{groups} * per_group < n) throw InputError(fmt::format("--n {}: too large for the read probe here", n));
-      auto body = [&](VkCommandBuffer cb) {
-        vkCmdFillBuffer(cb, out.handle(), 0, 8, 0);
-        vk::barrier(cb);
-        p.dispatch(cb, {&in, &out, &in, &out}, pc, groups);
-      };
+      const vk::Record body = zeroed_dispatch(p, out, {&in, &out, &in, &out}, pc, groups);
       const std::string v = mode == 0 ? "read_coalesced" : "read_strided";
       measure::Record r = probe_record(v, mode == 0 ? fmt::format("{} words per invocation, neighbours read neighbouring words", K)
                                                     : fmt::format("{} words per invocation, neighbours 128 bytes apart", K),
@@ -265,11 +254,7 @@ class Probes {
     for (std::uint32_t mode : {0u, 1u}) {
       vk::Pipeline p(m_ctx, spirv("probe_barrier"), {256, mode}, 4, "probe_barrier");
       const std::uint32_t pc[2] = {ITERS, 0x1234u};
-      auto body = [&](VkCommandBuffer cb) {
-        vkCmdFillBuffer(cb, out.handle(), 0, 8, 0);
-        vk::barrier(cb);
-        p.dispatch(cb, {&in, &out, &in, &out}, pc, GROUPS);
-      };
+      const vk::Record body = zeroed_dispatch(p, out, {&in, &out, &in, &out}, pc, GROUPS);
       measure::Record r = probe_record(mode == 1 ? "barrier" : "barrier_none",
                                        mode == 1 ? "256 steps of shared-memory arithmetic, a barrier after each"
                                                  : "the same 256 steps without barriers",
@@ -283,11 +268,7 @@ class Probes {
     {
       vk::Pipeline p(m_ctx, spirv("probe_head"), {256}, 4, "probe_head");
       const std::uint32_t marker = 0x600DC0DEu, pc[2] = {marker, 0};
-      auto body = [&](VkCommandBuffer cb) {
-        vkCmdFillBuffer(cb, out.handle(), 0, 8, 0);
-        vk::barrier(cb);
-        p.dispatch(cb, {&in, &out, &in, &out}, pc, 1);
-      };
+      const vk::Record body = zeroed_dispatch(p, out, {&in, &out, &in, &out}, pc, 1);
       t_head = timed(probe_record("head", "the output filled, a barrier, one workgroup storing one word", 1), body, out,
                      marker, 0);
     }
@@ -350,6 +331,16 @@ class Probes {
   }
   void add_value(const std::string& name, const std::string& what, double v, const std::string& unit) {
     reduce_vk::add_value(m_out, name, what, v, unit);
+  }
+  // What every probe times: its two output words zeroed, a barrier, then its dispatch (the buffers, the push
+  // constants and the workgroup counts are the probe's; they outlive the returned commands' use).
+  static vk::Record zeroed_dispatch(vk::Pipeline& p, vk::Buffer& out, std::vector<const vk::Buffer*> bufs,
+                                    std::span<const std::uint32_t> pc, std::uint32_t gx, std::uint32_t gy = 1) {
+    return [&p, &out, bufs = std::move(bufs), pc, gx, gy](VkCommandBuffer cb) {
+      vkCmdFillBuffer(cb, out.handle(), 0, 8, 0);
+      vk::barrier(cb);
+      p.dispatch(cb, bufs, pc, gx, gy);
+    };
   }
   // Validates (poisoned output, twice), then times; returns the median (0 on failure).
   double timed(measure::Record r, const vk::Record& body, vk::Buffer& out, std::uint32_t expected, std::size_t n) {

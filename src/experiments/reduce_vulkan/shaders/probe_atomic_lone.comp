@@ -4,7 +4,7 @@
 // none), whether it merges a subgroup's same-address atomics at compile time or at run time. The
 // per-element probe with an opaque address (probe_atomic, MODE 1) measures this cost only where
 // nothing merges them: through NVIDIA's Vulkan driver on the H200 it costs what the uniform one does
-// (1.03x, results/h200/2026-12-01-device-call-1), 1/32 of a lone atomic's serial L2 time.
+// (1.03x, median of six runs, docs/VULKAN.md), 1/32 of a lone atomic's serial L2 time.
 // MODE 1 (spec constant 1) is the same work without the atomic, the baseline its time is taken from: the subgroup
 // sum is kept live by a store that a push constant never lets happen, and invocation 0 writes gl_SubgroupSize to
 // word 1, so that the host counts the atomics with the size the pipeline ran with.
